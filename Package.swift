@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+// previewd: a headless Deezer-preview player that speaks the MPD protocol.
+// Layering (lower never imports upper):
+//   CCurl/CMpg123/CPulse  ->  PreviewAudio  ->  previewd
+//   PreviewCore (pure)    ->  PreviewServer ->  previewd
+//   PreviewCore           ->  previewctl
+import PackageDescription
+
+let package = Package(
+    name: "previewd",
+    products: [
+        .executable(name: "previewd", targets: ["previewd"]),
+        .executable(name: "previewctl", targets: ["previewctl"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(
+            name: "CMpg123", path: "Sources/CMpg123", pkgConfig: "libmpg123",
+            providers: [.apt(["libmpg123-dev"])]),
+        .systemLibrary(
+            name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse",
+            providers: [.apt(["libpulse-dev"])]),
+        .target(name: "PreviewCore"),
+        .target(name: "PreviewAudio", dependencies: ["PreviewCore", "CCurl", "CMpg123", "CPulse"]),
+        .target(name: "PreviewServer", dependencies: ["PreviewCore"]),
+        .executableTarget(name: "previewd", dependencies: ["PreviewServer", "PreviewAudio"]),
+        .executableTarget(
+            name: "previewctl", dependencies: ["PreviewCore"],
+            // A hotkey must not wait for the dynamic loader to map the Swift runtime.
+            linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
+        .testTarget(name: "PreviewCoreTests", dependencies: ["PreviewCore"]),
+        .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "PreviewCore"]),
+        .testTarget(name: "PreviewAudioTests", dependencies: ["PreviewAudio", "PreviewCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,90 @@
+import CMpg123
+import PreviewCore
+
+/// One libmpg123 handle in feed mode (mpg123_open_feed), always producing
+/// signed 16-bit native-endian PCM at the stream's own rate and channels.
+/// Owns the `mpg123_handle`; not thread-safe (used by the decode thread only).
+final class Mpg123Decoder {
+    /// What one `decode` call produced.
+    enum Output: Equatable {
+        /// `bytes` of PCM were written into the buffer.
+        case pcm(bytes: Int)
+        /// The stream's format is known or changed; PCM follows.
+        case newFormat(AudioFormat)
+        /// Feed more input (nothing was written).
+        case needMore
+    }
+
+    private let handle: OpaquePointer
+
+    private static let initialised: Void = { mpg123_init() }()
+
+    /// Creates a feed-mode decoder (mpg123_new, mpg123_param2, mpg123_format, mpg123_open_feed).
+    /// - Throws: `StreamFailure.decode` with mpg123's message.
+    init() throws(StreamFailure) {
+        Mpg123Decoder.initialised
+        var err: Int32 = 0
+        guard let h = mpg123_new(nil, &err) else {
+            throw .decode(String(cString: mpg123_plain_strerror(err)))
+        }
+        handle = h
+        // Quiet: no stderr chatter. No Frankenstein: a stream that changes
+        // into another stream mid-way is a different track, not more of this one.
+        pv_mpg123_param_long(h, MPG123_ADD_FLAGS, Int(MPG123_QUIET.rawValue | MPG123_NO_FRANKENSTEIN.rawValue))
+        mpg123_format_none(h)
+        var rates: UnsafePointer<Int>?
+        var count = 0
+        mpg123_rates(&rates, &count)
+        for i in 0..<count {
+            mpg123_format(h, rates![i], Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue), Int32(MPG123_ENC_SIGNED_16.rawValue))
+        }
+        guard mpg123_open_feed(h) == MPG123_OK.rawValue else {
+            let message = String(cString: mpg123_strerror(h))
+            mpg123_delete(h)
+            throw .decode(message)
+        }
+    }
+
+    deinit { mpg123_delete(handle) }
+
+    /// mpg123_feed: hands input bytes to the decoder. Call only after
+    /// `decode` answered `.needMore`, or mpg123's buffer grows without bound.
+    /// - Throws: `StreamFailure.decode`.
+    func feed(_ bytes: UnsafeRawBufferPointer) throws(StreamFailure) {
+        guard bytes.count > 0 else { return }
+        let rc = mpg123_feed(handle, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count)
+        guard rc == MPG123_OK.rawValue else { throw .decode(String(cString: mpg123_strerror(handle))) }
+    }
+
+    /// mpg123_read: decodes into `buffer` (its size should hold whole frames).
+    /// - Throws: `StreamFailure.decode` on a hard decoder error.
+    func decode(into buffer: UnsafeMutableRawBufferPointer) throws(StreamFailure) -> Output {
+        var done = 0
+        let rc = mpg123_read(handle, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), buffer.count, &done)
+        if done > 0 {
+            if rc == MPG123_NEW_FORMAT.rawValue { /* PCM before a format change is still the old format */ }
+            return .pcm(bytes: done)
+        }
+        switch rc {
+        case MPG123_NEW_FORMAT.rawValue:
+            var rate = 0
+            var channels: Int32 = 0
+            var encoding: Int32 = 0
+            mpg123_getformat(handle, &rate, &channels, &encoding)
+            return .newFormat(AudioFormat(sampleRate: rate, channels: Int(channels)))
+        case MPG123_NEED_MORE.rawValue, MPG123_DONE.rawValue:
+            return .needMore
+        case MPG123_OK.rawValue:
+            return .pcm(bytes: 0)
+        default:
+            throw .decode(String(cString: mpg123_strerror(handle)))
+        }
+    }
+
+    /// The current frame's bitrate in kbit/s (mpg123_info), 0 when unknown.
+    var bitrate: Int {
+        var info = mpg123_frameinfo2()
+        guard mpg123_info2(handle, &info) == MPG123_OK.rawValue else { return 0 }
+        return Int(info.bitrate)
+    }
+}

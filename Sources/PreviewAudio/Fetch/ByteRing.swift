@@ -1,0 +1,116 @@
+import PreviewCore
+
+/// The bounded buffer between the network thread (producer, curl's write
+/// callback) and the decode thread (consumer). Memory never grows: when a
+/// chunk does not fit, the producer pauses its transfer and is woken through
+/// `onSpace` once the consumer has made room.
+final class ByteRing: @unchecked Sendable {
+    /// How a read ended.
+    enum ReadResult: Equatable {
+        /// `n` bytes were copied.
+        case bytes(Int)
+        /// The transfer finished and every byte was read.
+        case end
+        /// The transfer failed; bytes before it were read.
+        case failed(StreamFailure)
+        /// `cancel()` was called.
+        case cancelled
+    }
+
+    /// Capacity in bytes.
+    let capacity: Int
+    private let storage: UnsafeMutableRawBufferPointer
+    private let monitor = Monitor()
+    private var head = 0  // next byte to read
+    private var count = 0
+    private var finished = false
+    private var failure: StreamFailure?
+    private var cancelled = false
+    private var producerWaiting = false
+    /// Called (on the consumer's thread, without the lock) when a paused
+    /// producer may continue.
+    var onSpace: (@Sendable () -> Void)?
+
+    /// A ring of `capacity` bytes; must be above curl's largest write chunk (16 KiB).
+    init(capacity: Int) {
+        precondition(capacity >= 32 * 1024, "ring smaller than curl's write chunk hangs")
+        self.capacity = capacity
+        storage = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Producer: copies all of `bytes` or nothing.
+    /// - Returns: false when there is no room; the producer must pause and
+    ///   wait for `onSpace`.
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        monitor.locked {
+            if cancelled { return true }  // drop silently; the transfer is being removed
+            guard capacity - count >= bytes.count else {
+                producerWaiting = true
+                return false
+            }
+            var tail = (head + count) % capacity
+            var offset = 0
+            while offset < bytes.count {
+                let n = min(bytes.count - offset, capacity - tail)
+                (storage.baseAddress! + tail).copyMemory(from: bytes.baseAddress! + offset, byteCount: n)
+                offset += n
+                tail = (tail + n) % capacity
+            }
+            count += bytes.count
+            monitor.broadcast()
+            return true
+        }
+    }
+
+    /// Producer: no more bytes will come; `failure` says why when abnormal.
+    func finish(failure: StreamFailure?) {
+        monitor.locked {
+            finished = true
+            if self.failure == nil { self.failure = failure }
+            monitor.broadcast()
+        }
+    }
+
+    /// Either side: stop now; a blocked reader returns `.cancelled`.
+    func cancel() {
+        monitor.locked {
+            cancelled = true
+            monitor.broadcast()
+        }
+    }
+
+    /// Whether `cancel()` was called.
+    var isCancelled: Bool { monitor.locked { cancelled } }
+
+    /// Consumer: blocks until at least one byte, the end, a failure or a cancel.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+        var wake = false
+        let result: ReadResult = monitor.locked {
+            while !cancelled && count == 0 && !finished { monitor.wait() }
+            if cancelled { return .cancelled }
+            if count == 0 {
+                if let failure { return .failed(failure) }
+                return .end
+            }
+            let n = min(buffer.count, count)
+            var copied = 0
+            while copied < n {
+                let chunk = min(n - copied, capacity - head)
+                (buffer.baseAddress! + copied).copyMemory(from: storage.baseAddress! + head, byteCount: chunk)
+                copied += chunk
+                head = (head + chunk) % capacity
+            }
+            count -= n
+            // Wake the producer only once a whole curl chunk fits again.
+            if producerWaiting && capacity - count >= 32 * 1024 {
+                producerWaiting = false
+                wake = true
+            }
+            return .bytes(n)
+        }
+        if wake { onSpace?() }
+        return result
+    }
+}

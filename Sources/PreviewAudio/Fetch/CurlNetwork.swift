@@ -1,0 +1,239 @@
+import CCurl
+import Glibc
+import PreviewCore
+
+/// One HTTP transfer owned by the network thread: an API fetch collected in
+/// memory, or a preview streamed into a `ByteRing`.
+final class Transfer: @unchecked Sendable {
+    enum Sink {
+        /// Collect the body (at most `limit` bytes), then call `done`.
+        case memory(limit: Int, done: @Sendable (HTTPResult) -> Void)
+        /// Stream into the ring; the ring learns the end or the failure.
+        case ring(ByteRing)
+    }
+
+    let url: String
+    let sink: Sink
+    // Network-thread state.
+    fileprivate var easy: UnsafeMutableRawPointer?
+    fileprivate var body: [UInt8] = []
+    fileprivate var failure: StreamFailure?
+    fileprivate var checkedHeaders = false
+    fileprivate var paused = false
+
+    init(url: String, sink: Sink) {
+        self.url = url
+        self.sink = sink
+    }
+}
+
+/// The network thread: one curl multi handle driving every transfer.
+/// Other threads only queue commands and call `curl_multi_wakeup`, since
+/// curl handles (and `curl_easy_pause`) belong to the thread that drives them.
+final class CurlNetwork: @unchecked Sendable {
+    private enum Command {
+        case add(Transfer)
+        case remove(Transfer)
+        case resume(Transfer)
+    }
+
+    private let multi: UnsafeMutableRawPointer
+    private let monitor = Monitor()
+    private var commands: [Command] = []
+    private var stopping = false
+    private var thread: pthread_t?
+    private var active: [Transfer] = []
+    /// Largest body kept for a memory transfer (API responses are far smaller).
+    static let defaultMemoryLimit = 16 << 20
+
+    /// Creates the multi handle; `curl_global_init` happens once per process.
+    init() {
+        CurlNetwork.globalInit
+        multi = curl_multi_init()
+    }
+
+    private static let globalInit: Void = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    }()
+
+    /// Starts the network thread.
+    func start() {
+        thread = startThread { [self] in run() }
+    }
+
+    /// Queues `transfer` to start.
+    func add(_ transfer: Transfer) { send(.add(transfer)) }
+
+    /// Queues the removal of `transfer` (finished or not).
+    func remove(_ transfer: Transfer) { send(.remove(transfer)) }
+
+    /// Queues `curl_easy_pause(CONT)` for a transfer paused on a full ring.
+    func resume(_ transfer: Transfer) { send(.resume(transfer)) }
+
+    /// Ends the thread after removing every transfer.
+    func shutdown() {
+        monitor.locked { stopping = true }
+        curl_multi_wakeup(multi)
+        if let thread { pthread_join(thread, nil) }
+        thread = nil
+    }
+
+    private func send(_ command: Command) {
+        monitor.locked { commands.append(command) }
+        curl_multi_wakeup(multi)
+    }
+
+    // MARK: network thread
+
+    private func run() {
+        var running: Int32 = 0
+        while true {
+            let (pending, stop) = monitor.locked { () -> ([Command], Bool) in
+                defer { commands.removeAll() }
+                return (commands, stopping)
+            }
+            if stop { break }
+            for command in pending {
+                switch command {
+                case .add(let t): begin(t)
+                case .remove(let t): end(t, result: nil)
+                case .resume(let t):
+                    if let easy = t.easy, t.paused {
+                        t.paused = false
+                        curl_easy_pause(easy, pv_curl_pause_cont())
+                    }
+                }
+            }
+            curl_multi_perform(multi, &running)
+            var left: Int32 = 0
+            while let msg = curl_multi_info_read(multi, &left) {
+                guard msg.pointee.msg == CURLMSG_DONE, let easy = msg.pointee.easy_handle else { continue }
+                let code = msg.pointee.data.result
+                var raw: UnsafeMutableRawPointer?
+                pv_curl_getinfo_pointer(easy, CURLINFO_PRIVATE, &raw)
+                guard let raw else { continue }
+                let t = Unmanaged<Transfer>.fromOpaque(raw).takeUnretainedValue()
+                end(t, result: code)
+            }
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+        for t in active { end(t, result: nil) }
+        curl_multi_cleanup(multi)
+    }
+
+    private func begin(_ t: Transfer) {
+        guard let easy = curl_easy_init() else {
+            complete(t, status: 0, contentType: nil, error: "curl_easy_init failed")
+            return
+        }
+        t.easy = easy
+        pv_curl_setopt_string(easy, CURLOPT_URL, t.url)
+        // Only web URLs, also after redirects: no file://, ftp:// or others.
+        pv_curl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        pv_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        pv_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
+        pv_curl_setopt_long(easy, CURLOPT_MAXREDIRS, 5)
+        pv_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        pv_curl_setopt_long(easy, CURLOPT_FAILONERROR, 0)
+        pv_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT, 10)
+        // Paused transfers misbehave over HTTP/2; previews are small anyway.
+        pv_curl_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1))
+        pv_curl_setopt_string(easy, CURLOPT_USERAGENT, "previewd/0.1")
+        pv_curl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
+        if case .memory = t.sink {
+            pv_curl_setopt_long(easy, CURLOPT_TIMEOUT, 30)
+        }
+        let me = Unmanaged.passUnretained(t).toOpaque()
+        pv_curl_setopt_pointer(easy, CURLOPT_PRIVATE, me)
+        pv_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, me)
+        pv_curl_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, user in
+            let t = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
+            return CurlNetwork.write(t, UnsafeRawBufferPointer(start: data, count: size * count))
+        }
+        if case .ring(let ring) = t.sink {
+            ring.onSpace = { [weak self, weak t] in
+                guard let self, let t else { return }
+                self.resume(t)
+            }
+        }
+        active.append(t)
+        curl_multi_add_handle(multi, easy)
+    }
+
+    /// curl's write callback: runs on the network thread inside curl_multi_perform.
+    private static func write(_ t: Transfer, _ bytes: UnsafeRawBufferPointer) -> Int {
+        guard let easy = t.easy else { return 0 }
+        if !t.checkedHeaders {
+            t.checkedHeaders = true
+            var status = 0
+            pv_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+            if case .ring = t.sink {
+                if status >= 400 {
+                    t.failure = .httpStatus(status)
+                    return 0
+                }
+                if let type = contentType(easy)?.lowercased(),
+                   type.hasPrefix("text/") || type.contains("html") || type.contains("json") {
+                    t.failure = .notAudio("the server sent \(type)")
+                    return 0
+                }
+            }
+        }
+        switch t.sink {
+        case .memory(let limit, _):
+            guard t.body.count + bytes.count <= limit else {
+                t.failure = .transport("response larger than \(limit) bytes")
+                return 0
+            }
+            t.body.append(contentsOf: bytes)
+            return bytes.count
+        case .ring(let ring):
+            if ring.write(bytes) { return bytes.count }
+            t.paused = true
+            return pv_curl_writefunc_pause()
+        }
+    }
+
+    private static func contentType(_ easy: UnsafeMutableRawPointer) -> String? {
+        var raw: UnsafeMutablePointer<CChar>?
+        pv_curl_getinfo_string(easy, CURLINFO_CONTENT_TYPE, &raw)
+        return raw.map { String(cString: $0) }
+    }
+
+    /// Finishes `t`: `result` is curl's code, or nil when removed before the end.
+    private func end(_ t: Transfer, result: CURLcode?) {
+        guard let easy = t.easy else { return }
+        var status = 0
+        pv_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        let type = CurlNetwork.contentType(easy)
+        var error: String?
+        if let result, result != CURLE_OK {
+            error = String(cString: curl_easy_strerror(result))
+        } else if result == nil {
+            error = "cancelled"
+        }
+        curl_multi_remove_handle(multi, easy)
+        curl_easy_cleanup(easy)
+        t.easy = nil
+        active.removeAll { $0 === t }
+        complete(t, status: status, contentType: type, error: error)
+    }
+
+    private func complete(_ t: Transfer, status: Int, contentType: String?, error: String?) {
+        switch t.sink {
+        case .memory(_, let done):
+            let message = t.failure.map { "\($0)" } ?? error
+            done(HTTPResult(status: status, contentType: contentType, body: t.body, transportError: message))
+        case .ring(let ring):
+            if let failure = t.failure {
+                ring.finish(failure: failure)
+            } else if let error {
+                ring.finish(failure: status >= 400 ? .httpStatus(status) : .transport(error))
+            } else if status >= 400 {
+                ring.finish(failure: .httpStatus(status))
+            } else {
+                ring.finish(failure: nil)
+            }
+        }
+    }
+}

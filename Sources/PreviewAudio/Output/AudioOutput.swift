@@ -1,0 +1,70 @@
+import PreviewCore
+
+/// Where decoded PCM goes. Called from the decode thread only, except
+/// `setPaused`, `setVolume` and `wake`, which the control thread may call.
+protocol AudioOutput: AnyObject, Sendable {
+    /// Prepares for PCM in `format`; reopens the device (or starts the next
+    /// WAV file) when it differs from the open one.
+    /// - Throws: `StreamFailure.output`.
+    func configure(_ format: AudioFormat) throws(StreamFailure)
+
+    /// Plays `pcm` (whole frames of s16 in the configured format). Blocks
+    /// to pace playback; returns early, with the bytes taken so far, when
+    /// `interrupted()` becomes true (pause, stop, skip).
+    /// - Throws: `StreamFailure.output`.
+    func write(_ pcm: UnsafeRawBufferPointer, interrupted: () -> Bool) throws(StreamFailure) -> Int
+
+    /// Pauses (true) or resumes the device clock without dropping audio.
+    func setPaused(_ paused: Bool)
+
+    /// Drops audio written but not yet played (stop, skip to another song).
+    func discard()
+
+    /// A track ended cleanly: make what was written durable (WAV header).
+    func trackEnded()
+
+    /// Volume in percent, 0...100.
+    func setVolume(_ percent: Int)
+
+    /// Wakes a `write` blocked waiting for the device, so it re-checks `interrupted`.
+    func wake()
+
+    /// Finishes and releases the device or file. Idempotent.
+    func close()
+}
+
+/// Sleeps the calling thread for `seconds` (nanosleep).
+func sleepSeconds(_ seconds: Double) {
+    guard seconds > 0 else { return }
+    var ts = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+    nanosleep(&ts, nil)
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Consumes PCM at the speed of a sound card (or instantly with pace
+/// `none`), keeping a small lead like a device buffer would.
+struct PacingClock {
+    /// How far ahead of real time writes may run, in seconds.
+    var lead = 0.05
+    private var deadline: Double?
+
+    /// Accounts for `frames` at `rate` and sleeps while more than `lead`
+    /// seconds of audio are "buffered"; stops early when `interrupted()`.
+    mutating func consume(frames: Int, rate: Int, interrupted: () -> Bool) {
+        let now = monotonicSeconds()
+        var d = max(deadline ?? now, now)
+        d += Double(frames) / Double(max(rate, 1))
+        deadline = d
+        while !interrupted() {
+            let ahead = d - monotonicSeconds() - lead
+            if ahead <= 0 { break }
+            sleepSeconds(min(ahead, 0.02))
+        }
+    }
+
+    /// Forgets buffered time (after a pause or a discard).
+    mutating func reset() { deadline = nil }
+}

@@ -1,0 +1,31 @@
+import PreviewCore
+import Synchronization
+
+/// Discards PCM; with pacing it takes as long as a sound card would, so
+/// `elapsed` and track changes behave as with real output.
+final class NullOutput: AudioOutput, @unchecked Sendable {
+    private let paced: Bool
+    private var clock = PacingClock()
+    private var format = AudioFormat(sampleRate: 44100, channels: 2)
+    private let resetPending = Atomic<Bool>(false)
+
+    /// - Parameter paced: consume at real-time speed (true) or instantly.
+    init(paced: Bool) { self.paced = paced }
+
+    func configure(_ format: AudioFormat) throws(StreamFailure) { self.format = format }
+
+    func write(_ pcm: UnsafeRawBufferPointer, interrupted: () -> Bool) throws(StreamFailure) -> Int {
+        if paced {
+            if resetPending.exchange(false, ordering: .acquiringAndReleasing) { clock.reset() }
+            clock.consume(frames: pcm.count / format.bytesPerFrame, rate: format.sampleRate, interrupted: interrupted)
+        }
+        return pcm.count
+    }
+
+    func setPaused(_ paused: Bool) { resetPending.store(true, ordering: .releasing) }
+    func discard() { resetPending.store(true, ordering: .releasing) }
+    func trackEnded() {}
+    func setVolume(_ percent: Int) {}
+    func wake() {}
+    func close() {}
+}

@@ -1,0 +1,218 @@
+import CPulse
+import PreviewCore
+
+/// Plays PCM through PulseAudio's asynchronous API (pa_threaded_mainloop,
+/// pa_context, pa_stream): pause corks the stream, volume is the stream's
+/// sink-input volume, a format change drains and reopens the stream.
+/// The server comes from the usual places (`PULSE_SERVER`, the user's runtime dir).
+final class PulseOutput: AudioOutput, @unchecked Sendable {
+    private let mainloop: OpaquePointer
+    private var context: OpaquePointer?
+    private var stream: OpaquePointer?
+    private var format: AudioFormat?
+    private var volume = 100
+    private var paused = false
+    /// Target buffer length: enough to ride out scheduling hiccups,
+    /// short enough that pause and skip feel immediate.
+    private let bufferSeconds = 0.2
+
+    /// Creates and starts the mainloop thread (pa_threaded_mainloop_new/start).
+    /// - Throws: `StreamFailure.output` when the mainloop cannot start.
+    init() throws(StreamFailure) {
+        guard let ml = pa_threaded_mainloop_new() else { throw .output("pa_threaded_mainloop_new failed") }
+        mainloop = ml
+        guard pa_threaded_mainloop_start(ml) == 0 else {
+            pa_threaded_mainloop_free(ml)
+            throw .output("pa_threaded_mainloop_start failed")
+        }
+    }
+
+    deinit { close() }
+
+    private func lock() { pa_threaded_mainloop_lock(mainloop) }
+    private func unlock() { pa_threaded_mainloop_unlock(mainloop) }
+    private var userdata: UnsafeMutableRawPointer { UnsafeMutableRawPointer(mainloop) }
+
+    /// Connects the context if needed (pa_context_connect); call locked.
+    private func connectContext() throws(StreamFailure) {
+        if let context, pv_pa_context_is_good(pa_context_get_state(context)) != 0 { return }
+        if let old = context {
+            pa_context_disconnect(old)
+            pa_context_unref(old)
+            context = nil
+            stream = nil
+        }
+        guard let api = pa_threaded_mainloop_get_api(mainloop),
+              let ctx = pa_context_new(api, "previewd") else { throw .output("pa_context_new failed") }
+        pa_context_set_state_callback(ctx, { _, ud in pa_threaded_mainloop_signal(OpaquePointer(ud), 0) }, userdata)
+        guard pa_context_connect(ctx, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
+            let why = String(cString: pa_strerror(pa_context_errno(ctx)))
+            pa_context_unref(ctx)
+            throw .output("cannot connect to PulseAudio: \(why)")
+        }
+        while true {
+            let state = pa_context_get_state(ctx)
+            if state == PA_CONTEXT_READY { break }
+            if pv_pa_context_is_good(state) == 0 {
+                let why = String(cString: pa_strerror(pa_context_errno(ctx)))
+                pa_context_disconnect(ctx)
+                pa_context_unref(ctx)
+                throw .output("cannot connect to PulseAudio: \(why)")
+            }
+            pa_threaded_mainloop_wait(mainloop)
+        }
+        context = ctx
+    }
+
+    func configure(_ newFormat: AudioFormat) throws(StreamFailure) {
+        lock()
+        defer { unlock() }
+        if let stream, newFormat == format, pv_pa_stream_is_good(pa_stream_get_state(stream)) != 0 { return }
+        if stream != nil {
+            drainLocked()
+            closeStreamLocked()
+        }
+        try connectContext()
+        var spec = pa_sample_spec(format: pv_pa_sample_s16ne(), rate: UInt32(newFormat.sampleRate), channels: UInt8(newFormat.channels))
+        guard let s = pa_stream_new(context, "preview", &spec, nil) else {
+            throw .output("pa_stream_new failed: \(String(cString: pa_strerror(pa_context_errno(context))))")
+        }
+        pa_stream_set_state_callback(s, { _, ud in pa_threaded_mainloop_signal(OpaquePointer(ud), 0) }, userdata)
+        pa_stream_set_write_callback(s, { _, _, ud in pa_threaded_mainloop_signal(OpaquePointer(ud), 0) }, userdata)
+        let target = UInt32(Double(newFormat.sampleRate) * bufferSeconds) * UInt32(newFormat.bytesPerFrame)
+        var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
+        var cv = pa_cvolume()
+        pa_cvolume_set(&cv, UInt32(newFormat.channels), volumeValue)
+        let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | (paused ? PA_STREAM_START_CORKED.rawValue : 0))
+        guard pa_stream_connect_playback(s, nil, &attr, flags, &cv, nil) >= 0 else {
+            pa_stream_unref(s)
+            throw .output("cannot open a PulseAudio stream: \(String(cString: pa_strerror(pa_context_errno(context))))")
+        }
+        while true {
+            let state = pa_stream_get_state(s)
+            if state == PA_STREAM_READY { break }
+            if pv_pa_stream_is_good(state) == 0 {
+                pa_stream_unref(s)
+                throw .output("PulseAudio stream failed: \(String(cString: pa_strerror(pa_context_errno(context))))")
+            }
+            pa_threaded_mainloop_wait(mainloop)
+        }
+        stream = s
+        format = newFormat
+    }
+
+    func write(_ pcm: UnsafeRawBufferPointer, interrupted: () -> Bool) throws(StreamFailure) -> Int {
+        lock()
+        defer { unlock() }
+        guard let stream, let format else { throw .output("PulseAudio stream not open") }
+        var offset = 0
+        while offset < pcm.count {
+            if interrupted() { break }
+            guard pv_pa_stream_is_good(pa_stream_get_state(stream)) != 0,
+                  let context, pv_pa_context_is_good(pa_context_get_state(context)) != 0 else {
+                throw .output("PulseAudio connection lost")
+            }
+            let writable = pa_stream_writable_size(stream)
+            if writable == 0 || writable == Int.max || writable == -1 {
+                pa_threaded_mainloop_wait(mainloop)
+                continue
+            }
+            var n = min(writable, pcm.count - offset)
+            n -= n % format.bytesPerFrame
+            if n == 0 {
+                pa_threaded_mainloop_wait(mainloop)
+                continue
+            }
+            guard pa_stream_write(stream, pcm.baseAddress! + offset, n, nil, 0, PA_SEEK_RELATIVE) == 0 else {
+                throw .output("pa_stream_write failed: \(String(cString: pa_strerror(pa_context_errno(context))))")
+            }
+            offset += n
+        }
+        return offset
+    }
+
+    func setPaused(_ paused: Bool) {
+        lock()
+        defer { unlock() }
+        self.paused = paused
+        if let stream, let op = pa_stream_cork(stream, paused ? 1 : 0, nil, nil) { pa_operation_unref(op) }
+        pa_threaded_mainloop_signal(mainloop, 0)
+    }
+
+    func discard() {
+        lock()
+        defer { unlock() }
+        if let stream, let op = pa_stream_flush(stream, nil, nil) { pa_operation_unref(op) }
+    }
+
+    func trackEnded() {
+        lock()
+        defer { unlock() }
+        // Start playback even when a short track never filled the prebuffer.
+        if let stream, let op = pa_stream_trigger(stream, nil, nil) { pa_operation_unref(op) }
+    }
+
+    func setVolume(_ percent: Int) {
+        lock()
+        defer { unlock() }
+        volume = max(0, min(100, percent))
+        guard let context, let stream, let format else { return }
+        var cv = pa_cvolume()
+        pa_cvolume_set(&cv, UInt32(format.channels), volumeValue)
+        if let op = pa_context_set_sink_input_volume(context, pa_stream_get_index(stream), &cv, nil, nil) {
+            pa_operation_unref(op)
+        }
+    }
+
+    func wake() {
+        lock()
+        pa_threaded_mainloop_signal(mainloop, 0)
+        unlock()
+    }
+
+    private var closed = false
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        lock()
+        if stream != nil {
+            drainLocked()
+            closeStreamLocked()
+        }
+        if let context {
+            pa_context_disconnect(context)
+            pa_context_unref(context)
+            self.context = nil
+        }
+        unlock()
+        pa_threaded_mainloop_stop(mainloop)
+        pa_threaded_mainloop_free(mainloop)
+    }
+
+    /// pa_volume_t for `volume` percent: linear in the cubic volume scale,
+    /// as PulseAudio's own tools map percentages.
+    private var volumeValue: pa_volume_t {
+        let norm = pv_pa_volume_norm()
+        return pa_volume_t(UInt64(norm) * UInt64(volume) / 100)
+    }
+
+    /// Plays out what is buffered (pa_stream_drain); call locked.
+    private func drainLocked() {
+        guard let stream, !paused, pv_pa_stream_is_good(pa_stream_get_state(stream)) != 0,
+              let op = pa_stream_drain(stream, { _, _, ud in pa_threaded_mainloop_signal(OpaquePointer(ud), 0) }, userdata)
+        else { return }
+        while pa_operation_get_state(op) == PA_OPERATION_RUNNING { pa_threaded_mainloop_wait(mainloop) }
+        pa_operation_unref(op)
+    }
+
+    private func closeStreamLocked() {
+        guard let stream else { return }
+        pa_stream_set_state_callback(stream, nil, nil)
+        pa_stream_set_write_callback(stream, nil, nil)
+        pa_stream_disconnect(stream)
+        pa_stream_unref(stream)
+        self.stream = nil
+        format = nil
+    }
+}

@@ -1,0 +1,82 @@
+/// What a client may pass to `add`/`addid` (DESIGN section 1): a Deezer
+/// catalog item, in `deezer:KIND:ID` form or as a pasted web link, or a
+/// direct `http(s)://` MP3 URL.
+public enum CatalogURI: Equatable, Sendable {
+    /// One track: `deezer:track:ID`.
+    case track(Int)
+    /// Every track of an album: `deezer:album:ID`.
+    case album(Int)
+    /// Every track of a playlist: `deezer:playlist:ID`.
+    case playlist(Int)
+    /// The artist's top tracks: `deezer:artist:ID`.
+    case artist(Int)
+    /// Deezer's current top tracks: `deezer:chart`.
+    case chart
+    /// A direct MP3 URL, played as it is.
+    case stream(String)
+
+    /// Parses `text`.
+    /// - Throws: `.noExist` "Unsupported URI scheme" for other schemes (as MPD
+    ///   answers for them); `.argument` for a malformed Deezer URI or link.
+    public init(parsing text: String) throws(ProtocolError) {
+        if text.hasPrefix("deezer:") {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            if parts.count == 2, parts[1] == "chart" { self = .chart; return }
+            guard parts.count == 3 else { throw ProtocolError(.argument, "Malformed Deezer URI: \(text)") }
+            self = try CatalogURI.item(kind: parts[1], id: parts[2], original: text)
+            return
+        }
+        let lower = text.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
+            throw ProtocolError(.noExist, "Unsupported URI scheme")
+        }
+        let afterScheme = text[text.index(text.firstIndex(of: ":")!, offsetBy: 3)...]
+        let hostEnd = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? afterScheme.endIndex
+        let host = afterScheme[..<hostEnd].lowercased()
+        guard host == "www.deezer.com" || host == "deezer.com" else {
+            guard !host.isEmpty else { throw ProtocolError(.argument, "Malformed URL: \(text)") }
+            self = .stream(text)
+            return
+        }
+        // https://www.deezer.com/[lang/]KIND/ID[?query]
+        var path = afterScheme[hostEnd...]
+        if let q = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<q] }
+        var segments = path.split(separator: "/")
+        if segments.count == 3 { segments.removeFirst() }  // language prefix such as "fr"
+        guard segments.count == 2 else { throw ProtocolError(.argument, "Unsupported Deezer link: \(text)") }
+        self = try CatalogURI.item(kind: segments[0], id: segments[1], original: text)
+    }
+
+    private static func item(kind: Substring, id: Substring, original: String) throws(ProtocolError) -> CatalogURI {
+        guard let n = Int(id), n != 0, !id.hasPrefix("+") else {
+            throw ProtocolError(.argument, "Invalid Deezer id in \(original)")
+        }
+        switch kind {
+        case "track": return .track(n)
+        case "album": return .album(n)
+        case "playlist": return .playlist(n)
+        case "artist": return .artist(n)
+        default: throw ProtocolError(.argument, "Unsupported Deezer item kind: \(kind)")
+        }
+    }
+
+    /// The canonical text: `deezer:KIND:ID`, `deezer:chart` or the URL.
+    public var text: String {
+        switch self {
+        case .track(let id): return "deezer:track:\(id)"
+        case .album(let id): return "deezer:album:\(id)"
+        case .playlist(let id): return "deezer:playlist:\(id)"
+        case .artist(let id): return "deezer:artist:\(id)"
+        case .chart: return "deezer:chart"
+        case .stream(let url): return url
+        }
+    }
+}
+
+/// The Unix time at which a signed Deezer preview URL stops working: the
+/// `exp=` value inside its `hdnea` query parameter; nil for unsigned URLs.
+public func previewExpiry(of url: String) -> Int? {
+    guard let r = url.firstRange(of: "hdnea=exp=") ?? url.firstRange(of: "exp=") else { return nil }
+    let digits = url[r.upperBound...].prefix(while: { $0.isASCII && $0.isNumber })
+    return Int(digits)
+}

@@ -1,0 +1,85 @@
+/// Shapes of the public Deezer API's JSON bodies, as far as previewd reads
+/// them. Every field a region-limited or old response may lack is optional.
+/// Decoding happens in the server target (JSONDecoder); these are plain data.
+
+/// `{"error":{"type","message","code"}}`, sent with HTTP 200. `code` may be missing.
+public struct DeezerErrorEnvelope: Decodable, Sendable {
+    /// The error object.
+    public struct Body: Decodable, Sendable {
+        public var type: String?
+        public var message: String?
+        public var code: Int?
+    }
+    public var error: Body
+}
+
+/// An artist as embedded in track and album objects.
+public struct DeezerArtistRef: Decodable, Sendable, Equatable {
+    public var id: Int?
+    public var name: String?
+}
+
+/// An album as embedded in track objects.
+public struct DeezerAlbumRef: Decodable, Sendable, Equatable {
+    public var id: Int?
+    public var title: String?
+    public var cover_xl: String?
+}
+
+/// A track object (`/track/ID`, and the items of every track list).
+public struct DeezerTrack: Decodable, Sendable, Equatable {
+    public var id: Int
+    public var title: String?
+    /// Full track length in seconds (the preview is at most 30 s of it).
+    public var duration: Int?
+    /// Signed preview MP3 URL; `""` when the track has none.
+    public var preview: String?
+    /// False when the track cannot be played in the caller's country.
+    public var readable: Bool?
+    public var artist: DeezerArtistRef?
+    public var album: DeezerAlbumRef?
+}
+
+/// A paged list: `{"data":[...],"total":N,"next":URL}`.
+public struct DeezerPage<Item: Decodable & Sendable>: Decodable, Sendable {
+    public var data: [Item]
+    public var total: Int?
+    public var next: String?
+}
+
+/// An album object (`/album/ID`).
+public struct DeezerAlbum: Decodable, Sendable {
+    public var id: Int
+    public var title: String?
+    public var artist: DeezerArtistRef?
+    public var nb_tracks: Int?
+    public var cover_xl: String?
+}
+
+/// A playlist object (`/playlist/ID`).
+public struct DeezerPlaylist: Decodable, Sendable {
+    public var id: Int
+    public var title: String?
+    public var nb_tracks: Int?
+}
+
+/// Length of a Deezer preview, in seconds.
+public let previewLengthSeconds = 30.0
+
+extension DeezerTrack {
+    /// The queue entry for this track. `album` fills the album tag when the
+    /// track object has none (album track lists omit it).
+    public func song(albumTitle: String? = nil) -> Song {
+        Song(uri: "deezer:track:\(id)",
+             title: title,
+             artist: artist?.name,
+             album: album?.title ?? albumTitle,
+             duration: duration.map { min(Double($0), previewLengthSeconds) } ?? previewLengthSeconds)
+    }
+
+    /// Why this track cannot play, or nil when it has a preview.
+    public var unplayableReason: String? {
+        if let preview, !preview.isEmpty { return nil }
+        return "deezer:track:\(id) has no preview"
+    }
+}

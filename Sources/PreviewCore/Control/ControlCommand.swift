@@ -1,0 +1,154 @@
+/// previewctl's subcommands turned into protocol requests, without I/O,
+/// so the CLI's behaviour is tested here and the executable only wires it up.
+public enum ControlCommand: Equatable, Sendable {
+    case add([String])
+    case play(Int?)
+    case pause
+    case toggle
+    case stop
+    case next
+    case previous
+    case shuffle
+    case random(Bool)
+    case `repeat`(Bool)
+    case queue
+    case clear
+    case delete(Int)
+    /// `volume` alone shows it; `N` sets it; `+N`/`-N` changes it.
+    case volume(String?)
+    case status
+
+    /// The usage text, printed with exit code 64 on a usage error.
+    public static let usage = """
+    usage: previewctl [--socket PATH] COMMAND [ARGS]
+      add URI...        queue deezer:track:ID, deezer:album:ID, deezer:playlist:ID,
+                        deezer:artist:ID, deezer:chart, Deezer links or MP3 URLs
+      play [POS]        start playing (at queue position POS, from 1)
+      pause | toggle    pause; toggle between play and pause
+      stop | next | prev
+      shuffle           shuffle the queue
+      random on|off     play in random order
+      repeat on|off     start over at the end of the queue
+      queue             list the queue
+      clear             empty the queue
+      del POS           remove the song at position POS (from 1)
+      volume [+|-]N     show, set or change the volume (percent)
+      status            show the current song and state
+    exit codes: 0 done, 1 refused by the daemon, 64 usage error, 69 daemon not reachable
+
+    """
+
+    /// A usage mistake, described for stderr.
+    public struct UsageError: Error, Equatable {
+        public let message: String
+    }
+
+    /// Parses the words after the options.
+    /// - Throws: `UsageError` for unknown commands and bad arguments.
+    public init(arguments: [String]) throws(UsageError) {
+        guard let name = arguments.first else { throw UsageError(message: "no command given") }
+        let args = Array(arguments.dropFirst())
+        func count(_ n: ClosedRange<Int>) throws(UsageError) {
+            guard n.contains(args.count) else { throw UsageError(message: "wrong number of arguments for \"\(name)\"") }
+        }
+        func onOff() throws(UsageError) -> Bool {
+            try count(1...1)
+            switch args[0] {
+            case "on", "1", "yes": return true
+            case "off", "0", "no": return false
+            default: throw UsageError(message: "\(name) takes on or off, not \"\(args[0])\"")
+            }
+        }
+        func position() throws(UsageError) -> Int {
+            guard let n = Int(args[0]), n >= 1 else {
+                throw UsageError(message: "\(name) takes a queue position from 1, not \"\(args[0])\"")
+            }
+            return n
+        }
+        switch name {
+        case "add":
+            guard !args.isEmpty else { throw UsageError(message: "add needs at least one URI") }
+            self = .add(args)
+        case "play":
+            try count(0...1)
+            self = .play(args.isEmpty ? nil : try position())
+        case "pause": try count(0...0); self = .pause
+        case "toggle": try count(0...0); self = .toggle
+        case "stop": try count(0...0); self = .stop
+        case "next": try count(0...0); self = .next
+        case "prev", "previous": try count(0...0); self = .previous
+        case "shuffle": try count(0...0); self = .shuffle
+        case "random": self = .random(try onOff())
+        case "repeat": self = .repeat(try onOff())
+        case "queue", "playlist": try count(0...0); self = .queue
+        case "clear": try count(0...0); self = .clear
+        case "del", "delete":
+            try count(1...1)
+            self = .delete(try position())
+        case "volume":
+            try count(0...1)
+            if let v = args.first {
+                let digits = v.hasPrefix("+") || v.hasPrefix("-") ? v.dropFirst() : v[...]
+                guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits), n <= 100 else {
+                    throw UsageError(message: "volume takes N, +N or -N (0 to 100), not \"\(v)\"")
+                }
+            }
+            self = .volume(args.first)
+        case "status": try count(0...0); self = .status
+        default: throw UsageError(message: "unknown command \"\(name)\"")
+        }
+    }
+}
+
+/// Text shown by previewctl, built from protocol replies (mpc's layout).
+public enum ControlFormat {
+    /// `Artist - Title`, else the title, else the URI.
+    public static func songLine(_ song: [String: String]) -> String {
+        if let title = song["Title"] {
+            if let artist = song["Artist"] { return "\(artist) - \(title)" }
+            return title
+        }
+        return song["file"] ?? "?"
+    }
+
+    /// M:SS.
+    public static func clock(_ seconds: Double) -> String {
+        let s = max(0, Int(seconds.rounded(.down)))
+        let sec = s % 60
+        return "\(s / 60):\(sec < 10 ? "0" : "")\(sec)"
+    }
+
+    /// The three-line status: song, state with progress, modes.
+    public static func status(status: [String: String], song: [String: String]) -> String {
+        var out = ""
+        let state = status["state"] ?? "stop"
+        if state != "stop", !song.isEmpty {
+            out += songLine(song) + "\n"
+            let elapsed = Double(status["elapsed"] ?? "") ?? 0
+            let duration = Double(status["duration"] ?? "") ?? 0
+            let pos = (Int(status["song"] ?? "") ?? 0) + 1
+            let length = status["playlistlength"] ?? "0"
+            let percent = duration > 0 ? Int((elapsed / duration * 100).rounded(.down)) : 0
+            let label = state == "play" ? "[playing]" : "[paused] "
+            out += "\(label) #\(pos)/\(length)   \(clock(elapsed))/\(clock(duration)) (\(percent)%)\n"
+            out += progressBar(fraction: duration > 0 ? elapsed / duration : 0, width: 40) + "\n"
+        }
+        let onOff: (String) -> String = { status[$0] == "1" ? "on " : "off" }
+        let volume = status["volume"].map { $0 == "-1" ? "n/a" : "\($0)%" } ?? "n/a"
+        let single = status["single"] == "oneshot" ? "once" : onOff("single")
+        out += "volume:\(volume.count < 4 ? String(repeating: " ", count: 4 - volume.count) : "")\(volume)   repeat: \(onOff("repeat"))   random: \(onOff("random"))   single: \(single)   consume: \(onOff("consume"))\n"
+        if let error = status["error"] { out += "ERROR: \(error)\n" }
+        return out
+    }
+
+    /// `[=====>    ]` of `width` cells inside the brackets.
+    public static func progressBar(fraction: Double, width: Int) -> String {
+        let f = min(max(fraction, 0), 1)
+        let filled = Int((Double(width) * f).rounded(.down))
+        var bar = "["
+        bar += String(repeating: "=", count: max(0, filled - 1))
+        if filled > 0 { bar += filled == width ? "=" : ">" }
+        bar += String(repeating: " ", count: width - filled)
+        return bar + "]"
+    }
+}

@@ -1,0 +1,136 @@
+/// The boundary between the control thread (server) and the audio side:
+/// network fetches, decoding and output. Declared here so the server and its
+/// tests depend only on this protocol; `PreviewAudio` provides the real one.
+///
+/// Every method returns at once; results arrive later as `EngineEvent`s
+/// through the sink given to `start(events:)`, on an engine thread.
+
+/// PCM format after decoding: signed 16-bit native-endian interleaved samples.
+public struct AudioFormat: Equatable, Sendable, CustomStringConvertible {
+    /// Frames per second.
+    public var sampleRate: Int
+    /// Samples per frame.
+    public var channels: Int
+    /// - Parameters: sampleRate in Hz; channels per frame.
+    public init(sampleRate: Int, channels: Int) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+    }
+    /// Bytes per frame (s16).
+    public var bytesPerFrame: Int { 2 * channels }
+    /// MPD's `audio:` notation, `rate:bits:channels`.
+    public var description: String { "\(sampleRate):16:\(channels)" }
+}
+
+/// Identifies one play request; events for older ids are stale.
+public typealias StreamID = UInt64
+
+/// Identifies one HTTP GET issued through `AudioEngine.httpGet`.
+public typealias RequestID = UInt64
+
+/// The result of an HTTP GET.
+public struct HTTPResult: Sendable {
+    /// HTTP status code, or 0 when no response arrived.
+    public var status: Int
+    /// The `Content-Type` header, when present.
+    public var contentType: String?
+    /// The body bytes.
+    public var body: [UInt8]
+    /// The transport error text (curl's) when the transfer failed.
+    public var transportError: String?
+    /// - Parameters: as the properties.
+    public init(status: Int, contentType: String?, body: [UInt8], transportError: String?) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+        self.transportError = transportError
+    }
+}
+
+/// Why a stream stopped before its end.
+public enum StreamFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The server answered with this HTTP status (>= 400).
+    case httpStatus(Int)
+    /// The server sent something that is not audio (HTML, text, ...).
+    case notAudio(String)
+    /// Connection, DNS, TLS, protocol or time-out error.
+    case transport(String)
+    /// The decoder gave up on the bytes.
+    case decode(String)
+    /// The output failed (PulseAudio gone, disk full, ...).
+    case output(String)
+
+    public var description: String {
+        switch self {
+        case .httpStatus(let s): return "HTTP status \(s)"
+        case .notAudio(let why): return "not audio: \(why)"
+        case .transport(let why): return "network error: \(why)"
+        case .decode(let why): return "decode error: \(why)"
+        case .output(let why): return "output error: \(why)"
+        }
+    }
+}
+
+/// What the engine reports to the control thread.
+public enum EngineEvent: Sendable {
+    /// An `httpGet` finished (successfully or not).
+    case httpResult(RequestID, HTTPResult)
+    /// The first frames of the stream were decoded and handed to the output.
+    /// `bitrate` is in kbit/s (0 when unknown).
+    case streamStarted(StreamID, AudioFormat, bitrate: Int)
+    /// The stream ended normally; `frames` PCM frames were played in total.
+    case streamFinished(StreamID, frames: Int)
+    /// The stream stopped with an error after `frames` PCM frames.
+    case streamFailed(StreamID, StreamFailure, frames: Int)
+}
+
+/// Where the output stands: which stream and how many of its frames have
+/// been handed to the output.
+public struct PlaybackPosition: Equatable, Sendable {
+    public var stream: StreamID
+    public var frames: Int
+    public var format: AudioFormat?
+    public var bitrate: Int
+    /// - Parameters: as the properties.
+    public init(stream: StreamID, frames: Int, format: AudioFormat?, bitrate: Int) {
+        self.stream = stream
+        self.frames = frames
+        self.format = format
+        self.bitrate = bitrate
+    }
+    /// Seconds played.
+    public var seconds: Double {
+        guard let format, format.sampleRate > 0 else { return 0 }
+        return Double(frames) / Double(format.sampleRate)
+    }
+}
+
+/// The audio engine as the control thread sees it.
+public protocol AudioEngine: AnyObject, Sendable {
+    /// Starts the engine's threads; `events` is called on them.
+    /// - Throws: `EngineError` when the output cannot be opened.
+    func start(events: @escaping @Sendable (EngineEvent) -> Void) throws
+    /// Stops what plays and starts streaming `url` as stream `id`.
+    func play(stream id: StreamID, url: String)
+    /// Pauses (true) or resumes (false) the output.
+    func setPaused(_ paused: Bool)
+    /// Stops and discards buffered audio.
+    func stop()
+    /// Output volume, 0...100 percent.
+    func setVolume(_ percent: Int)
+    /// Fetches `url` with HTTP GET; the result arrives as `.httpResult(id, ...)`.
+    func httpGet(request id: RequestID, url: String)
+    /// The current stream's position, or nil when nothing has played.
+    func position() -> PlaybackPosition?
+    /// Ends all threads and closes the output (finishing a WAV file). Idempotent.
+    func shutdown()
+}
+
+/// A failure to set the engine up.
+public struct EngineError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, for the log and stderr.
+    public var message: String
+    /// - Parameter message: what went wrong.
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

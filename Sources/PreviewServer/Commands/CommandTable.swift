@@ -1,0 +1,76 @@
+import PreviewCore
+
+/// How a command handler finished.
+enum CommandOutcome {
+    /// The reply is complete.
+    case done
+    /// The handler will call `CommandCall.finish` later (catalog requests).
+    case pending
+    /// The client enters idle for these subsystems (`idle`).
+    case idle(Subsystems)
+    /// Close the connection without a reply (`close`).
+    case close
+}
+
+/// One command being executed: its arguments and the reply being built.
+final class CommandCall {
+    /// The arguments after the command name.
+    let args: [String]
+    /// The reply body.
+    var reply = Reply()
+    /// Set by the session for `.pending` handlers; nil error means success.
+    var onFinish: ((ProtocolError?) -> Void)?
+
+    init(args: [String]) { self.args = args }
+
+    /// The outcome when `finish` ran before the session set `onFinish`
+    /// (a handler that could answer at once after all): `.some(nil)` is success.
+    private(set) var earlyResult: ProtocolError??
+
+    /// Completes a `.pending` command.
+    func finish(_ error: ProtocolError?) {
+        guard let f = onFinish else {
+            earlyResult = .some(error)
+            return
+        }
+        onFinish = nil
+        f(error)
+    }
+}
+
+/// A command's name, accepted argument counts and handler.
+struct CommandSpec {
+    let name: String
+    let minArgs: Int
+    /// nil: no upper bound.
+    let maxArgs: Int?
+    let handler: (CommandCall) throws(ProtocolError) -> CommandOutcome
+
+    /// The ACK for a wrong argument count, in MPD's words.
+    func checkArity(_ count: Int) throws(ProtocolError) {
+        if minArgs == maxArgs, count != minArgs {
+            throw ProtocolError(.argument, "wrong number of arguments for \"\(name)\"")
+        }
+        if count < minArgs { throw ProtocolError(.argument, "too few arguments for \"\(name)\"") }
+        if let maxArgs, count > maxArgs { throw ProtocolError(.argument, "too many arguments for \"\(name)\"") }
+    }
+}
+
+/// The command table: every command previewd answers, by name.
+struct CommandTable {
+    private(set) var specs: [String: CommandSpec] = [:]
+
+    mutating func register(_ name: String, _ minArgs: Int, _ maxArgs: Int?, _ handler: @escaping (CommandCall) throws(ProtocolError) -> CommandOutcome) {
+        specs[name] = CommandSpec(name: name, minArgs: minArgs, maxArgs: maxArgs, handler: handler)
+    }
+
+    /// The spec for `name`.
+    /// - Throws: `.unknown` `unknown command "NAME"`.
+    func lookup(_ name: String) throws(ProtocolError) -> CommandSpec {
+        guard let spec = specs[name] else { throw ProtocolError(.unknown, "unknown command \"\(name)\"") }
+        return spec
+    }
+
+    /// Names in alphabetical order (for `commands`).
+    var names: [String] { specs.keys.sorted() }
+}

@@ -1,0 +1,244 @@
+import PreviewCore
+
+/// One client connection's protocol state: line framing, command lists,
+/// commands awaiting catalog answers, and idle. Bytes in, bytes out; the
+/// socket itself belongs to the server.
+final class ClientSession {
+    /// Longest request line accepted. Longer lines are answered with an ACK
+    /// and skipped, and the connection stays usable (mpd drops the client).
+    static let maxLineBytes = 64 * 1024
+    /// Most bytes a command list may collect before it is refused.
+    static let maxCommandListBytes = 16 << 20
+
+    /// Reply bytes waiting to be written to the socket.
+    var output: [UInt8] = []
+    /// Set when the connection should close once `output` is written.
+    private(set) var closing = false
+
+    private let table: CommandTable
+    private let log: Log
+    private var input: [UInt8] = []
+    private var inputStart = 0
+    private var discardingLongLine = false
+
+    private enum ListState {
+        case none
+        case collecting(okMode: Bool, lines: [String], bytes: Int)
+    }
+    private var listState = ListState.none
+
+    /// A command list (or a lone command) being executed.
+    private struct Execution {
+        var lines: [String]
+        var index = 0
+        var inList: Bool
+        var okMode: Bool
+    }
+    private var execution: Execution?
+    private var waiting = false  // a `.pending` command is outstanding
+
+    /// Subsystems the client is idling on, when in idle.
+    private var idleMask: Subsystems?
+    /// Changes not yet reported to this client (MPD accumulates per client).
+    private var pendingEvents: Subsystems = []
+
+    init(table: CommandTable, log: Log) {
+        self.table = table
+        self.log = log
+        output = Array("OK MPD 0.23.5\n".utf8)
+    }
+
+    /// Bytes arrived from the client.
+    func receive(_ bytes: UnsafeRawBufferPointer) {
+        input.append(contentsOf: bytes)
+        process()
+    }
+
+    /// Something changed: report it now if idling on it, else keep it.
+    func notify(_ changed: Subsystems) {
+        pendingEvents.formUnion(changed)
+        if let mask = idleMask, !pendingEvents.intersection(mask).isEmpty {
+            finishIdle(mask)
+            process()
+        }
+    }
+
+    // MARK: input
+
+    private func process() {
+        while !closing, execution == nil, let line = nextLine() {
+            handle(line)
+        }
+        compactInput()
+    }
+
+    /// The next complete line without its `\n`, or nil. Over-long lines are
+    /// skipped and answered with an ACK.
+    private func nextLine() -> String? {
+        while true {
+            let end = input.count
+            var i = inputStart
+            while i < end, input[i] != 0x0A { i += 1 }
+            if i == end {
+                if end - inputStart > ClientSession.maxLineBytes {
+                    discardingLongLine = true
+                    inputStart = end
+                }
+                return nil
+            }
+            let lineBytes = input[inputStart..<i]
+            inputStart = i + 1
+            if discardingLongLine || lineBytes.count > ClientSession.maxLineBytes {
+                discardingLongLine = false
+                send(ProtocolError(.argument, "line too long (at most \(ClientSession.maxLineBytes) bytes)").ackLine(index: 0, command: ""))
+                continue
+            }
+            return String(decoding: lineBytes, as: UTF8.self)
+        }
+    }
+
+    private func compactInput() {
+        if inputStart > 0 && (inputStart == input.count || inputStart > 64 * 1024) {
+            input.removeSubrange(0..<inputStart)
+            inputStart = 0
+        }
+    }
+
+    private func handle(_ line: String) {
+        if let mask = idleMask {
+            // In idle, only `noidle` is allowed (as in mpd, anything else ends the connection).
+            if line.trimmingSuffix("\r") == "noidle" {
+                finishIdle(mask)
+            } else {
+                log.info("client sent \"\(line.prefix(40))\" during idle; closing")
+                closing = true
+            }
+            return
+        }
+        switch listState {
+        case .collecting(let okMode, var lines, let bytes):
+            if line.trimmingSuffix("\r") == "command_list_end" {
+                listState = .none
+                execution = Execution(lines: lines, inList: true, okMode: okMode)
+                run()
+                return
+            }
+            guard bytes + line.utf8.count <= ClientSession.maxCommandListBytes else {
+                listState = .none
+                send(ProtocolError(.argument, "command list too long").ackLine(index: lines.count, command: ""))
+                return
+            }
+            lines.append(line)
+            listState = .collecting(okMode: okMode, lines: lines, bytes: bytes + line.utf8.count)
+        case .none:
+            switch line.trimmingSuffix("\r") {
+            case "command_list_begin": listState = .collecting(okMode: false, lines: [], bytes: 0)
+            case "command_list_ok_begin": listState = .collecting(okMode: true, lines: [], bytes: 0)
+            case "noidle": break  // not idle: mpd ignores it silently
+            default:
+                execution = Execution(lines: [line], inList: false, okMode: false)
+                run()
+            }
+        }
+    }
+
+    // MARK: execution
+
+    /// Runs commands of `execution` until one is pending or all are done.
+    private func run() {
+        while var ex = execution, !waiting {
+            guard ex.index < ex.lines.count else {
+                execution = nil
+                send("OK\n")
+                return
+            }
+            let line = ex.lines[ex.index]
+            let ackIndex = ex.inList ? ex.index : 0
+            var name = ""
+            let call: CommandCall
+            let spec: CommandSpec
+            do throws(ProtocolError) {
+                let words = try RequestParser.parse(line)
+                guard let first = words.first else { throw ProtocolError(.unknown, "No command given") }
+                name = first
+                spec = try table.lookup(first)
+                name = spec.name
+                try spec.checkArity(words.count - 1)
+                call = CommandCall(args: Array(words.dropFirst()))
+            } catch {
+                fail(error, index: ackIndex, command: table.specs[name] == nil ? "" : name)
+                return
+            }
+            let outcome: CommandOutcome
+            do throws(ProtocolError) {
+                outcome = try spec.handler(call)
+            } catch {
+                fail(error, index: ackIndex, command: name)
+                return
+            }
+            ex.index += 1
+            execution = ex
+            switch outcome {
+            case .done:
+                send(call.reply.text)
+                if ex.okMode { send("list_OK\n") }
+            case .pending:
+                if let early = call.earlyResult {
+                    if let error = early {
+                        fail(error, index: ackIndex, command: name)
+                        return
+                    }
+                    send(call.reply.text)
+                    if ex.okMode { send("list_OK\n") }
+                    continue
+                }
+                waiting = true
+                call.onFinish = { [weak self] error in
+                    guard let self else { return }
+                    self.waiting = false
+                    if let error {
+                        self.fail(error, index: ackIndex, command: name)
+                    } else {
+                        self.send(call.reply.text)
+                        if ex.okMode { self.send("list_OK\n") }
+                        self.run()
+                    }
+                    self.process()
+                }
+                return
+            case .close:
+                execution = nil
+                closing = true
+                return
+            case .idle(let mask):
+                execution = nil
+                idleMask = mask
+                if !pendingEvents.intersection(mask).isEmpty { finishIdle(mask) }
+                return
+            }
+        }
+    }
+
+    private func fail(_ error: ProtocolError, index: Int, command: String) {
+        execution = nil
+        send(error.ackLine(index: index, command: command))
+    }
+
+    private func finishIdle(_ mask: Subsystems) {
+        let report = pendingEvents.intersection(mask)
+        pendingEvents.subtract(report)
+        idleMask = nil
+        send(report.changedLines + "OK\n")
+    }
+
+    private func send(_ text: String) {
+        output.append(contentsOf: text.utf8)
+    }
+}
+
+extension String {
+    /// The string without one trailing `suffix`.
+    func trimmingSuffix(_ suffix: String) -> Substring {
+        hasSuffix(suffix) ? dropLast(suffix.count) : self[...]
+    }
+}

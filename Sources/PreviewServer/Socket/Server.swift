@@ -1,0 +1,214 @@
+import Glibc
+import PreviewCore
+import Synchronization
+
+/// What the daemon needs to know to serve.
+public struct ServerOptions: Sendable {
+    /// Path of the Unix socket.
+    public var socketPath: String
+    /// Base URL of the Deezer API (`https://api.deezer.com`, or a loopback stand-in).
+    public var apiBase: String
+    /// Directory for state, created on demand.
+    public var stateDirectory: String
+    /// Logging verbosity.
+    public var logLevel: LogLevel
+
+    public init(socketPath: String, apiBase: String, stateDirectory: String, logLevel: LogLevel) {
+        self.socketPath = socketPath
+        self.apiBase = apiBase
+        self.stateDirectory = stateDirectory
+        self.logLevel = logLevel
+    }
+}
+
+/// Engine events cross from engine threads to the control thread through
+/// this queue; a byte on a pipe wakes the `poll` loop.
+final class EventInbox: @unchecked Sendable {
+    private let events = Mutex<[EngineEvent]>([])
+    let readFD: Int32
+    private let writeFD: Int32
+
+    init() throws(SocketError) {
+        var fds: [Int32] = [0, 0]
+        guard makePipe(&fds) else { throw SocketError("pipe") }
+        readFD = fds[0]
+        writeFD = fds[1]
+    }
+
+    /// Called on any thread.
+    func post(_ event: EngineEvent) {
+        let wasEmpty = events.withLock { q in
+            q.append(event)
+            return q.count == 1
+        }
+        if wasEmpty {
+            var b: UInt8 = 1
+            _ = Glibc.write(writeFD, &b, 1)
+        }
+    }
+
+    /// Takes every queued event (control thread).
+    func drain() -> [EngineEvent] {
+        var buf = [UInt8](repeating: 0, count: 64)
+        while Glibc.read(readFD, &buf, buf.count) > 0 {}
+        return events.withLock { q in
+            defer { q.removeAll() }
+            return q
+        }
+    }
+}
+
+/// Written by the SIGTERM/SIGINT handler; read by the poll loop.
+nonisolated(unsafe) private var signalPipeWriteFD: Int32 = -1
+
+/// The control thread: a `poll` loop over the listening socket, the clients,
+/// the engine's event pipe and a signal pipe. Owns every session and the
+/// player controller; nothing here is touched by other threads.
+public final class Server {
+    private let options: ServerOptions
+    private let engine: AudioEngine
+    private let log: Log
+    private var listener: UnixListener?
+    private var clients: [Int32: ClientSession] = [:]
+    private var controller: PlayerController!
+    private var table = CommandTable()
+    private var httpCallbacks: [RequestID: (HTTPResult) -> Void] = [:]
+    private var nextRequestID: RequestID = 1
+
+    /// - Parameters: options: where to listen and what to call; engine: the audio side.
+    public init(options: ServerOptions, engine: AudioEngine) {
+        self.options = options
+        self.engine = engine
+        log = Log(level: options.logLevel)
+    }
+
+    /// Binds the socket, starts the engine and serves until SIGTERM/SIGINT.
+    /// - Throws: `SocketError` or `EngineError` when start-up fails.
+    public func run() throws {
+        try UnixListener.makeDirectories(options.stateDirectory)
+        let listener = try UnixListener(path: options.socketPath)
+        self.listener = listener
+        defer { listener.close() }
+
+        let inbox = try EventInbox()
+        var sigfds: [Int32] = [0, 0]
+        guard makePipe(&sigfds) else { throw SocketError("pipe") }
+        signalPipeWriteFD = sigfds[1]
+        signal(SIGPIPE, SIG_IGN)
+        let onSignal: @convention(c) (Int32) -> Void = { _ in
+            var b: UInt8 = 1
+            _ = Glibc.write(signalPipeWriteFD, &b, 1)
+        }
+        signal(SIGTERM, onSignal)
+        signal(SIGINT, onSignal)
+
+        let catalog = DeezerClient(apiBase: options.apiBase) { [unowned self] url, completion in
+            let id = nextRequestID
+            nextRequestID += 1
+            httpCallbacks[id] = completion
+            log.debug("GET \(url)")
+            engine.httpGet(request: id, url: url)
+        }
+        var seed = SystemRandomNumberGenerator()
+        controller = PlayerController(engine: engine, catalog: catalog, log: log, seed: seed.next()) { [unowned self] changed in
+            for session in clients.values { session.notify(changed) }
+        }
+        table = Commands.table(controller: controller)
+        try engine.start(events: { inbox.post($0) })
+        defer { engine.shutdown() }
+        log.info("listening on \(options.socketPath)")
+
+        var running = true
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while running {
+            var fds = [pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: inbox.readFD, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: sigfds[0], events: Int16(POLLIN), revents: 0)]
+            for (fd, session) in clients {
+                var events = Int16(POLLIN)
+                if !session.output.isEmpty { events |= Int16(POLLOUT) }
+                fds.append(pollfd(fd: fd, events: events, revents: 0))
+            }
+            let n = poll(&fds, nfds_t(fds.count), -1)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SocketError("poll")
+            }
+            if fds[2].revents != 0 {
+                log.info("signal received, shutting down")
+                running = false
+                break
+            }
+            if fds[1].revents != 0 {
+                for event in inbox.drain() { dispatch(event) }
+            }
+            for pfd in fds.dropFirst(3) where pfd.revents != 0 {
+                guard let session = clients[pfd.fd] else { continue }
+                if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                    let r = buffer.withUnsafeMutableBytes { Glibc.read(pfd.fd, $0.baseAddress, $0.count) }
+                    if r > 0 {
+                        buffer.withUnsafeBytes { session.receive(UnsafeRawBufferPointer(rebasing: $0[0..<r])) }
+                    } else if r == 0 || (errno != EAGAIN && errno != EINTR) {
+                        drop(pfd.fd)
+                        continue
+                    }
+                }
+            }
+            // Write what is pending for every client (events may have produced output).
+            for (fd, session) in clients where !session.output.isEmpty || session.closing {
+                flush(fd, session)
+            }
+            if fds[0].revents != 0 {
+                while let fd = listener.accept() {
+                    let session = ClientSession(table: table, log: log)
+                    clients[fd] = session
+                    flush(fd, session)
+                }
+            }
+        }
+        for fd in Array(clients.keys) { drop(fd) }
+        Glibc.close(sigfds[0])
+        Glibc.close(sigfds[1])
+    }
+
+    private func dispatch(_ event: EngineEvent) {
+        if case .httpResult(let id, let result) = event {
+            if let callback = httpCallbacks.removeValue(forKey: id) { callback(result) }
+            return
+        }
+        controller.handle(event)
+    }
+
+    private func flush(_ fd: Int32, _ session: ClientSession) {
+        while !session.output.isEmpty {
+            let w = session.output.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if w > 0 {
+                session.output.removeFirst(w)
+            } else {
+                if w < 0 && (errno == EAGAIN || errno == EINTR) { return }
+                drop(fd)
+                return
+            }
+        }
+        if session.closing { drop(fd) }
+    }
+
+    private func drop(_ fd: Int32) {
+        clients[fd] = nil
+        Glibc.close(fd)
+    }
+}
+
+/// pipe(2) with both ends non-blocking and close-on-exec (pipe2 is a GNU
+/// extension Glibc's Swift module does not import).
+func makePipe(_ fds: inout [Int32]) -> Bool {
+    guard pipe(&fds) == 0 else { return false }
+    for fd in fds { setNonBlockingCloseOnExec(fd) }
+    return true
+}
+
+/// fcntl(2): O_NONBLOCK and FD_CLOEXEC on `fd`.
+func setNonBlockingCloseOnExec(_ fd: Int32) {
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+}

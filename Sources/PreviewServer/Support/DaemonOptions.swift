@@ -1,0 +1,128 @@
+import PreviewCore
+
+/// The daemon's command line, parsed without I/O so it can be tested.
+public struct DaemonOptions: Equatable, Sendable {
+    /// Where PCM goes.
+    public enum Output: Equatable, Sendable {
+        case pulse
+        case null
+        case wav(String)
+    }
+
+    public var socketPath: String
+    public var output = Output.pulse
+    /// Null/WAV outputs consume PCM in real time (true) or as fast as decoding allows.
+    public var realtimePace = true
+    public var apiBase: String
+    public var stateDirectory: String
+    public var logLevel = LogLevel.info
+    /// `--help` was given: print `usage` and exit 0.
+    public var showHelp = false
+    /// `--version` was given.
+    public var showVersion = false
+
+    /// The text `--help` prints.
+    public static let usage = """
+    usage: previewd [options]
+    Plays Deezer's 30-second previews; controlled over the MPD protocol.
+
+      --socket PATH          Unix socket (default $PREVIEWD_SOCKET, else
+                             $XDG_RUNTIME_DIR/previewd/socket)
+      --output KIND          pulse (default), null, or wav:PATH
+      --pace realtime|none   null/wav outputs: real-time speed (default) or
+                             as fast as decoding allows
+      --api-base URL         Deezer API base (default $PREVIEWD_API_BASE, else
+                             https://api.deezer.com)
+      --state-dir DIR        state directory (default $XDG_STATE_HOME/previewd,
+                             else ~/.local/state/previewd)
+      --log-level LEVEL      error, warning, info (default) or debug
+      --help                 show this text
+      --version              show the version
+
+    """
+
+    /// A command-line mistake, for a stderr line and exit code 64.
+    public struct UsageError: Error, Equatable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Parses `arguments` (without the program name).
+    /// - Parameters: environment: variable lookup; uid: for the socket fallback.
+    /// - Throws: `UsageError` naming the bad option or value.
+    public static func parse(_ arguments: [String], environment: (String) -> String?, uid: UInt32) throws(UsageError) -> DaemonOptions {
+        var socket: String?
+        var apiBase: String?
+        var stateDir: String?
+        var o = DaemonOptions(socketPath: "", apiBase: "", stateDirectory: "")
+        var i = 0
+        func value(_ name: String) throws(UsageError) -> String {
+            i += 1
+            guard i < arguments.count else { throw UsageError(description: "\(name) needs a value") }
+            return arguments[i]
+        }
+        while i < arguments.count {
+            var arg = arguments[i]
+            var inline: String?
+            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
+                inline = String(arg[arg.index(after: eq)...])
+                arg = String(arg[..<eq])
+            }
+            func v() throws(UsageError) -> String { if let inline { return inline }; return try value(arg) }
+            switch arg {
+            case "--socket": socket = try v()
+            case "--output":
+                let text = try v()
+                switch text {
+                case "pulse": o.output = .pulse
+                case "null": o.output = .null
+                default:
+                    guard text.hasPrefix("wav:"), text.count > 4 else {
+                        throw UsageError(description: "--output must be pulse, null or wav:PATH, not \"\(text)\"")
+                    }
+                    o.output = .wav(String(text.dropFirst(4)))
+                }
+            case "--pace":
+                switch try v() {
+                case "realtime": o.realtimePace = true
+                case "none": o.realtimePace = false
+                case let other: throw UsageError(description: "--pace must be realtime or none, not \"\(other)\"")
+                }
+            case "--api-base":
+                let url = try v()
+                guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                    throw UsageError(description: "--api-base must be an http:// or https:// URL, not \"\(url)\"")
+                }
+                apiBase = url
+            case "--state-dir": stateDir = try v()
+            case "--log-level":
+                let text = try v()
+                guard let level = LogLevel(name: text) else {
+                    throw UsageError(description: "--log-level must be error, warning, info or debug, not \"\(text)\"")
+                }
+                o.logLevel = level
+            case "--help", "-h": o.showHelp = true
+            case "--version", "-V": o.showVersion = true
+            default: throw UsageError(description: "unknown option \"\(arguments[i])\" (see --help)")
+            }
+            i += 1
+        }
+        o.socketPath = SocketPath.resolve(explicit: socket, environment: environment, uid: uid)
+        o.apiBase = apiBase ?? environment("PREVIEWD_API_BASE").flatMap { $0.isEmpty ? nil : $0 } ?? "https://api.deezer.com"
+        if let stateDir {
+            o.stateDirectory = stateDir
+        } else if let xdg = environment("XDG_STATE_HOME"), !xdg.isEmpty {
+            o.stateDirectory = xdg + "/previewd"
+        } else {
+            o.stateDirectory = (environment("HOME") ?? "/tmp") + "/.local/state/previewd"
+        }
+        return o
+    }
+
+    /// The server's part of the options.
+    public var serverOptions: ServerOptions {
+        ServerOptions(socketPath: socketPath, apiBase: apiBase, stateDirectory: stateDirectory, logLevel: logLevel)
+    }
+}
+
+/// previewd's version.
+public let previewdVersion = "0.1.0"

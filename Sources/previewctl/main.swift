@@ -1,0 +1,198 @@
+// previewctl: argv to requests over previewd's socket, replies to stdout,
+// an exit code. Links Glibc and PreviewCore only, so a hotkey starts fast.
+import Glibc
+import PreviewCore
+
+func fail(_ message: String, _ code: Int32) -> Never {
+    var bytes = Array("previewctl: \(message)\n".utf8)
+    _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+    exit(code)
+}
+
+func out(_ text: String) {
+    var bytes = Array(text.utf8)
+    var off = 0
+    while off < bytes.count {
+        let n = bytes.withUnsafeMutableBytes { write(1, $0.baseAddress! + off, $0.count - off) }
+        if n <= 0 { break }
+        off += n
+    }
+}
+
+/// One connection to the daemon.
+final class Connection {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var lines: [String] = []
+
+    init(path: String) {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        guard path.utf8.count < MemoryLayout.size(ofValue: addr.sun_path) else { fail("socket path too long: \(path)", 64) }
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, b) in path.utf8.enumerated() { raw[i] = b }
+        }
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard fd >= 0, rc == 0 else {
+            fail("cannot reach previewd at \(path): \(String(cString: strerror(errno))) (is it running?)", 69)
+        }
+        guard let greeting = readLine(), greeting.hasPrefix("OK MPD ") else {
+            fail("\(path) does not speak the MPD protocol", 69)
+        }
+    }
+
+    private func readLine() -> String? {
+        while true {
+            if let nl = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<nl], as: UTF8.self)
+                buffer.removeSubrange(...nl)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 16384)
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { return nil }
+            buffer.append(contentsOf: chunk[..<n])
+        }
+    }
+
+    /// Sends `lines` as one request (a command list when several) and reads the reply.
+    func request(_ commands: [String]) -> ResponseParser.Reply {
+        var text = commands.count == 1 ? commands[0] + "\n"
+            : "command_list_begin\n" + commands.map { $0 + "\n" }.joined() + "command_list_end\n"
+        let sent = text.withUTF8 { buf -> Bool in
+            var off = 0
+            while off < buf.count {
+                let n = send(fd, buf.baseAddress! + off, buf.count - off, Int32(MSG_NOSIGNAL))
+                if n <= 0 { return false }
+                off += n
+            }
+            return true
+        }
+        guard sent else { fail("connection to previewd lost", 69) }
+        var replyLines: [String] = []
+        while true {
+            guard let line = readLine() else { fail("connection to previewd lost", 69) }
+            replyLines.append(line)
+            if line == "OK" || line.hasPrefix("ACK ") {
+                return ResponseParser.parse(replyLines[...])!.0
+            }
+        }
+    }
+
+    /// Like `request`, exiting 1 with the daemon's message on an ACK.
+    func must(_ commands: [String]) -> [(String, String)] {
+        switch request(commands) {
+        case .ok(let fields): return fields
+        case .ack(_, _, let command, let message, _):
+            fail(command.isEmpty ? message : "\(command): \(message)", 1)
+        }
+    }
+}
+
+func dictionary(_ fields: [(String, String)]) -> [String: String] {
+    var d: [String: String] = [:]
+    for (k, v) in fields where d[k] == nil { d[k] = v }
+    return d
+}
+
+// MARK: main
+
+var args = Array(CommandLine.arguments.dropFirst())
+var socketOption: String?
+while let first = args.first, first.hasPrefix("-") {
+    args.removeFirst()
+    switch first {
+    case "--socket":
+        guard !args.isEmpty else { fail("--socket needs a path", 64) }
+        socketOption = args.removeFirst()
+    case _ where first.hasPrefix("--socket="):
+        socketOption = String(first.dropFirst("--socket=".count))
+    case "--help", "-h":
+        out(ControlCommand.usage)
+        exit(0)
+    default:
+        out("")
+        fail("unknown option \"\(first)\"\n" + ControlCommand.usage, 64)
+    }
+}
+let command: ControlCommand
+do { command = try ControlCommand(arguments: args) } catch {
+    fail("\(error.message)\n" + ControlCommand.usage, 64)
+}
+let path = SocketPath.resolve(explicit: socketOption, environment: { getenv($0).map { String(cString: $0) } }, uid: getuid())
+let connection = Connection(path: path)
+let q = RequestParser.quote
+
+@MainActor func showStatus() {
+    let status = dictionary(connection.must(["status"]))
+    let song = dictionary(connection.must(["currentsong"]))
+    out(ControlFormat.status(status: status, song: song))
+}
+
+switch command {
+case .add(let uris):
+    _ = connection.must(uris.map { "add \(q($0))" })
+case .play(let pos):
+    _ = connection.must([pos.map { "play \($0 - 1)" } ?? "play"])
+    showStatus()
+case .pause:
+    _ = connection.must(["pause 1"])
+    showStatus()
+case .toggle:
+    let state = dictionary(connection.must(["status"]))["state"]
+    _ = connection.must([state == "play" ? "pause 1" : state == "pause" ? "pause 0" : "play"])
+    showStatus()
+case .stop:
+    _ = connection.must(["stop"])
+    showStatus()
+case .next:
+    _ = connection.must(["next"])
+    showStatus()
+case .previous:
+    _ = connection.must(["previous"])
+    showStatus()
+case .shuffle:
+    _ = connection.must(["shuffle"])
+case .random(let on):
+    _ = connection.must(["random \(on ? 1 : 0)"])
+    showStatus()
+case .repeat(let on):
+    _ = connection.must(["repeat \(on ? 1 : 0)"])
+    showStatus()
+case .queue:
+    let status = dictionary(connection.must(["status"]))
+    let current = status["state"] != "stop" ? status["song"].flatMap { Int($0) } : nil
+    var song: [String: String] = [:]
+    var index = 0
+    func flush() {
+        guard !song.isEmpty else { return }
+        out("\(index == current ? ">" : " ")\(index + 1). \(ControlFormat.songLine(song))\n")
+        index += 1
+        song = [:]
+    }
+    for (k, v) in connection.must(["playlistinfo"]) {
+        if k == "file" { flush() }
+        song[k] = v
+    }
+    flush()
+case .clear:
+    _ = connection.must(["clear"])
+case .delete(let pos):
+    _ = connection.must(["delete \(pos - 1)"])
+case .volume(let change):
+    if let change {
+        if change.hasPrefix("+") || change.hasPrefix("-") {
+            _ = connection.must(["volume \(change)"])
+        } else {
+            _ = connection.must(["setvol \(change)"])
+        }
+    }
+    let volume = dictionary(connection.must(["getvol"]))["volume"] ?? "n/a"
+    out("volume: \(volume)%\n")
+case .status:
+    showStatus()
+}
+exit(0)

@@ -1,0 +1,36 @@
+// previewd: parse options, wire the real engine to the server, run.
+import Glibc
+import PreviewAudio
+import PreviewServer
+
+let options: DaemonOptions
+do {
+    options = try DaemonOptions.parse(Array(CommandLine.arguments.dropFirst()),
+                                      environment: { getenv($0).map { String(cString: $0) } },
+                                      uid: getuid())
+} catch {
+    writeStderr("previewd: \(error)")
+    exit(64)
+}
+if options.showHelp {
+    print(DaemonOptions.usage, terminator: "")
+    exit(0)
+}
+if options.showVersion {
+    print("previewd \(previewdVersion)")
+    exit(0)
+}
+
+let output: OutputKind
+switch options.output {
+case .pulse: output = .pulse
+case .null: output = .null
+case .wav(let path): output = .wav(path)
+}
+let engine = Engine(output: output, paced: options.realtimePace)
+do {
+    try Server(options: options.serverOptions, engine: engine).run()
+} catch {
+    writeStderr("previewd: \(error)")
+    exit(1)
+}

@@ -1,0 +1,191 @@
+"""The loopback stand-in for the Deezer API and CDN used by every test.
+
+Serves ../shared/fixtures/deezer under /api (preview URLs rewritten to this
+server, signed with an expiry 15 minutes ahead like Deezer's), corpus files
+under /corpus, previews under /preview/ID.mp3, and a small control surface
+under /_control for fault injection and request logs.
+"""
+import json
+import os
+import re
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit, parse_qs
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SHARED = os.environ.get("PREVIEWD_SHARED") or os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared"))
+FIXTURES = os.path.join(SHARED, "fixtures", "deezer")
+CORPUS = os.path.join(SHARED, "corpus", "mp3")
+PREVIEWS = sorted(f for f in os.listdir(CORPUS) if f.startswith("preview-")) if os.path.isdir(CORPUS) else []
+NO_DATA = {"error": {"type": "DataException", "message": "no data", "code": 800}}
+
+
+def preview_file_for(track_id):
+    """The corpus preview served for a track id (stable, spread over all nine)."""
+    return PREVIEWS[abs(int(track_id)) % len(PREVIEWS)]
+
+
+def _load(name):
+    with open(os.path.join(FIXTURES, name), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def _index_tracks():
+    """Every track object in any fixture, by id (for /track/ID synthesis)."""
+    tracks = {}
+
+    def walk(node, album=None):
+        if isinstance(node, dict):
+            if node.get("type") == "track" and "id" in node and "title" in node:
+                t = dict(node)
+                if album and "album" not in t:
+                    t["album"] = album
+                tracks.setdefault(t["id"], t)
+            alb = album
+            if node.get("type") == "album" and "title" in node:
+                alb = {"id": node["id"], "title": node["title"], "type": "album"}
+            for v in node.values():
+                walk(v, alb)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v, album)
+
+    for name in sorted(os.listdir(FIXTURES)):
+        if name.endswith(".json") and not name.startswith("error"):
+            walk(_load(name))
+    return tracks
+
+
+class State:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.log = []
+        self.fail_once = {}  # track id -> HTTP status for the next preview fetch
+        self.tracks = _index_tracks()
+
+
+STATE = State()
+ROUTES = [
+    (r"/album/(-?\d+)", lambda m, q: f"album-{m[1]}.json"),
+    (r"/album/(-?\d+)/tracks", lambda m, q: f"album-{m[1]}-tracks-index{q.get('index', ['0'])[0]}-empty-page.json"
+        if q.get("index", ["0"])[0] not in ("0", "") else f"album-{m[1]}-tracks.json"),
+    (r"/artist/(\d+)", lambda m, q: f"artist-{m[1]}.json"),
+    (r"/artist/(\d+)/top", lambda m, q: f"artist-{m[1]}-top.json"),
+    (r"/chart", lambda m, q: "chart.json"),
+    (r"/chart/0/tracks", lambda m, q: "chart-0-tracks.json"),
+    (r"/playlist/(\d+)", lambda m, q: f"playlist-{m[1]}.json"),
+    (r"/playlist/(\d+)/tracks", lambda m, q: f"playlist-{m[1]}-tracks.json"),
+]
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def _send(self, status, body, ctype):
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _json(self, obj):
+        self._send(200, json.dumps(obj).encode(), "application/json; charset=utf-8")
+
+    def _rewrite(self, obj):
+        host = f"http://127.0.0.1:{self.server.server_port}"
+        exp = int(time.time()) + 900
+
+        def walk(node):
+            if isinstance(node, dict):
+                if node.get("type") == "track" and isinstance(node.get("preview"), str) and node["preview"]:
+                    node["preview"] = f"{host}/preview/{node['id']}.mp3?hdnea=exp={exp}~acl=/x*~hmac=0"
+                for v in node.values():
+                    walk(v)
+            elif isinstance(node, list):
+                for v in node:
+                    walk(v)
+        walk(obj)
+        return obj
+
+    def do_GET(self):
+        url = urlsplit(self.path)
+        query = parse_qs(url.query)
+        with STATE.lock:
+            STATE.log.append(self.path)
+        path = url.path
+        if path.startswith("/_control/"):
+            return self._control(path, query)
+        if path.startswith("/corpus/"):
+            return self._file(os.path.join(CORPUS, os.path.basename(path)))
+        m = re.fullmatch(r"/preview/(-?\d+)\.mp3", path)
+        if m:
+            with STATE.lock:
+                status = STATE.fail_once.pop(int(m[1]), None)
+            if status:
+                return self._send(status, b"<html>denied</html>", "text/html")
+            return self._file(os.path.join(CORPUS, preview_file_for(m[1])))
+        if not path.startswith("/api/"):
+            return self._send(404, b"not found", "text/plain")
+        api = path[len("/api"):]
+        m = re.fullmatch(r"/track/(-?\d+)", api)
+        if m:
+            tid = int(m[1])
+            if os.path.exists(os.path.join(FIXTURES, f"track-{tid}.json")):
+                return self._json(self._rewrite(_load(f"track-{tid}.json")))
+            if tid in STATE.tracks:
+                return self._json(self._rewrite(json.loads(json.dumps(STATE.tracks[tid]))))
+            return self._json(NO_DATA)
+        for pattern, name in ROUTES:
+            m = re.fullmatch(pattern, api)
+            if m:
+                fname = name(m, query)
+                if os.path.exists(os.path.join(FIXTURES, fname)):
+                    return self._json(self._rewrite(_load(fname)))
+                return self._json(NO_DATA)
+        return self._json({"error": {"type": "DataException", "message": "no data", "code": 800}})
+
+    def _file(self, path):
+        try:
+            with open(path, "rb") as f:
+                body = f.read()
+        except OSError:
+            return self._send(404, b"not found", "text/plain")
+        self._send(200, body, "audio/mpeg")
+
+    def _control(self, path, query):
+        if path == "/_control/fail-once":
+            with STATE.lock:
+                STATE.fail_once[int(query["track"][0])] = int(query.get("status", ["403"])[0])
+            return self._json({"ok": True})
+        if path == "/_control/log":
+            with STATE.lock:
+                return self._json(list(STATE.log))
+        if path == "/_control/reset":
+            with STATE.lock:
+                STATE.log.clear()
+                STATE.fail_once.clear()
+            return self._json({"ok": True})
+        return self._send(404, b"unknown control", "text/plain")
+
+
+def serve(port=0):
+    """Starts the server on 127.0.0.1:port in a thread; returns it."""
+    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+if __name__ == "__main__":
+    srv = serve(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
+    print(f"http://127.0.0.1:{srv.server_port}", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
