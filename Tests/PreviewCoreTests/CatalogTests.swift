@@ -1,0 +1,75 @@
+import Testing
+@testable import PreviewCore
+
+@Suite struct CatalogURITests {
+    @Test func deezerURIs() throws {
+        #expect(try CatalogURI(parsing: "deezer:track:3135556") == .track(3135556))
+        #expect(try CatalogURI(parsing: "deezer:album:302127") == .album(302127))
+        #expect(try CatalogURI(parsing: "deezer:playlist:908622995") == .playlist(908622995))
+        #expect(try CatalogURI(parsing: "deezer:artist:27") == .artist(27))
+        #expect(try CatalogURI(parsing: "deezer:chart") == .chart)
+        #expect(try CatalogURI(parsing: "deezer:track:-1") == .track(-1))
+    }
+
+    @Test func webLinks() throws {
+        #expect(try CatalogURI(parsing: "https://www.deezer.com/track/3135556") == .track(3135556))
+        #expect(try CatalogURI(parsing: "https://www.deezer.com/fr/album/302127?utm_source=x") == .album(302127))
+        #expect(try CatalogURI(parsing: "http://deezer.com/en/playlist/9") == .playlist(9))
+    }
+
+    @Test func streamsAndRefusals() throws {
+        #expect(try CatalogURI(parsing: "http://127.0.0.1:8/a.mp3") == .stream("http://127.0.0.1:8/a.mp3"))
+        #expect(throws: ProtocolError(.noExist, "Unsupported URI scheme")) { try CatalogURI(parsing: "file:///etc/passwd") }
+        #expect(throws: ProtocolError(.noExist, "Unsupported URI scheme")) { try CatalogURI(parsing: "ftp://x/y.mp3") }
+        #expect(throws: ProtocolError(.argument, "Invalid Deezer id in deezer:track:abc")) { try CatalogURI(parsing: "deezer:track:abc") }
+        #expect(throws: ProtocolError(.argument, "Unsupported Deezer item kind: show")) { try CatalogURI(parsing: "deezer:show:1") }
+        #expect(throws: ProtocolError(.argument, "Unsupported Deezer link: https://www.deezer.com/")) { try CatalogURI(parsing: "https://www.deezer.com/") }
+    }
+
+    @Test func expiry() {
+        #expect(previewExpiry(of: "https://cdnt-preview.dzcdn.net/a.mp3?hdnea=exp=1737423433~acl=/x") == 1737423433)
+        #expect(previewExpiry(of: "https://cdns-preview-d.dzcdn.net/stream/c-1.mp3") == nil)
+    }
+
+    @Test func trackSong() {
+        let t = DeezerTrack(id: 5, title: "T", duration: 12, preview: "", readable: true,
+                            artist: DeezerArtistRef(id: 1, name: "A"), album: nil)
+        #expect(t.song(albumTitle: "Al") == Song(uri: "deezer:track:5", title: "T", artist: "A", album: "Al", duration: 12))
+        #expect(t.unplayableReason == "deezer:track:5 has no preview")
+    }
+}
+
+@Suite struct ControlCommandTests {
+    @Test func parses() throws {
+        #expect(try ControlCommand(arguments: ["add", "a", "b"]) == .add(["a", "b"]))
+        #expect(try ControlCommand(arguments: ["play", "3"]) == .play(3))
+        #expect(try ControlCommand(arguments: ["random", "on"]) == .random(true))
+        #expect(try ControlCommand(arguments: ["volume", "+5"]) == .volume("+5"))
+        #expect(try ControlCommand(arguments: ["prev"]) == .previous)
+    }
+
+    @Test func usageErrors() {
+        #expect(throws: ControlCommand.UsageError(message: "no command given")) { try ControlCommand(arguments: []) }
+        #expect(throws: ControlCommand.UsageError(message: "unknown command \"dance\"")) { try ControlCommand(arguments: ["dance"]) }
+        #expect(throws: ControlCommand.UsageError(message: "random takes on or off, not \"maybe\"")) { try ControlCommand(arguments: ["random", "maybe"]) }
+        #expect(throws: ControlCommand.UsageError(message: "del takes a queue position from 1, not \"0\"")) { try ControlCommand(arguments: ["del", "0"]) }
+        #expect(throws: ControlCommand.UsageError(message: "volume takes N, +N or -N (0 to 100), not \"abc\"")) { try ControlCommand(arguments: ["volume", "abc"]) }
+    }
+
+    @Test func statusLikeMpc() {
+        let text = ControlFormat.status(
+            status: ["state": "play", "song": "0", "playlistlength": "3", "elapsed": "15.0", "duration": "30.000",
+                     "volume": "50", "repeat": "1", "random": "0", "single": "0", "consume": "0"],
+            song: ["Artist": "Daft Punk", "Title": "One More Time", "file": "deezer:track:1"])
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines[0] == "Daft Punk - One More Time")
+        #expect(lines[1] == "[playing] #1/3   0:15/0:30 (50%)")
+        #expect(lines[2] == "[===================>                    ]")
+        #expect(lines[3] == "volume: 50%   repeat: on    random: off   single: off   consume: off")
+    }
+
+    @Test func stoppedStatusIsOneLine() {
+        #expect(ControlFormat.status(status: ["state": "stop", "volume": "100"], song: [:])
+                == "volume:100%   repeat: off   random: off   single: off   consume: off\n")
+    }
+}

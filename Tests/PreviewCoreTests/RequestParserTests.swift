@@ -1,0 +1,93 @@
+import Testing
+@testable import PreviewCore
+
+@Suite struct RequestParserTests {
+    @Test func bareWords() throws {
+        #expect(try RequestParser.parse("play 3") == ["play", "3"])
+        #expect(try RequestParser.parse("  status\t ") == ["status"])
+        #expect(try RequestParser.parse("") == [])
+        #expect(try RequestParser.parse("ping\r") == ["ping"])
+    }
+
+    @Test func quotedWithEscapes() throws {
+        #expect(try RequestParser.parse(#"add "a b\"c\\d""#) == ["add", #"a b"c\d"#])
+        #expect(try RequestParser.parse(#"add """#) == ["add", ""])
+    }
+
+    @Test func errorsUseMPDCodesAndTexts() {
+        #expect(throws: ProtocolError(.unknown, "Missing closing '\"'")) { try RequestParser.parse(#"add "abc"#) }
+        #expect(throws: ProtocolError(.unknown, "Invalid unquoted character")) { try RequestParser.parse(#"add abc""#) }
+        #expect(throws: ProtocolError(.unknown, "Space expected after closing '\"'")) { try RequestParser.parse(#"add "a"b"#) }
+    }
+
+    @Test func quoteRoundTrips() throws {
+        let tricky = #"x "y" \z"#
+        #expect(try RequestParser.parse("add " + RequestParser.quote(tricky)) == ["add", tricky])
+    }
+
+    @Test func ackLine() {
+        #expect(ProtocolError(.argument, "Bad song index").ackLine(index: 2, command: "play") == "ACK [2@2] {play} Bad song index\n")
+    }
+}
+
+@Suite struct ArgumentsTests {
+    @Test func ranges() throws {
+        #expect(try Arguments.range("3") == 3..<4)
+        #expect(try Arguments.range("1:4") == 1..<4)
+        #expect(try Arguments.range("2:") == 2..<Int.max)
+        #expect(throws: ProtocolError(.argument, "Bad range")) { try Arguments.range("4:1") }
+        #expect(throws: ProtocolError(.argument, "Integer expected: x")) { try Arguments.range("x") }
+    }
+
+    @Test func positions() throws {
+        #expect(try Arguments.position("+0") == .afterCurrent(0))
+        #expect(try Arguments.position("-2") == .beforeCurrent(2))
+        #expect(try Arguments.position("5") == .absolute(5))
+    }
+
+    @Test func booleans() throws {
+        #expect(try Arguments.boolean("1"))
+        #expect(throws: ProtocolError(.argument, "Boolean (0/1) expected: 2")) { try Arguments.boolean("2") }
+    }
+
+    @Test func secondsFormatting() {
+        #expect(formatSeconds(30.0408) == "30.041")
+        #expect(formatSeconds(0) == "0.000")
+        #expect(formatSeconds(1.005) == "1.005")
+    }
+}
+
+@Suite struct ResponseParserTests {
+    @Test func okWithFields() {
+        let (reply, used) = ResponseParser.parse(["volume: 5", "state: play", "OK", "extra"][...])!
+        #expect(used == 3)
+        #expect(reply == .ok([("volume", "5"), ("state", "play")]))
+    }
+
+    @Test func ack() {
+        let (reply, _) = ResponseParser.parse(["ACK [50@1] {add} deezer:track:-1: no data"][...])!
+        #expect(reply == .ack(code: 50, index: 1, command: "add", message: "deezer:track:-1: no data", fields: []))
+    }
+
+    @Test func incomplete() {
+        #expect(ResponseParser.parse(["volume: 5"][...]) == nil)
+    }
+}
+
+@Suite struct SubsystemTests {
+    @Test func namesAndOrder() throws {
+        #expect(try Subsystems(name: "PLAYER") == .player)
+        #expect(throws: ProtocolError(.argument, "Unrecognized idle event: nope")) { try Subsystems(name: "nope") }
+        #expect(Subsystems([.player, .playlist]).changedLines == "changed: playlist\nchanged: player\n")
+    }
+}
+
+@Suite struct SocketPathTests {
+    @Test func precedence() {
+        let env = ["PREVIEWD_SOCKET": "/s", "XDG_RUNTIME_DIR": "/run/user/7"]
+        #expect(SocketPath.resolve(explicit: "/x", environment: { env[$0] }, uid: 7) == "/x")
+        #expect(SocketPath.resolve(explicit: nil, environment: { env[$0] }, uid: 7) == "/s")
+        #expect(SocketPath.resolve(explicit: nil, environment: { $0 == "XDG_RUNTIME_DIR" ? "/run/user/7" : nil }, uid: 7) == "/run/user/7/previewd/socket")
+        #expect(SocketPath.resolve(explicit: nil, environment: { _ in nil }, uid: 7) == "/tmp/previewd-7/socket")
+    }
+}

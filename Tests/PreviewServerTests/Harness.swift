@@ -1,0 +1,136 @@
+import PreviewCore
+import Testing
+@testable import PreviewServer
+
+/// The engine interface, recorded: tests see what the server asked for and
+/// inject the events a real engine would send.
+final class FakeEngine: AudioEngine, @unchecked Sendable {
+    enum Call: Equatable {
+        case play(StreamID, String)
+        case paused(Bool)
+        case stop
+        case volume(Int)
+    }
+    var calls: [Call] = []
+    var positionValue: PlaybackPosition?
+
+    func start(events: @escaping @Sendable (EngineEvent) -> Void) throws {}
+    func play(stream id: StreamID, url: String) { calls.append(.play(id, url)) }
+    func setPaused(_ paused: Bool) { calls.append(.paused(paused)) }
+    func stop() { calls.append(.stop) }
+    func setVolume(_ percent: Int) { calls.append(.volume(percent)) }
+    func httpGet(request id: RequestID, url: String) {}
+    func position() -> PlaybackPosition? { positionValue }
+    func shutdown() {}
+
+    /// The last `play` call.
+    var lastPlay: (StreamID, String)? {
+        for call in calls.reversed() { if case .play(let id, let url) = call { return (id, url) } }
+        return nil
+    }
+}
+
+/// A controller, command table and sessions over a fake engine, with the
+/// Deezer API answered from ../shared/fixtures (by path, query ignored)
+/// or from bodies the test sets. Answers may be held back to test waiting.
+final class Harness {
+    let engine = FakeEngine()
+    var controller: PlayerController!
+    var table = CommandTable()
+    var sessions: [ClientSession] = []
+    /// Bodies by API path (without query), checked before the fixture files.
+    var bodies: [String: String] = [:]
+    /// Requested URLs, in order.
+    var requested: [String] = []
+    /// When true, HTTP answers wait in `held` until `release()`.
+    var holdAnswers = false
+    var held: [() -> Void] = []
+
+    init() {
+        let catalog = DeezerClient(apiBase: "http://api.test") { [unowned self] url, completion in
+            requested.append(url)
+            let answer = { completion(self.answer(url)) }
+            if holdAnswers { held.append(answer) } else { answer() }
+        }
+        controller = PlayerController(engine: engine, catalog: catalog, log: Log(level: .error), seed: 7) { [unowned self] changed in
+            for s in sessions { s.notify(changed) }
+        }
+        table = Commands.table(controller: controller)
+    }
+
+    func release() {
+        let pending = held
+        held = []
+        for p in pending { p() }
+    }
+
+    private func answer(_ url: String) -> HTTPResult {
+        var path = String(url.dropFirst("http://api.test".count))
+        if let q = path.firstIndex(of: "?") { path = String(path[..<q]) }
+        if let body = bodies[path] { return HTTPResult(status: 200, contentType: "application/json", body: Array(body.utf8), transportError: nil) }
+        let name = String(path.dropFirst()).replacingOccurrences(of: "/", with: "-") + ".json"
+        if let text = Fixtures.read("fixtures/deezer/" + name) {
+            return HTTPResult(status: 200, contentType: "application/json", body: Array(text.utf8), transportError: nil)
+        }
+        // Tracks without a fixture of their own get a playable stand-in.
+        if path.hasPrefix("/track/"), let id = Int(path.dropFirst("/track/".count)), id > 0 {
+            let body = #"{"id":\#(id),"title":"Track \#(id)","preview":"http://cdn.test/\#(id).mp3?hdnea=exp=4000000000~x","artist":{"name":"A"}}"#
+            return HTTPResult(status: 200, contentType: "application/json", body: Array(body.utf8), transportError: nil)
+        }
+        let error = #"{"error":{"type":"DataException","message":"no data","code":800}}"#
+        return HTTPResult(status: 200, contentType: "application/json", body: Array(error.utf8), transportError: nil)
+    }
+
+    /// A new client; its greeting is consumed.
+    func connect() -> ClientSession {
+        let s = ClientSession(table: table, log: Log(level: .error))
+        sessions.append(s)
+        #expect(take(s) == "OK MPD 0.23.5\n")
+        return s
+    }
+
+    /// Sends `text` and returns (and clears) everything the session wrote.
+    @discardableResult
+    func send(_ s: ClientSession, _ text: String) -> String {
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { s.receive($0) }
+        return take(s)
+    }
+
+    func take(_ s: ClientSession) -> String {
+        let out = String(decoding: s.output, as: UTF8.self)
+        s.output.removeAll()
+        return out
+    }
+}
+
+extension String {
+    func replacingOccurrences(of a: String, with b: String) -> String {
+        split(separator: Character(a), omittingEmptySubsequences: false).joined(separator: b)
+    }
+}
+
+import Glibc
+
+/// Reads files from ../shared beside the checkout.
+enum Fixtures {
+    static let shared: String = {
+        if let env = getenv("PREVIEWD_SHARED") { return String(cString: env) }
+        var path = #filePath
+        for _ in 0..<4 { path = String(path[..<path.lastIndex(of: "/")!]) }
+        return path + "/shared"
+    }()
+
+    static func read(_ relative: String) -> String? {
+        guard let f = fopen(shared + "/" + relative, "rb") else { return nil }
+        defer { fclose(f) }
+        var data: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = fread(&buf, 1, buf.count, f)
+            if n <= 0 { break }
+            data += buf[..<n]
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

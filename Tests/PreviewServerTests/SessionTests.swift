@@ -1,0 +1,258 @@
+import Testing
+import PreviewCore
+@testable import PreviewServer
+
+@Suite struct SessionTests {
+    @Test func freshStatusMatchesMPDShape() {
+        let h = Harness()
+        let c = h.connect()
+        #expect(h.send(c, "status\n") == """
+        volume: 100
+        repeat: 0
+        random: 0
+        single: 0
+        consume: 0
+        partition: default
+        playlist: 1
+        playlistlength: 0
+        mixrampdb: 0.000000
+        state: stop
+        OK
+
+        """)
+    }
+
+    @Test func errorsAreMPDs() {
+        let h = Harness()
+        let c = h.connect()
+        #expect(h.send(c, "foo bar\n") == "ACK [5@0] {} unknown command \"foo\"\n")
+        #expect(h.send(c, "status 1\n") == "ACK [2@0] {status} wrong number of arguments for \"status\"\n")
+        #expect(h.send(c, "add\n") == "ACK [2@0] {add} too few arguments for \"add\"\n")
+        #expect(h.send(c, "play 99\n") == "ACK [2@0] {play} Bad song index\n")
+        #expect(h.send(c, "playid 9\n") == "ACK [50@0] {playid} No such song\n")
+        #expect(h.send(c, "setvol 101\n") == "ACK [2@0] {setvol} Number too large: 101\n")
+        #expect(h.send(c, "add \"abc\n") == "ACK [5@0] {} Missing closing '\"'\n")
+        #expect(h.send(c, "next\n") == "ACK [55@0] {next} Not playing\n")
+        #expect(h.send(c, "ping\n") == "OK\n")
+    }
+
+    @Test func commandListsStopAtFirstError() {
+        let h = Harness()
+        let c = h.connect()
+        #expect(h.send(c, "command_list_ok_begin\nping\nadd http://x/a.mp3\nfoo\nping\ncommand_list_end\n")
+                == "list_OK\nlist_OK\nACK [5@2] {} unknown command \"foo\"\n")
+        #expect(h.controller.queue.count == 1)
+        #expect(h.send(c, "command_list_begin\nping\nstatus\ncommand_list_end\n").hasSuffix("state: stop\nOK\n"))
+    }
+
+    @Test func pipelinedRequestsAnswerInOrder() {
+        let h = Harness()
+        let c = h.connect()
+        #expect(h.send(c, "ping\naddid http://x/a.mp3\nping\n") == "OK\nId: 1\nOK\nOK\n")
+    }
+
+    @Test func idleReportsOtherClientsChanges() {
+        let h = Harness()
+        let a = h.connect()
+        let b = h.connect()
+        #expect(h.send(a, "idle\n") == "")
+        #expect(h.send(b, "add http://x/a.mp3\n") == "OK\n")
+        #expect(h.take(a) == "changed: playlist\nOK\n")
+        #expect(h.send(a, "idle player\n") == "")
+        #expect(h.send(a, "noidle\n") == "OK\n")
+        // Changes while not idle accumulate and are reported at once.
+        h.send(b, "repeat 1\n")
+        #expect(h.send(a, "idle options\n") == "changed: options\nOK\n")
+    }
+
+    @Test func commandDuringIdleClosesLikeMPD() {
+        let h = Harness()
+        let a = h.connect()
+        h.send(a, "idle\n")
+        h.send(a, "status\n")
+        #expect(a.closing)
+    }
+
+    @Test func overlongLineIsRefusedAndConnectionStays() {
+        let h = Harness()
+        let c = h.connect()
+        let long = String(repeating: "a", count: ClientSession.maxLineBytes + 10)
+        #expect(h.send(c, "ping " + long + "\nping\n") == "ACK [2@0] {} line too long (at most 65536 bytes)\nOK\n")
+    }
+
+    @Test func addWaitsForTheCatalogAndKeepsLaterLinesQueued() {
+        let h = Harness()
+        h.holdAnswers = true
+        let c = h.connect()
+        #expect(h.send(c, "addid deezer:track:3135556\nping\n") == "")
+        h.release()
+        #expect(h.take(c) == "Id: 1\nOK\nOK\n")
+        #expect(h.send(c, "playlistinfo\n") == """
+        file: deezer:track:3135556
+        Artist: Daft Punk
+        Title: Harder, Better, Faster, Stronger
+        Album: Discovery
+        Time: 30
+        duration: 30.000
+        Pos: 0
+        Id: 1
+        OK
+
+        """)
+    }
+
+    @Test func otherClientsAreServedWhileOneWaits() {
+        let h = Harness()
+        h.holdAnswers = true
+        let a = h.connect()
+        let b = h.connect()
+        #expect(h.send(a, "add deezer:album:302127\n") == "")
+        #expect(h.send(b, "ping\n") == "OK\n")
+        h.release()  // /album/302127
+        h.release()  // /album/302127/tracks
+        #expect(h.take(a) == "OK\n")
+        #expect(h.controller.queue.count == 14)
+        #expect(h.controller.queue.songs[0].song == Song(uri: "deezer:track:3135553", title: "One More Time", artist: "Daft Punk", album: "Discovery", duration: 30))
+    }
+
+    @Test func deezerErrorBecomesACK() {
+        let h = Harness()
+        let c = h.connect()
+        #expect(h.send(c, "add deezer:track:-1\n") == "ACK [50@0] {add} deezer:track:-1: no data (Deezer error 800)\n")
+        h.bodies["/track/5"] = #"{"error":{"type":"Exception","message":"An error has occured"}}"#
+        #expect(h.send(c, "add deezer:track:5\n") == "ACK [52@0] {add} deezer:track:5: An error has occured\n")
+        #expect(h.send(c, "add file:///etc/passwd\n") == "ACK [50@0] {add} Unsupported URI scheme\n")
+    }
+
+    @Test func relativePositions() {
+        let h = Harness()
+        let c = h.connect()
+        #expect(h.send(c, "addid http://x/a.mp3 +0\n") == "ACK [55@0] {addid} No current song\n")
+        h.send(c, "add http://x/0.mp3\nadd http://x/1.mp3\nadd http://x/2.mp3\nplay 1\n")
+        #expect(h.send(c, "addid http://x/n.mp3 +0\n") == "Id: 4\nOK\n")
+        #expect(h.controller.queue.position(of: 4) == 2)
+        #expect(h.send(c, "addid http://x/m.mp3 -0\n") == "Id: 5\nOK\n")
+        #expect(h.controller.queue.position(of: 5) == 1)
+        #expect(h.send(c, "addid http://x/z.mp3 9\n") == "ACK [2@0] {addid} Number too large: 9\n")
+    }
+}
+
+@Suite struct PlaybackTests {
+    @Test func playUsesCachedPreviewAndAdvancesOnEnd() throws {
+        let h = Harness()
+        let c = h.connect()
+        h.send(c, "add deezer:album:302127\n")
+        let before = h.requested.count
+        h.send(c, "play\n")
+        let (stream, url) = try #require(h.engine.lastPlay)
+        #expect(url.hasPrefix("https://cdnt-preview.dzcdn.net/") == false || h.requested.count > before)
+        h.controller.handle(.streamStarted(stream, AudioFormat(sampleRate: 44100, channels: 2), bitrate: 128))
+        h.controller.handle(.streamFinished(stream, frames: 1_323_000))
+        #expect(h.controller.player.current == 2)
+        #expect(h.controller.queue.songs[0].song.duration == 30.0)
+    }
+
+    @Test func forbiddenPreviewIsResolvedOnceMore() throws {
+        let h = Harness()
+        let c = h.connect()
+        h.send(c, "add http://x/a.mp3\n")
+        h.send(c, "add deezer:track:3135556\n")
+        h.send(c, "play 1\n")
+        let (first, _) = try #require(h.engine.lastPlay)
+        let requests = h.requested.count
+        h.controller.handle(.streamFailed(first, .httpStatus(403), frames: 0))
+        #expect(h.requested.count == requests + 1)
+        #expect(h.requested.last == "http://api.test/track/3135556")
+        let (second, _) = try #require(h.engine.lastPlay)
+        #expect(second != first)
+        // A second 403 on the fresh URL skips the song with an error.
+        h.controller.handle(.streamFailed(second, .httpStatus(403), frames: 0))
+        #expect(h.controller.lastError == "deezer:track:3135556: HTTP status 403")
+        #expect(h.controller.player.state == .stop)
+    }
+
+    @Test func failedSongIsSkippedWithError() throws {
+        let h = Harness()
+        let a = h.connect()
+        h.send(a, "add http://x/bad.mp3\nadd http://x/good.mp3\nplay\n")
+        #expect(h.send(a, "idle\n") == "changed: playlist\nchanged: player\nOK\n")
+        #expect(h.send(a, "idle player\n") == "")
+        let (bad, _) = try #require(h.engine.lastPlay)
+        h.controller.handle(.streamFailed(bad, .notAudio("the server sent text/html"), frames: 0))
+        #expect(h.take(a) == "changed: player\nOK\n")
+        #expect(h.engine.lastPlay?.1 == "http://x/good.mp3")
+        #expect(h.send(a, "status\n").contains("error: http://x/bad.mp3: not audio: the server sent text/html\n"))
+        #expect(h.send(a, "clearerror\nstatus\n").contains("error:") == false)
+    }
+
+    @Test func emptyPreviewIsSkipped() throws {
+        let h = Harness()
+        let c = h.connect()
+        h.bodies["/track/77"] = #"{"id":77,"title":"Gone","preview":"","readable":false}"#
+        h.send(c, "add deezer:track:77\nadd http://x/next.mp3\n")
+        h.send(c, "play\n")
+        #expect(h.controller.lastError == "deezer:track:77 has no preview")
+        #expect(h.engine.lastPlay?.1 == "http://x/next.mp3")
+    }
+
+    @Test func everySongFailingStops() throws {
+        let h = Harness()
+        let c = h.connect()
+        h.send(c, "add http://x/1.mp3\nadd http://x/2.mp3\nrepeat 1\nplay\n")
+        for _ in 0..<2 {
+            let (id, _) = try #require(h.engine.lastPlay)
+            h.controller.handle(.streamFailed(id, .httpStatus(404), frames: 0))
+        }
+        #expect(h.controller.player.state == .stop)
+    }
+
+    @Test func statusWhilePlaying() throws {
+        let h = Harness()
+        let c = h.connect()
+        h.send(c, "add http://x/1.mp3\nadd http://x/2.mp3\nplay\n")
+        let (id, _) = try #require(h.engine.lastPlay)
+        h.engine.positionValue = PlaybackPosition(stream: id, frames: 44100 * 2, format: AudioFormat(sampleRate: 44100, channels: 2), bitrate: 128)
+        let status = h.send(c, "status\n")
+        #expect(status.contains("state: play\nsong: 0\nsongid: 1\ntime: 2:0\nelapsed: 2.000\nbitrate: 128\naudio: 44100:16:2\nnextsong: 1\nnextsongid: 2\nOK\n"))
+    }
+
+    @Test func pauseAndVolumeReachTheEngine() {
+        let h = Harness()
+        let c = h.connect()
+        h.send(c, "add http://x/1.mp3\nplay\npause\nsetvol 40\nvolume -5\n")
+        #expect(h.engine.calls.suffix(3) == [.paused(true), .volume(40), .volume(35)])
+        #expect(h.send(c, "getvol\n") == "volume: 35\nOK\n")
+    }
+}
+
+@Suite struct DaemonOptionsTests {
+    @Test func defaultsAndEnvironment() throws {
+        let env = ["XDG_RUNTIME_DIR": "/run/user/1", "HOME": "/home/u", "PREVIEWD_API_BASE": "http://127.0.0.1:9/api"]
+        let o = try DaemonOptions.parse([], environment: { env[$0] }, uid: 1)
+        #expect(o.socketPath == "/run/user/1/previewd/socket")
+        #expect(o.apiBase == "http://127.0.0.1:9/api")
+        #expect(o.stateDirectory == "/home/u/.local/state/previewd")
+        #expect(o.output == .pulse)
+    }
+
+    @Test func options() throws {
+        let o = try DaemonOptions.parse(["--output", "wav:/tmp/x.wav", "--pace=none", "--socket", "/s", "--log-level", "debug"],
+                                        environment: { _ in nil }, uid: 0)
+        #expect(o.output == .wav("/tmp/x.wav"))
+        #expect(!o.realtimePace)
+        #expect(o.socketPath == "/s")
+        #expect(o.logLevel == .debug)
+    }
+
+    @Test func usageErrors() {
+        #expect(throws: DaemonOptions.UsageError(description: "--output must be pulse, null or wav:PATH, not \"alsa\"")) {
+            try DaemonOptions.parse(["--output", "alsa"], environment: { _ in nil }, uid: 0)
+        }
+        #expect(throws: DaemonOptions.UsageError(description: "--socket needs a value")) {
+            try DaemonOptions.parse(["--socket"], environment: { _ in nil }, uid: 0)
+        }
+        #expect(throws: DaemonOptions.UsageError(description: "unknown option \"--frobnicate\" (see --help)")) {
+            try DaemonOptions.parse(["--frobnicate"], environment: { _ in nil }, uid: 0)
+        }
+    }
+}
