@@ -146,7 +146,7 @@ import PreviewCore
         h.send(c, "play\n")
         let (stream, url) = try #require(h.engine.lastPlay)
         #expect(url.hasPrefix("https://cdnt-preview.dzcdn.net/") == false || h.requested.count > before)
-        h.controller.handle(.streamStarted(stream, AudioFormat(sampleRate: 44100, channels: 2), bitrate: 128))
+        h.controller.handle(.streamStarted(stream, AudioFormat(sampleRate: 44100, channels: 2), bitrate: 128, totalFrames: nil))
         h.controller.handle(.streamFinished(stream, frames: 1_323_000))
         #expect(h.controller.player.current == 2)
         #expect(h.controller.queue.songs[0].song.duration == 30.0)

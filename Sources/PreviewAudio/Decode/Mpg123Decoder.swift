@@ -81,6 +81,13 @@ final class Mpg123Decoder {
         }
     }
 
+    /// The stream's length in PCM frames (mpg123_length), when the decoder
+    /// knows it (from a Xing/Info header, or else an estimate); nil otherwise.
+    var lengthInFrames: Int? {
+        let n = mpg123_length(handle)
+        return n > 0 ? Int(n) : nil
+    }
+
     /// The current frame's bitrate in kbit/s (mpg123_info), 0 when unknown.
     var bitrate: Int {
         var info = mpg123_frameinfo2()

@@ -204,7 +204,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                     frames += n / f.bytesPerFrame
                     if !started && n > 0 {
                         started = true
-                        events?(.streamStarted(id, f, bitrate: decoder.bitrate))
+                        events?(.streamStarted(id, f, bitrate: decoder.bitrate, totalFrames: decoder.lengthInFrames))
                     }
                     if ring.isCancelled { return .cancelled }
                 }

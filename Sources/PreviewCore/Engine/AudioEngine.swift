@@ -76,8 +76,9 @@ public enum EngineEvent: Sendable {
     /// An `httpGet` finished (successfully or not).
     case httpResult(RequestID, HTTPResult)
     /// The first frames of the stream were decoded and handed to the output.
-    /// `bitrate` is in kbit/s (0 when unknown).
-    case streamStarted(StreamID, AudioFormat, bitrate: Int)
+    /// `bitrate` is in kbit/s (0 when unknown); `totalFrames` is the decoder's
+    /// estimate of the stream's length in PCM frames, when it has one.
+    case streamStarted(StreamID, AudioFormat, bitrate: Int, totalFrames: Int?)
     /// The stream ended normally; `frames` PCM frames were played in total.
     case streamFinished(StreamID, frames: Int)
     /// The stream stopped with an error after `frames` PCM frames.

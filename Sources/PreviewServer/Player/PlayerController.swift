@@ -321,11 +321,16 @@ final class PlayerController {
     func handle(_ event: EngineEvent) {
         switch event {
         case .httpResult: break  // routed by the server before reaching here
-        case .streamStarted(let id, let format, let rate):
-            guard stream?.id == id else { return }
+        case .streamStarted(let id, let format, let rate, let totalFrames):
+            guard let current = stream, current.id == id else { return }
             failuresInARow = 0
             audioFormat = format
             bitrate = rate
+            if let totalFrames, format.sampleRate > 0, queue.song(withID: current.song)?.song.duration == nil {
+                // Direct URLs carry no metadata: show the decoder's length, as mpd does.
+                queue.update(id: current.song) { $0.duration = Double(totalFrames) / Double(format.sampleRate) }
+                notify(.playlist)
+            }
         case .streamFinished(let id, let frames):
             guard let current = stream, current.id == id else { return }
             if let format = audioFormat, format.sampleRate > 0 {
