@@ -28,8 +28,8 @@ let package = Package(
         .executableTarget(name: "previewd", dependencies: ["PreviewServer", "PreviewAudio"]),
         .executableTarget(
             name: "previewctl", dependencies: ["PreviewCore"],
-            // A hotkey must not wait for the dynamic loader to map the Swift runtime.
-            linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
+            // A hotkey must not wait for the dynamic loader: link everything in.
+            linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .testTarget(name: "PreviewCoreTests", dependencies: ["PreviewCore"]),
         .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "PreviewCore"]),
         .testTarget(name: "PreviewAudioTests", dependencies: ["PreviewAudio", "PreviewCore"]),

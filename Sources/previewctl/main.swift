@@ -82,6 +82,37 @@ final class Connection {
         }
     }
 
+    /// Sends `commands` as one `command_list_ok_begin` list (one round trip)
+    /// and returns each command's fields; exits 1 on an ACK.
+    func mustEach(_ commands: [String]) -> [[(String, String)]] {
+        let text = "command_list_ok_begin\n" + commands.map { $0 + "\n" }.joined() + "command_list_end\n"
+        var bytes = Array(text.utf8)
+        var off = 0
+        while off < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { send(fd, $0.baseAddress! + off, $0.count - off, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { fail("connection to previewd lost", 69) }
+            off += n
+        }
+        var results: [[(String, String)]] = []
+        var fields: [(String, String)] = []
+        while true {
+            guard let line = readLine() else { fail("connection to previewd lost", 69) }
+            if line == "list_OK" {
+                results.append(fields)
+                fields = []
+            } else if line == "OK" {
+                return results
+            } else if line.hasPrefix("ACK ") {
+                if case .ack(_, _, let command, let message, _)? = ResponseParser.parse([line][...])?.0 {
+                    fail(command.isEmpty ? message : "\(command): \(message)", 1)
+                }
+                fail(line, 1)
+            } else if let sep = line.firstRange(of: ": ") {
+                fields.append((String(line[..<sep.lowerBound]), String(line[sep.upperBound...])))
+            }
+        }
+    }
+
     /// Like `request`, exiting 1 with the daemon's message on an ACK.
     func must(_ commands: [String]) -> [(String, String)] {
         switch request(commands) {
@@ -127,9 +158,8 @@ let connection = Connection(path: path)
 let q = RequestParser.quote
 
 @MainActor func showStatus() {
-    let status = dictionary(connection.must(["status"]))
-    let song = dictionary(connection.must(["currentsong"]))
-    out(ControlFormat.status(status: status, song: song))
+    let replies = connection.mustEach(["status", "currentsong"])
+    out(ControlFormat.status(status: dictionary(replies[0]), song: dictionary(replies[1])))
 }
 
 switch command {

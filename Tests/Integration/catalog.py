@@ -82,6 +82,9 @@ ROUTES = [
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in separate writes; without this, Nagle plus
+    # the client's delayed ACK adds 40 ms to every reused connection.
+    disable_nagle_algorithm = True
 
     def log_message(self, *args):
         pass

@@ -185,6 +185,31 @@ def test_line_longer_than_64k_gets_ack_and_connection_stays_usable(daemon):
     assert c.cmd("status") == FRESH_STATUS
 
 
+def test_line_longer_than_64k_sent_in_pieces(daemon):
+    c = daemon.client()
+    c.send("ping " + "a" * 40000)
+    time.sleep(0.1)
+    c.send("a" * 40000)
+    time.sleep(0.1)
+    c.send("a\nping\n")
+    reply = c.reply()
+    assert len(reply) == 1
+    assert reply[0].startswith("ACK [2@0] {} line too long")
+    assert c.reply() == ["OK"]
+
+
+def test_line_longer_than_64k_inside_a_command_list_fails_the_list(daemon, http):
+    # The list must get one reply: the ACK for its second line (index 1),
+    # as for any other failing line in a list, and nothing after it.
+    c = daemon.client()
+    c.send(f'command_list_begin\nadd "{url(http, 1)}"\nping {"a" * (70 * 1024)}\n'
+           f'add "{url(http, 2)}"\ncommand_list_end\n')
+    reply = c.reply()
+    assert len(reply) == 1
+    assert reply[0].startswith("ACK [2@1] {} line too long"), reply
+    assert c.cmd("playlist") == [f"0:file: {url(http, 1)}", "OK"]
+
+
 def test_long_line_below_the_limit_is_parsed(daemon, http):
     c = daemon.client()
     long_url = f"{http}/corpus/" + "a" * 8150 + ".mp3"

@@ -197,15 +197,17 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                 var offset = 0
                 while offset < bytes {
                     if waitWhilePaused(ring) { return .cancelled }
+                    if !started {
+                        // Reported as the first samples are handed over: a paced
+                        // output may hold this write for as long as it plays.
+                        started = true
+                        events?(.streamStarted(id, f, bitrate: decoder.bitrate, totalFrames: decoder.lengthInFrames))
+                    }
                     let chunk = UnsafeRawBufferPointer(rebasing: pcm[offset..<bytes])
                     let n: Int
                     do { n = try output.write(chunk, interrupted: isInterrupted) } catch { return .failed(error, frames) }
                     offset += n
                     frames += n / f.bytesPerFrame
-                    if !started && n > 0 {
-                        started = true
-                        events?(.streamStarted(id, f, bitrate: decoder.bitrate, totalFrames: decoder.lengthInFrames))
-                    }
                     if ring.isCancelled { return .cancelled }
                 }
                 let bitrate = decoder.bitrate

@@ -33,38 +33,44 @@ protocol AudioOutput: AnyObject, Sendable {
     func close()
 }
 
-/// Sleeps the calling thread for `seconds` (nanosleep).
-func sleepSeconds(_ seconds: Double) {
-    guard seconds > 0 else { return }
-    var ts = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
-    nanosleep(&ts, nil)
-}
-
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// Consumes PCM at the speed of a sound card (or instantly with pace
-/// `none`), keeping a small lead like a device buffer would.
-struct PacingClock {
+/// Consumes PCM at the speed of a sound card, keeping a small lead like a
+/// device buffer would. Waits on a condition so `wake()` (pause, stop,
+/// skip) ends a wait at once instead of after a sleep slice.
+final class PacingClock: @unchecked Sendable {
     /// How far ahead of real time writes may run, in seconds.
-    var lead = 0.05
+    let lead = 0.05
+    private let monitor = Monitor()
     private var deadline: Double?
+    private var resetPending = false
 
-    /// Accounts for `frames` at `rate` and sleeps while more than `lead`
-    /// seconds of audio are "buffered"; stops early when `interrupted()`.
-    mutating func consume(frames: Int, rate: Int, interrupted: () -> Bool) {
-        let now = monotonicSeconds()
-        var d = max(deadline ?? now, now)
-        d += Double(frames) / Double(max(rate, 1))
-        deadline = d
-        while !interrupted() {
-            let ahead = d - monotonicSeconds() - lead
-            if ahead <= 0 { break }
-            sleepSeconds(min(ahead, 0.02))
+    /// Accounts for `frames` at `rate`, then waits while more than `lead`
+    /// seconds of audio are "buffered" or until `interrupted()`.
+    func consume(frames: Int, rate: Int, interrupted: () -> Bool) {
+        monitor.locked {
+            let now = monotonicSeconds()
+            if resetPending {
+                resetPending = false
+                deadline = nil
+            }
+            var d = max(deadline ?? now, now)
+            d += Double(frames) / Double(max(rate, 1))
+            deadline = d
+            while !interrupted() {
+                let ahead = d - monotonicSeconds() - lead
+                if ahead <= 0 { break }
+                monitor.wait(seconds: ahead)
+            }
         }
     }
 
-    /// Forgets buffered time (after a pause or a discard).
-    mutating func reset() { deadline = nil }
+    /// Forgets buffered time (after a pause or a discard) and ends a wait.
+    func reset() {
+        monitor.locked {
+            resetPending = true
+            monitor.broadcast()
+        }
+    }
+
+    /// Ends a wait so the writer re-checks `interrupted`.
+    func wake() { monitor.locked { monitor.broadcast() } }
 }

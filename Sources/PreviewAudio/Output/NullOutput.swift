@@ -1,13 +1,11 @@
 import PreviewCore
-import Synchronization
 
 /// Discards PCM; with pacing it takes as long as a sound card would, so
 /// `elapsed` and track changes behave as with real output.
 final class NullOutput: AudioOutput, @unchecked Sendable {
     private let paced: Bool
-    private var clock = PacingClock()
+    private let clock = PacingClock()
     private var format = AudioFormat(sampleRate: 44100, channels: 2)
-    private let resetPending = Atomic<Bool>(false)
 
     /// - Parameter paced: consume at real-time speed (true) or instantly.
     init(paced: Bool) { self.paced = paced }
@@ -16,16 +14,15 @@ final class NullOutput: AudioOutput, @unchecked Sendable {
 
     func write(_ pcm: UnsafeRawBufferPointer, interrupted: () -> Bool) throws(StreamFailure) -> Int {
         if paced {
-            if resetPending.exchange(false, ordering: .acquiringAndReleasing) { clock.reset() }
             clock.consume(frames: pcm.count / format.bytesPerFrame, rate: format.sampleRate, interrupted: interrupted)
         }
         return pcm.count
     }
 
-    func setPaused(_ paused: Bool) { resetPending.store(true, ordering: .releasing) }
-    func discard() { resetPending.store(true, ordering: .releasing) }
+    func setPaused(_ paused: Bool) { clock.reset() }
+    func discard() { clock.reset() }
     func trackEnded() {}
     func setVolume(_ percent: Int) {}
-    func wake() {}
+    func wake() { clock.wake() }
     func close() {}
 }

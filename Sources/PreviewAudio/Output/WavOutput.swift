@@ -1,6 +1,5 @@
 import Glibc
 import PreviewCore
-import Synchronization
 
 /// Writes exactly the decoded PCM to RIFF/WAVE files (s16 LE, the stream's
 /// own rate and channels). The header is rewritten after every track end and
@@ -9,12 +8,11 @@ import Synchronization
 final class WavOutput: AudioOutput, @unchecked Sendable {
     private let basePath: String
     private let paced: Bool
-    private var clock = PacingClock()
+    private let clock = PacingClock()
     private var fd: Int32 = -1
     private var fileIndex = 0
     private var format: AudioFormat?
     private var dataBytes = 0
-    private let resetPending = Atomic<Bool>(false)
 
     /// - Parameters: path: the first file; paced: real-time speed or instant.
     init(path: String, paced: Bool) {
@@ -59,17 +57,16 @@ final class WavOutput: AudioOutput, @unchecked Sendable {
         }
         dataBytes += pcm.count
         if paced {
-            if resetPending.exchange(false, ordering: .acquiringAndReleasing) { clock.reset() }
             clock.consume(frames: pcm.count / format.bytesPerFrame, rate: format.sampleRate, interrupted: interrupted)
         }
         return pcm.count
     }
 
-    func setPaused(_ paused: Bool) { resetPending.store(true, ordering: .releasing) }
-    func discard() { resetPending.store(true, ordering: .releasing) }
+    func setPaused(_ paused: Bool) { clock.reset() }
+    func discard() { clock.reset() }
     func trackEnded() { try? writeHeader() }
     func setVolume(_ percent: Int) {}
-    func wake() {}
+    func wake() { clock.wake() }
 
     func close() {
         if fd >= 0 { finishFile() }

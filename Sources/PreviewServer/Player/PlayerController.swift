@@ -21,6 +21,9 @@ final class PlayerController {
     private var previewURLs: [Int: String] = [:]
     /// The engine stream currently wanted, the song it plays, and its state.
     private var stream: (id: StreamID, song: SongID, retried: Bool)?
+    /// When the current stream was requested (monotonic seconds), for the
+    /// "first audio after" log line.
+    private var streamRequestedAt = 0.0
     private var nextStreamID: StreamID = 1
     private var audioFormat: AudioFormat?
     private var bitrate = 0
@@ -267,6 +270,7 @@ final class PlayerController {
         let streamID = nextStreamID
         nextStreamID += 1
         stream = (streamID, id, retried)
+        streamRequestedAt = monotonicTime()
         audioFormat = nil
         bitrate = 0
         engine.setPaused(player.state == .pause)
@@ -326,6 +330,8 @@ final class PlayerController {
             failuresInARow = 0
             audioFormat = format
             bitrate = rate
+            let ms = (monotonicTime() - streamRequestedAt) * 1000
+            log.debug("first audio of song \(current.song) at the output after \(Int(ms.rounded())) ms")
             if let totalFrames, format.sampleRate > 0, queue.song(withID: current.song)?.song.duration == nil {
                 // Direct URLs carry no metadata: show the decoder's length, as mpd does.
                 queue.update(id: current.song) { $0.duration = Double(totalFrames) / Double(format.sampleRate) }
