@@ -177,10 +177,19 @@ class Handler(BaseHTTPRequestHandler):
         return self._send(404, b"unknown control", "text/plain")
 
 
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # previewd drops a preview mid-body on stop or skip; that is expected.
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
+
+
 def serve(port=0):
     """Starts the server on 127.0.0.1:port in a thread; returns it."""
-    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
-    server.daemon_threads = True
+    server = Server(("127.0.0.1", port), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 

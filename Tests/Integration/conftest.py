@@ -109,12 +109,22 @@ class Daemon:
              "--log-level", "debug", *extra],
             stdout=self.log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         deadline = time.time() + 10
-        while not os.path.exists(self.socket):
+        while not self._connectable():
             if self.proc.poll() is not None:
                 raise RuntimeError("previewd exited: " + self.log())
             if time.time() > deadline:
                 raise RuntimeError("previewd did not create its socket: " + self.log())
             time.sleep(0.01)
+
+    def _connectable(self):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            s.connect(self.socket)
+            return True
+        except OSError:
+            return False
+        finally:
+            s.close()
 
     def log(self):
         with open(self.log_path, "rb") as f:

@@ -212,7 +212,7 @@ def test_python_mpd_status(client):
     assert client.status() == {
         "volume": "100", "repeat": "0", "random": "0", "single": "0", "consume": "0",
         "partition": "default", "playlist": "1", "playlistlength": "0",
-        "mixrampdb": "0.000000", "state": "stop"}
+        "mixrampdb": "0", "state": "stop"}
 
 
 def test_python_mpd_add_addid_playlistinfo(client, http):

@@ -41,7 +41,7 @@ import Testing
         try q.move(positions: 0..<2, to: 3)
         #expect(q.songs.map(\.song.uri) == ["u2", "u3", "u4", "u0", "u1"])
         #expect(q.position(of: 1) == 3)
-        #expect(throws: ProtocolError(.argument, "Bad song index")) { try q.move(positions: 0..<1, to: 5) }
+        #expect(throws: ProtocolError(.argument, "Number too large: 5")) { try q.move(positions: 0..<1, to: 5) }
         #expect(throws: ProtocolError(.argument, "Bad song index")) { try q.move(positions: 5..<6, to: 0) }
     }
 

@@ -15,7 +15,7 @@ import PreviewCore
         partition: default
         playlist: 1
         playlistlength: 0
-        mixrampdb: 0.000000
+        mixrampdb: 0
         state: stop
         OK
 

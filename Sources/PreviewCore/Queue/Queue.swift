@@ -53,6 +53,7 @@ public struct Queue: Sendable {
     @discardableResult
     public mutating func remove(positions range: Range<Int>) throws(ProtocolError) -> [SongID] {
         let r = try clamp(range)
+        guard !r.isEmpty else { return [] }
         let ids = songs[r].map(\.id)
         songs.removeSubrange(r)
         for id in ids { positionByID[id] = nil }
@@ -70,10 +71,12 @@ public struct Queue: Sendable {
 
     /// Moves the songs at `range` so that the first of them ends at `to`
     /// (a position in the queue after the removal, as MPD's `move`).
-    /// - Throws: `.argument` "Bad song index" when either end is out of range.
+    /// - Throws: `.argument` "Bad song index" for a source past the end,
+    ///   "Number too large: TO" for a target past the end (mpd's texts).
     public mutating func move(positions range: Range<Int>, to: Int) throws(ProtocolError) {
         let r = try clamp(range)
-        guard to >= 0, to + r.count <= songs.count else { throw ProtocolError(.argument, "Bad song index") }
+        guard !r.isEmpty else { throw ProtocolError(.argument, "Bad song index") }
+        guard to >= 0, to + r.count <= songs.count else { throw ProtocolError(.argument, "Number too large: \(to)") }
         let moving = Array(songs[r])
         songs.removeSubrange(r)
         songs.insert(contentsOf: moving, at: to)
@@ -97,16 +100,12 @@ public struct Queue: Sendable {
         version &+= 1
     }
 
-    /// Clamps END to the queue length and checks START, as MPD does.
-    /// - Throws: `.argument` "Bad song index" when START is past the end,
-    ///   "Bad range" when empty after clamping at a valid START.
+    /// Clamps END to the queue length and checks START, as MPD does: a range
+    /// may start right at the end (and is then empty), not beyond it.
+    /// - Throws: `.argument` "Bad song index" when START is past the end.
     public func clamp(_ range: Range<Int>) throws(ProtocolError) -> Range<Int> {
-        let end = min(range.upperBound, songs.count)
-        guard range.lowerBound < songs.count || (range.isEmpty && range.lowerBound == songs.count) else {
-            throw ProtocolError(.argument, "Bad song index")
-        }
-        guard range.lowerBound <= end else { throw ProtocolError(.argument, "Bad song index") }
-        return range.lowerBound..<end
+        guard range.lowerBound <= songs.count else { throw ProtocolError(.argument, "Bad song index") }
+        return range.lowerBound..<min(range.upperBound, songs.count)
     }
 
     private mutating func reindex(from start: Int) {

@@ -269,7 +269,7 @@ enum Commands {
         r.field("partition", "default")
         r.field("playlist", Int(queue.version))
         r.field("playlistlength", queue.count)
-        r.field("mixrampdb", "0.000000")
+        r.field("mixrampdb", "0")
         r.field("state", player.state.rawValue)
         if let id = player.current, let pos = queue.position(of: id) {
             r.field("song", pos)

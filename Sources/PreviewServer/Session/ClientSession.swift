@@ -23,13 +23,14 @@ final class ClientSession {
 
     private enum ListState {
         case none
-        case collecting(okMode: Bool, lines: [String], bytes: Int)
+        /// `nil` stands for a line that was too long: the list fails there.
+        case collecting(okMode: Bool, lines: [String?], bytes: Int)
     }
     private var listState = ListState.none
 
     /// A command list (or a lone command) being executed.
     private struct Execution {
-        var lines: [String]
+        var lines: [String?]
         var index = 0
         var inList: Bool
         var okMode: Bool
@@ -41,6 +42,8 @@ final class ClientSession {
     private var idleMask: Subsystems?
     /// Changes not yet reported to this client (MPD accumulates per client).
     private var pendingEvents: Subsystems = []
+
+    private static let tooLong = ProtocolError(.argument, "line too long (at most \(maxLineBytes) bytes)")
 
     init(table: CommandTable, log: Log) {
         self.table = table
@@ -90,7 +93,13 @@ final class ClientSession {
             inputStart = i + 1
             if discardingLongLine || lineBytes.count > ClientSession.maxLineBytes {
                 discardingLongLine = false
-                send(ProtocolError(.argument, "line too long (at most \(ClientSession.maxLineBytes) bytes)").ackLine(index: 0, command: ""))
+                if case .collecting(let okMode, var lines, let bytes) = listState {
+                    // Fail the list at this line when it runs, like any other bad line in it.
+                    lines.append(nil)
+                    listState = .collecting(okMode: okMode, lines: lines, bytes: bytes)
+                } else {
+                    send(ClientSession.tooLong.ackLine(index: 0, command: ""))
+                }
                 continue
             }
             return String(decoding: lineBytes, as: UTF8.self)
@@ -123,6 +132,8 @@ final class ClientSession {
                 run()
                 return
             }
+            // Not idle, so `noidle` means nothing: mpd drops the line, in lists too.
+            if line.trimmingSuffix("\r") == "noidle" { return }
             guard bytes + line.utf8.count <= ClientSession.maxCommandListBytes else {
                 listState = .none
                 send(ProtocolError(.argument, "command list too long").ackLine(index: lines.count, command: ""))
@@ -152,8 +163,11 @@ final class ClientSession {
                 send("OK\n")
                 return
             }
-            let line = ex.lines[ex.index]
             let ackIndex = ex.inList ? ex.index : 0
+            guard let line = ex.lines[ex.index] else {
+                fail(ClientSession.tooLong, index: ackIndex, command: "")
+                return
+            }
             var name = ""
             let call: CommandCall
             let spec: CommandSpec

@@ -1,0 +1,86 @@
+"""The daemon process: socket ownership and permissions, options, signals."""
+import os
+import signal
+import socket
+import stat
+import subprocess
+
+from conftest import PREVIEWD, Daemon, md5, wav_pcm, MANIFEST
+
+
+def test_socket_and_directory_permissions(daemon):
+    assert stat.S_IMODE(os.stat(daemon.socket).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(os.path.dirname(daemon.socket)).st_mode) == 0o700
+    assert os.path.isdir(os.path.join(daemon.tmp, "state"))
+
+
+def test_second_daemon_on_same_socket_exits_with_message(daemon, tmp_path):
+    r = subprocess.run([PREVIEWD, "--socket", daemon.socket, "--output", "null"],
+                       capture_output=True, text=True, timeout=20)
+    assert r.returncode == 1
+    assert r.stderr.strip() == f"previewd: another previewd is already listening on {daemon.socket}"
+    assert daemon.client().cmd("ping") == ["OK"]
+
+
+def test_stale_socket_file_is_replaced(tmp_path, http):
+    path = tmp_path / "d" / "run"
+    path.mkdir(parents=True)
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(str(path / "socket"))
+    stale.close()  # the file stays, nobody listens
+    d = Daemon(tmp_path / "d", http)
+    try:
+        assert d.client().cmd("ping") == ["OK"]
+    finally:
+        d.close()
+
+
+def test_sigterm_finishes_wav_and_removes_socket(daemon_factory, http):
+    d = daemon_factory(pace="realtime")
+    c = d.client()
+    assert c.cmd(f'add "{http}/corpus/preview-01.mp3"') == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    d.wait_state(c, "play")
+    import time
+    time.sleep(0.5)
+    d.proc.send_signal(signal.SIGTERM)
+    assert d.proc.wait(10) == 0
+    assert not os.path.exists(d.socket)
+    frames, rate, channels, pcm = wav_pcm(d.wav)
+    assert (rate, channels) == (44100, 2)
+    assert 0 < frames < int(MANIFEST["preview-01.mp3"]["pcm_frames"])
+    assert len(pcm) == frames * 4
+
+
+def test_help_version_and_usage_errors():
+    r = subprocess.run([PREVIEWD, "--help"], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.startswith("usage: previewd [options]")
+    r = subprocess.run([PREVIEWD, "--version"], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.startswith("previewd ")
+    r = subprocess.run([PREVIEWD, "--output", "alsa"], capture_output=True, text=True)
+    assert r.returncode == 64
+    assert r.stderr.strip() == 'previewd: --output must be pulse, null or wav:PATH, not "alsa"'
+    r = subprocess.run([PREVIEWD, "--bogus"], capture_output=True, text=True)
+    assert r.returncode == 64
+
+
+def test_socket_from_environment(tmp_path, http):
+    path = str(tmp_path / "envsock" / "s")
+    env = dict(os.environ, PREVIEWD_SOCKET=path, PREVIEWD_API_BASE=http + "/api")
+    p = subprocess.Popen([PREVIEWD, "--output", "null", "--state-dir", str(tmp_path / "st")], env=env,
+                         stderr=subprocess.PIPE)
+    try:
+        import time
+        for _ in range(500):
+            if os.path.exists(path):
+                break
+            time.sleep(0.01)
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(path)
+        assert s.recv(64) == b"OK MPD 0.23.5\n"
+        s.sendall(b"add deezer:track:3135556\n")
+        assert s.recv(64) == b"OK\n"
+        s.close()
+    finally:
+        p.terminate()
+        assert p.wait(10) == 0
