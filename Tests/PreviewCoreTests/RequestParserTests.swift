@@ -91,3 +91,11 @@ import Testing
         #expect(SocketPath.resolve(explicit: nil, environment: { _ in nil }, uid: 7) == "/tmp/previewd-7/socket")
     }
 }
+
+@Suite struct ArgumentLimitTests {
+    @Test func hugeNumbersAreRefusedNotTrapped() {
+        #expect(throws: ProtocolError(.argument, "Number too large: 9223372036854775807")) { try Arguments.range("9223372036854775807") }
+        #expect(throws: ProtocolError(.argument, "Number too large: 99999999999999999999999")) { try Arguments.unsigned("99999999999999999999999") }
+        #expect(throws: ProtocolError(.argument, "Number too large: 3000000000")) { try Arguments.position("+3000000000") }
+    }
+}

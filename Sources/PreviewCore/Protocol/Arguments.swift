@@ -3,18 +3,26 @@
 public enum Arguments {
     /// An unsigned integer argument (`Pos`, `Id`, ...).
     /// - Throws: `.argument` "Integer expected: X" when `text` is not a whole number.
+    /// - Throws: also "Number too large: X" above `Int32.max`, so position
+    ///   arithmetic (`START+1`, `+N` after the current song) cannot overflow.
     public static func unsigned(_ text: String) throws(ProtocolError) -> Int {
-        guard let v = Int(text), v >= 0 else {
-            if let v = Int(text), v < 0 { throw ProtocolError(.argument, "Number too small: \(text)") }
-            throw ProtocolError(.argument, "Integer expected: \(text)")
-        }
+        let v = try integer(text)
+        guard v >= 0 else { throw ProtocolError(.argument, "Number too small: \(text)") }
         return v
     }
 
     /// A signed integer argument.
     /// - Throws: `.argument` "Integer expected: X".
+    /// - Throws: "Number too large: X" beyond ±`Int32.max`.
     public static func integer(_ text: String) throws(ProtocolError) -> Int {
-        guard let v = Int(text) else { throw ProtocolError(.argument, "Integer expected: \(text)") }
+        guard let v = Int(text) else {
+            let digits = text.drop(while: { $0 == "-" || $0 == "+" })
+            if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                throw ProtocolError(.argument, "Number too large: \(text)")
+            }
+            throw ProtocolError(.argument, "Integer expected: \(text)")
+        }
+        guard abs(v) <= Int(Int32.max) else { throw ProtocolError(.argument, "Number too large: \(text)") }
         return v
     }
 

@@ -74,6 +74,7 @@ public final class Server {
     private var table = CommandTable()
     private var httpCallbacks: [RequestID: (HTTPResult) -> Void] = [:]
     private var nextRequestID: RequestID = 1
+    private var pendingChanges: Subsystems = []
 
     /// - Parameters: options: where to listen and what to call; engine: the audio side.
     public init(options: ServerOptions, engine: AudioEngine) {
@@ -110,8 +111,10 @@ public final class Server {
             engine.httpGet(request: id, url: url)
         }
         var seed = SystemRandomNumberGenerator()
+        // Changes are delivered after the current command or event is done,
+        // so an idle client's queued commands never run in the middle of one.
         controller = PlayerController(engine: engine, catalog: catalog, log: log, seed: seed.next()) { [unowned self] changed in
-            for session in clients.values { session.notify(changed) }
+            pendingChanges.formUnion(changed)
         }
         table = Commands.table(controller: controller)
         try engine.start(events: { inbox.post($0) })
@@ -153,6 +156,11 @@ public final class Server {
                         continue
                     }
                 }
+            }
+            while !pendingChanges.isEmpty {
+                let changed = pendingChanges
+                pendingChanges = []
+                for session in clients.values { session.notify(changed) }
             }
             // Write what is pending for every client (events may have produced output).
             for (fd, session) in clients where !session.output.isEmpty || session.closing {
