@@ -63,6 +63,7 @@ class State:
         self.lock = threading.Lock()
         self.log = []
         self.fail_once = {}  # track id -> HTTP status for the next preview fetch
+        self.expiry = 900  # seconds of life given to signed preview URLs
         self.tracks = _index_tracks()
 
 
@@ -102,7 +103,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _rewrite(self, obj):
         host = f"http://127.0.0.1:{self.server.server_port}"
-        exp = int(time.time()) + 900
+        exp = int(time.time()) + STATE.expiry
 
         def walk(node):
             if isinstance(node, dict):
@@ -165,6 +166,10 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_control/fail-once":
             with STATE.lock:
                 STATE.fail_once[int(query["track"][0])] = int(query.get("status", ["403"])[0])
+            return self._json({"ok": True})
+        if path == "/_control/expiry":
+            with STATE.lock:
+                STATE.expiry = int(query["seconds"][0])
             return self._json({"ok": True})
         if path == "/_control/log":
             with STATE.lock:

@@ -7,6 +7,7 @@
     alternating, median of N runs.
 Prints figures; never fails on timing. Usage: contrib/bench/slice.py [BIN_DIR]
 (default: .build/release; build with `swift build -c release` first)."""
+import json
 import os
 import re
 import statistics
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from urllib.request import urlopen
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "Integration"))
@@ -53,12 +55,26 @@ def main():
     ctl = [os.path.join(BIN, "previewctl")]
     latencies = []
     try:
+        def first_audio(songs):
+            for pos in songs:
+                subprocess.run(ctl + ["play", str(pos)], env=env, check=True, stdout=subprocess.DEVNULL)
+                time.sleep(0.5)
+            log.seek(0)
+            found = [int(m) for m in re.findall(r"first audio of song \d+ at the output after (\d+) ms", log.read())]
+            log.seek(0)
+            log.truncate()
+            return found
+        # Warm: preview URLs known from the album listing (fetch + decode).
         subprocess.run(ctl + ["add", "deezer:album:302127"], env=env, check=True)
-        for pos in range(1, 8):
-            subprocess.run(ctl + ["play", str(pos)], env=env, check=True, stdout=subprocess.DEVNULL)
-            time.sleep(0.5)
-        log.seek(0)
-        latencies = [int(m) for m in re.findall(r"first audio of song \d+ at the output after (\d+) ms", log.read())]
+        warm = first_audio(range(1, 8))
+        # Cold: URLs about to expire, so each play resolves /track/ID first.
+        urlopen(base + "/_control/expiry?seconds=30").read()
+        subprocess.run(ctl + ["clear"], env=env, check=True)
+        subprocess.run(ctl + ["add", "deezer:album:302127"], env=env, check=True)
+        latencies = first_audio(range(1, 8))
+        resolved = sum(1 for p in json.load(urlopen(base + "/_control/log")) if p.startswith("/api/track/"))
+        assert resolved >= 7, "cold plays did not resolve their preview URLs"
+        print(f"play -> first sample, URL known (fetch + decode), ms: {warm} median {statistics.median(warm)}")
         time.sleep(1)
         now, peak = rss(d.pid)
         ours, theirs = [], []
