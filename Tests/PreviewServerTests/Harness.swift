@@ -10,12 +10,16 @@ final class FakeEngine: AudioEngine, @unchecked Sendable {
         case paused(Bool)
         case stop
         case volume(Int)
+        case range(Double, Double?)
     }
     var calls: [Call] = []
     var positionValue: PlaybackPosition?
 
     func start(events: @escaping @Sendable (EngineEvent) -> Void) throws {}
-    func play(stream id: StreamID, url: String) { calls.append(.play(id, url)) }
+    func play(stream id: StreamID, url: String, from start: Double, until end: Double?) {
+        calls.append(.play(id, url))
+        if start != 0 || end != nil { calls.append(.range(start, end)) }
+    }
     func setPaused(_ paused: Bool) { calls.append(.paused(paused)) }
     func stop() { calls.append(.stop) }
     func setVolume(_ percent: Int) { calls.append(.volume(percent)) }
@@ -47,6 +51,7 @@ final class Harness {
     var held: [() -> Void] = []
 
     init() {
+        playlistDirectory = "/tmp/previewd-harness-\(getpid())-\(Harness.counter.add(1, ordering: .relaxed).newValue)"
         let catalog = DeezerClient(apiBase: "http://api.test") { [unowned self] url, completion in
             requested.append(url)
             let answer = { completion(self.answer(url)) }
@@ -55,7 +60,31 @@ final class Harness {
         controller = PlayerController(engine: engine, catalog: catalog, log: Log(level: .error), seed: 7) { [unowned self] changed in
             for s in sessions { s.notify(changed) }
         }
-        table = Commands.table(controller: controller)
+        table = Commands.table(Services(controller: controller, hub: hub, playlists: PlaylistStore(directory: playlistDirectory)))
+    }
+
+    static let counter = Atomic<Int>(0)
+    let hub = MessageHub()
+    let playlistDirectory: String
+
+    deinit {
+        if let dir = opendir(playlistDirectory) {
+            while let e = readdir(dir) {
+                let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                if name != "." && name != ".." { unlink(playlistDirectory + "/" + name) }
+            }
+            closedir(dir)
+            rmdir(playlistDirectory)
+        }
+    }
+
+    /// Messages meant for single clients, as the server delivers them.
+    func deliverLocal() {
+        for s in sessions where !s.state.pendingLocal.isEmpty {
+            let local = s.state.pendingLocal
+            s.state.pendingLocal = []
+            s.notify(local)
+        }
     }
 
     func release() {
@@ -83,7 +112,7 @@ final class Harness {
 
     /// A new client; its greeting is consumed.
     func connect() -> ClientSession {
-        let s = ClientSession(table: table, log: Log(level: .error))
+        let s = ClientSession(table: table, log: Log(level: .error), hub: hub)
         sessions.append(s)
         #expect(take(s) == "OK MPD 0.23.5\n")
         return s
@@ -94,6 +123,7 @@ final class Harness {
     func send(_ s: ClientSession, _ text: String) -> String {
         var bytes = Array(text.utf8)
         bytes.withUnsafeBytes { s.receive($0) }
+        deliverLocal()
         return take(s)
     }
 
@@ -111,6 +141,7 @@ extension String {
 }
 
 import Glibc
+import Synchronization
 
 /// Reads files from ../shared beside the checkout.
 enum Fixtures {

@@ -32,7 +32,13 @@ public final class Engine: AudioEngine, @unchecked Sendable {
 
     // Shared state, guarded by `monitor`.
     private let monitor = Monitor()
-    private var pending: (StreamID, String)?
+    private struct Request {
+        var id: StreamID
+        var url: String
+        var start: Double
+        var end: Double?
+    }
+    private var pending: Request?
     private var currentRing: ByteRing?
     private var stopping = false
     private var volume = 100
@@ -63,9 +69,9 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         decodeThread = startThread { [self] in decodeLoop() }
     }
 
-    public func play(stream id: StreamID, url: String) {
+    public func play(stream id: StreamID, url: String, from start: Double, until end: Double?) {
         monitor.locked {
-            pending = (id, url)
+            pending = Request(id: id, url: url, start: max(0, start), end: end)
             currentRing?.cancel()
             interruptFlag.store(true, ordering: .releasing)
             monitor.broadcast()
@@ -124,19 +130,20 @@ public final class Engine: AudioEngine, @unchecked Sendable {
 
     private func decodeLoop() {
         while true {
-            let next: (StreamID, String, ByteRing)? = monitor.locked {
+            let next: (Request, ByteRing)? = monitor.locked {
                 while pending == nil && !stopping { monitor.wait() }
-                guard !stopping, let (id, url) = pending else { return nil }
+                guard !stopping, let request = pending else { return nil }
                 pending = nil
                 let ring = ByteRing(capacity: ringCapacity)
                 currentRing = ring
                 interruptFlag.store(false, ordering: .releasing)
-                return (id, url, ring)
+                return (request, ring)
             }
-            guard let (id, url, ring) = next else { return }
-            let transfer = Transfer(url: url, sink: .ring(ring))
+            guard let (request, ring) = next else { return }
+            let id = request.id
+            let transfer = Transfer(url: request.url, sink: .ring(ring))
             network.add(transfer)
-            let outcome = decode(stream: id, ring: ring)
+            let outcome = decode(request, ring: ring)
             network.remove(transfer)
             monitor.locked { if currentRing === ring { currentRing = nil } }
             switch outcome {
@@ -162,8 +169,10 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         interruptFlag.load(ordering: .acquiring) || pausedFlag.load(ordering: .acquiring)
     }
 
-    /// Decodes one stream from `ring` to the output until its end.
-    private func decode(stream id: StreamID, ring: ByteRing) -> Outcome {
+    /// Decodes one stream from `ring` to the output until its end (or the
+    /// request's end point), dropping the frames before its start point.
+    private func decode(_ request: Request, ring: ByteRing) -> Outcome {
+        let id = request.id
         guard let output else { return .failed(.output("no output"), 0) }
         let decoder: Mpg123Decoder
         do { decoder = try Mpg123Decoder() } catch { return .failed(error, 0) }
@@ -175,7 +184,10 @@ public final class Engine: AudioEngine, @unchecked Sendable {
             pcm.deallocate()
         }
         var format: AudioFormat?
+        // Position in frames from the song's start, including skipped ones.
         var frames = 0
+        var skipUntil = 0
+        var stopAt: Int?
         var fedBeforeAudio = 0
         var inputEnded = false
         var started = false
@@ -189,12 +201,25 @@ public final class Engine: AudioEngine, @unchecked Sendable {
             switch produced {
             case .newFormat(let f):
                 do { try output.configure(f) } catch { return .failed(error, frames) }
+                if format == nil {
+                    skipUntil = Int((request.start * Double(f.sampleRate)).rounded())
+                    stopAt = request.end.map { Int(($0 * Double(f.sampleRate)).rounded()) }
+                }
                 format = f
                 let bitrate = decoder.bitrate
                 positionState.withLock { $0 = PlaybackPosition(stream: id, frames: frames, format: f, bitrate: bitrate) }
-            case .pcm(let bytes):
-                guard bytes > 0, let f = format else { continue }
+            case .pcm(let decoded):
+                guard decoded > 0, let f = format else { continue }
                 var offset = 0
+                var bytes = decoded
+                if frames < skipUntil {
+                    let drop = min(skipUntil - frames, decoded / f.bytesPerFrame)
+                    frames += drop
+                    offset = drop * f.bytesPerFrame
+                }
+                if let stopAt {
+                    bytes = min(bytes, offset + max(0, stopAt - frames) * f.bytesPerFrame)
+                }
                 while offset < bytes {
                     if waitWhilePaused(ring) { return .cancelled }
                     if !started {
@@ -212,6 +237,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                 }
                 let bitrate = decoder.bitrate
                 positionState.withLock { $0 = PlaybackPosition(stream: id, frames: frames, format: f, bitrate: bitrate) }
+                if let stopAt, frames >= stopAt { return .finished(frames) }
             case .needMore:
                 if inputEnded {
                     return format == nil

@@ -23,6 +23,9 @@ public struct DeezerArtistRef: Decodable, Sendable, Equatable {
 public struct DeezerAlbumRef: Decodable, Sendable, Equatable {
     public var id: Int?
     public var title: String?
+    /// 500x500 cover image URL.
+    public var cover_big: String?
+    /// 1000x1000 cover image URL.
     public var cover_xl: String?
 }
 
@@ -53,6 +56,7 @@ public struct DeezerAlbum: Decodable, Sendable {
     public var title: String?
     public var artist: DeezerArtistRef?
     public var nb_tracks: Int?
+    public var cover_big: String?
     public var cover_xl: String?
 }
 

@@ -79,7 +79,8 @@ public enum EngineEvent: Sendable {
     /// `bitrate` is in kbit/s (0 when unknown); `totalFrames` is the decoder's
     /// estimate of the stream's length in PCM frames, when it has one.
     case streamStarted(StreamID, AudioFormat, bitrate: Int, totalFrames: Int?)
-    /// The stream ended normally; `frames` PCM frames were played in total.
+    /// The stream ended normally at position `frames` (counted from the
+    /// song's beginning, so including any frames skipped by a start offset).
     case streamFinished(StreamID, frames: Int)
     /// The stream stopped with an error after `frames` PCM frames.
     case streamFailed(StreamID, StreamFailure, frames: Int)
@@ -111,8 +112,12 @@ public protocol AudioEngine: AnyObject, Sendable {
     /// Starts the engine's threads; `events` is called on them.
     /// - Throws: `EngineError` when the output cannot be opened.
     func start(events: @escaping @Sendable (EngineEvent) -> Void) throws
-    /// Stops what plays and starts streaming `url` as stream `id`.
-    func play(stream id: StreamID, url: String)
+    /// Stops what plays and starts streaming `url` as stream `id`, from
+    /// `start` seconds into the decoded audio (earlier frames are decoded and
+    /// dropped, so the cut is sample-exact) and, when `end` is given, ending
+    /// the stream there. Positions reported for the stream count from the
+    /// song's beginning, not from `start`.
+    func play(stream id: StreamID, url: String, from start: Double, until end: Double?)
     /// Pauses (true) or resumes (false) the output.
     func setPaused(_ paused: Bool)
     /// Stops and discards buffered audio.
@@ -125,6 +130,11 @@ public protocol AudioEngine: AnyObject, Sendable {
     func position() -> PlaybackPosition?
     /// Ends all threads and closes the output (finishing a WAV file). Idempotent.
     func shutdown()
+}
+
+extension AudioEngine {
+    /// Plays `url` from its beginning to its end.
+    public func play(stream id: StreamID, url: String) { play(stream: id, url: url, from: 0, until: nil) }
 }
 
 /// A failure to set the engine up.

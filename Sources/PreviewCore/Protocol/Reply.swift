@@ -1,30 +1,37 @@
-/// Builds the body of an MPD reply: `key: value` lines. The terminating `OK`
-/// or `list_OK` is added by the session, not here.
+/// Builds the body of an MPD reply: `key: value` lines and, for `albumart`
+/// and `readpicture`, one binary chunk. The terminating `OK` or `list_OK` is
+/// added by the session, not here.
 public struct Reply: Sendable {
-    /// The reply text so far.
-    public private(set) var text: String = ""
+    /// The reply bytes so far.
+    public private(set) var bytes: [UInt8] = []
 
     /// An empty reply.
     public init() {}
 
+    /// The reply as text (binary chunks decoded lossily; for tests and logs).
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
     /// Appends `key: value\n`. Newlines inside `value` are replaced by spaces,
     /// since one would end the field early for every client.
     public mutating func field(_ key: String, _ value: String) {
-        text += key
-        text += ": "
-        if value.contains(where: { $0 == "\n" || $0 == "\r" }) {
-            text += value.map { $0 == "\n" || $0 == "\r" ? " " : $0 }.map(String.init).joined()
-        } else {
-            text += value
-        }
-        text += "\n"
+        bytes.append(contentsOf: key.utf8)
+        bytes.append(contentsOf: ": ".utf8)
+        for b in value.utf8 { bytes.append(b == 0x0A || b == 0x0D ? 0x20 : b) }
+        bytes.append(0x0A)
     }
 
     /// Appends `key: value\n` for an integer value.
     public mutating func field(_ key: String, _ value: Int) { field(key, String(value)) }
 
     /// Appends raw, already formatted lines.
-    public mutating func append(raw: String) { text += raw }
+    public mutating func append(raw: String) { bytes.append(contentsOf: raw.utf8) }
+
+    /// Appends MPD's binary chunk: `binary: N\n`, the N bytes, `\n`.
+    public mutating func binary<C: Collection>(_ data: C) where C.Element == UInt8 {
+        field("binary", data.count)
+        bytes.append(contentsOf: data)
+        bytes.append(0x0A)
+    }
 }
 
 /// Formats seconds as MPD does for `elapsed`/`duration`: three decimals.

@@ -2,7 +2,9 @@
 /// ids and a version number that changes on every modification.
 ///
 /// Pure value type; positions are 0-based. Every mutating operation that
-/// changes the queue increments `version`, as MPD's `playlist:` field does.
+/// changes the queue increments `version`, as MPD's `playlist:` field does,
+/// and stamps each song whose position or data changed with that version,
+/// so `plchanges` can answer with only what a client has not seen.
 public struct Queue: Sendable {
     /// The songs, in queue order.
     public private(set) var songs: [QueuedSong] = []
@@ -27,6 +29,13 @@ public struct Queue: Sendable {
         positionByID[id].map { songs[$0] }
     }
 
+    /// Positions of the songs changed after version `since` (all songs when
+    /// `since` is not a version this queue has had), in queue order.
+    public func changes(since: UInt32) -> [Int] {
+        guard since <= version else { return Array(songs.indices) }
+        return songs.indices.filter { songs[$0].version > since }
+    }
+
     /// Inserts `song` at `position` (default: the end) and returns its new id.
     /// - Throws: `.playlistMax` "Playlist is too large" when full; `.argument`
     ///   "Bad song index" when `position` > count.
@@ -37,18 +46,14 @@ public struct Queue: Sendable {
         guard pos >= 0, pos <= songs.count else { throw ProtocolError(.argument, "Bad song index") }
         let id = nextID
         nextID &+= 1
-        songs.insert(QueuedSong(id: id, song: song), at: pos)
-        if pos == songs.count - 1 {
-            positionByID[id] = pos
-        } else {
-            reindex(from: pos)
-        }
         version &+= 1
+        songs.insert(QueuedSong(id: id, song: song, version: version), at: pos)
+        reindex(from: pos)
         return id
     }
 
-    /// Removes the songs at `range` (clamped END, as MPD does for `START:`).
-    /// - Returns: the removed songs' ids.
+    /// Removes the songs at `range` (END clamped, as MPD does for `START:`).
+    /// - Returns: the removed songs' ids (none for an empty range at the end).
     /// - Throws: `.argument` "Bad song index" when START is past the end.
     @discardableResult
     public mutating func remove(positions range: Range<Int>) throws(ProtocolError) -> [SongID] {
@@ -57,8 +62,8 @@ public struct Queue: Sendable {
         let ids = songs[r].map(\.id)
         songs.removeSubrange(r)
         for id in ids { positionByID[id] = nil }
-        reindex(from: r.lowerBound)
         version &+= 1
+        reindex(from: r.lowerBound)
         return ids
     }
 
@@ -80,24 +85,41 @@ public struct Queue: Sendable {
         let moving = Array(songs[r])
         songs.removeSubrange(r)
         songs.insert(contentsOf: moving, at: to)
-        reindex(from: min(r.lowerBound, to))
         version &+= 1
+        reindex(from: min(r.lowerBound, to), through: max(r.upperBound, to + r.count))
     }
 
-    /// Replaces the tags of song `id` (used when metadata arrives late).
-    public mutating func update(id: SongID, _ change: (inout Song) -> Void) {
+    /// Exchanges the songs at two positions (`swap`).
+    /// - Throws: `.argument` "Bad song index" when either is out of range.
+    public mutating func swap(_ a: Int, _ b: Int) throws(ProtocolError) {
+        guard songs.indices.contains(a), songs.indices.contains(b) else { throw ProtocolError(.argument, "Bad song index") }
+        songs.swapAt(a, b)
+        version &+= 1
+        for p in [a, b] {
+            songs[p].version = version
+            positionByID[songs[p].id] = p
+        }
+    }
+
+    /// Replaces song `id`'s data (tags learned late, priority, ...); stamps
+    /// it when something changed.
+    public mutating func update(id: SongID, _ change: (inout QueuedSong) -> Void) {
         guard let pos = positionByID[id] else { return }
-        let before = songs[pos].song
-        change(&songs[pos].song)
-        if songs[pos].song != before { version &+= 1 }
+        let before = songs[pos]
+        change(&songs[pos])
+        songs[pos].id = before.id
+        if songs[pos] != before {
+            version &+= 1
+            songs[pos].version = version
+        }
     }
 
     /// Shuffles the songs in `range` (default: all) with `rng`.
     public mutating func shuffle<G: RandomNumberGenerator>(positions range: Range<Int>? = nil, using rng: inout G) throws(ProtocolError) {
         let r = try range.map { (r) throws(ProtocolError) in try clamp(r) } ?? 0..<songs.count
         songs[r].shuffle(using: &rng)
-        reindex(from: r.lowerBound)
         version &+= 1
+        reindex(from: r.lowerBound, through: r.upperBound)
     }
 
     /// Clamps END to the queue length and checks START, as MPD does: a range
@@ -108,10 +130,14 @@ public struct Queue: Sendable {
         return range.lowerBound..<min(range.upperBound, songs.count)
     }
 
-    private mutating func reindex(from start: Int) {
+    /// Re-reads positions from `start` up to `end` (default: the end) and
+    /// stamps those songs with the current version: their positions changed.
+    private mutating func reindex(from start: Int, through end: Int? = nil) {
         var i = start
-        while i < songs.count {
+        let stop = min(end ?? songs.count, songs.count)
+        while i < stop {
             positionByID[songs[i].id] = i
+            songs[i].version = version
             i += 1
         }
     }

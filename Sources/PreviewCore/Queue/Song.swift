@@ -33,6 +33,22 @@ public struct QueuedSong: Equatable, Sendable {
     public var id: SongID
     /// The song.
     public var song: Song
-    /// MPD's priority (0...255); stored for `prio`, not used for ordering yet.
+    /// MPD's priority (0...255): in random mode, higher priorities play first.
     public var priority: UInt8 = 0
+    /// The queue version at which this entry was added or last changed
+    /// (its data or its position), for `plchanges`.
+    public var version: UInt32 = 0
+    /// MPD's `rangeid`: the part of the song to play, in seconds
+    /// (`start..<end`, end nil for "to the end"); nil for the whole song.
+    public var range: SongRange?
+}
+
+/// A part of a song, in seconds, as `rangeid START:END` sets it.
+public struct SongRange: Equatable, Sendable {
+    public var start: Double
+    public var end: Double?
+    public init(start: Double, end: Double?) {
+        self.start = start
+        self.end = end
+    }
 }

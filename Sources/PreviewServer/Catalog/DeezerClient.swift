@@ -66,6 +66,17 @@ final class DeezerClient {
         return path
     }
 
+    /// GET an absolute URL (a cover image) as raw bytes with its content type.
+    func fetchBinary(url: String, completion: @escaping (Result<([UInt8], String?), CatalogError>) -> Void) {
+        get(url) { result in
+            guard result.status == 200, result.transportError == nil else {
+                completion(.failure(.transport(result.transportError ?? "HTTP status \(result.status)")))
+                return
+            }
+            completion(.success((result.body, result.contentType)))
+        }
+    }
+
     private func fetch<T: Decodable>(url: String, as type: T.Type, completion: @escaping (Result<T, CatalogError>) -> Void) {
         get(url) { [decoder] result in
             if let error = result.transportError, result.status == 0 || result.body.isEmpty {

@@ -16,12 +16,17 @@ enum CommandOutcome {
 final class CommandCall {
     /// The arguments after the command name.
     let args: [String]
+    /// The connection's own settings and messages.
+    let session: SessionState
     /// The reply body.
     var reply = Reply()
     /// Set by the session for `.pending` handlers; nil error means success.
     var onFinish: ((ProtocolError?) -> Void)?
 
-    init(args: [String]) { self.args = args }
+    init(args: [String], session: SessionState) {
+        self.args = args
+        self.session = session
+    }
 
     /// The outcome when `finish` ran before the session set `onFinish`
     /// (a handler that could answer at once after all): `.some(nil)` is success.

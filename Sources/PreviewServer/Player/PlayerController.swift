@@ -20,7 +20,8 @@ final class PlayerController {
     /// Signed preview URLs by track id (DESIGN section 1: reuse while valid).
     private var previewURLs: [Int: String] = [:]
     /// The engine stream currently wanted, the song it plays, and its state.
-    private var stream: (id: StreamID, song: SongID, retried: Bool)?
+    /// `from`: where in the song the stream starts (seek, `rangeid`), seconds.
+    private var stream: (id: StreamID, song: SongID, retried: Bool, from: Double, whole: Bool)?
     /// When the current stream was requested (monotonic seconds), for the
     /// "first audio after" log line.
     private var streamRequestedAt = 0.0
@@ -32,7 +33,22 @@ final class PlayerController {
     /// Seconds of audio played before the current stream (for `stats` playtime).
     private var playedSeconds = 0.0
 
-    init(engine: AudioEngine, catalog: DeezerClient, log: Log, seed: UInt64, notify: @escaping (Subsystems) -> Void) {
+    /// The output's name and plugin, for `outputs`.
+    let outputName: String
+    let outputPlugin: String
+    /// `enableoutput`/`disableoutput`: a disabled output plays silence.
+    private(set) var outputEnabled = true
+    /// `replay_gain_mode`; previews carry no ReplayGain tags, so it is reported only.
+    private(set) var replayGainMode = "off"
+    private var updateJobs = 0
+    /// Album covers by URI, with their content type (most recent last).
+    private var covers: [(uri: String, bytes: [UInt8], type: String?)] = []
+
+    init(engine: AudioEngine, catalog: DeezerClient, log: Log, seed: UInt64,
+         output: (name: String, plugin: String) = ("previewd", "previewd"),
+         notify: @escaping (Subsystems) -> Void) {
+        outputName = output.name
+        outputPlugin = output.plugin
         self.engine = engine
         self.catalog = catalog
         self.log = log
@@ -70,7 +86,9 @@ final class PlayerController {
         }
     }
 
-    private func insert(_ songs: [Song], at position: Arguments.Position?) throws(ProtocolError) -> [SongID] {
+    /// Inserts `songs` (already resolved) at `position` (default: the end).
+    /// - Throws: `.playlistMax` when they do not fit; position errors as `resolve`.
+    func insert(_ songs: [Song], at position: Arguments.Position?) throws(ProtocolError) -> [SongID] {
         guard queue.count + songs.count <= queue.maxLength else { throw ProtocolError(.playlistMax, "Playlist is too large") }
         var at = try resolve(position)
         var ids: [SongID] = []
@@ -106,7 +124,7 @@ final class PlayerController {
     }
 
     /// Fetches the songs a catalog URI stands for.
-    private func songs(for uri: CatalogURI, completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
+    func songs(for uri: CatalogURI, completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
         let item = uri.text
         switch uri {
         case .stream(let url):
@@ -213,14 +231,15 @@ final class PlayerController {
 
     /// Applies a player operation's outcome; `user` marks commands (which
     /// clear the last error, as MPD's play commands do).
-    func run(_ operation: (inout Player, Queue) throws(ProtocolError) -> [PlayerEffect], user: Bool = true) throws(ProtocolError) {
+    func run(_ operation: (inout Player, Queue) throws(ProtocolError) -> [PlayerEffect], user: Bool = true,
+             seekTo offset: Double = 0) throws(ProtocolError) {
         let before = (player.state, player.current)
         let effects = try operation(&player, queue)
         if user, effects.contains(where: { if case .start = $0 { return true } else { return false } }) {
             lastError = nil
             failuresInARow = 0
         }
-        apply(effects)
+        apply(effects, offset: offset)
         if before != (player.state, player.current) || !effects.isEmpty { notify(.player) }
     }
 
@@ -234,8 +253,168 @@ final class PlayerController {
     func setVolume(_ percent: Int) {
         guard percent != volume else { return }
         volume = percent
-        engine.setVolume(percent)
+        if outputEnabled { engine.setVolume(percent) }
         notify(.mixer)
+    }
+
+    /// Reports a change that did not go through the controller (stored
+    /// playlists, subscriptions).
+    func changed(_ subsystems: Subsystems) { notify(subsystems) }
+
+    /// `enableoutput`/`disableoutput`/`toggleoutput 0`.
+    func setOutputEnabled(_ enabled: Bool) {
+        guard enabled != outputEnabled else { return }
+        outputEnabled = enabled
+        engine.setVolume(enabled ? volume : 0)
+        notify(.output)
+    }
+
+    /// `replay_gain_mode`.
+    func setReplayGainMode(_ mode: String) {
+        guard mode != replayGainMode else { return }
+        replayGainMode = mode
+        notify(.options)
+    }
+
+    /// `update`/`rescan`: a new job id; the catalog needs no scan.
+    func startUpdateJob() -> Int {
+        updateJobs += 1
+        notify(.update)
+        return updateJobs
+    }
+
+    /// `swap`.
+    func swap(_ a: Int, _ b: Int) throws(ProtocolError) {
+        try queue.swap(a, b)
+        notify(.playlist)
+    }
+
+    /// `prio`/`prioid`.
+    func setPriority(_ priority: UInt8, id: SongID) {
+        let before = queue.version
+        queue.update(id: id) { $0.priority = priority }
+        if queue.version != before { notify(.playlist) }
+    }
+
+    /// `rangeid`: nil plays the whole song.
+    /// - Throws: `.noExist` for an unknown id; `.playerSync` for the song now playing.
+    func setRange(_ range: SongRange?, id: SongID) throws(ProtocolError) {
+        guard queue.position(of: id) != nil else { throw ProtocolError(.noExist, "No such song") }
+        if player.state != .stop, player.current == id {
+            throw ProtocolError(.playerSync, "Cannot edit the range of the current song")
+        }
+        queue.update(id: id) { $0.range = range }
+        notify(.playlist)
+    }
+
+    /// `addtagid` (value) and `cleartagid` (nil).
+    func setTag(_ tag: SongFilter.Tag, value: String?, id: SongID) throws(ProtocolError) {
+        guard queue.position(of: id) != nil else { throw ProtocolError(.noExist, "No such song") }
+        let before = queue.version
+        queue.update(id: id) { entry in
+            switch tag {
+            case .artist: entry.song.artist = value
+            case .album: entry.song.album = value
+            case .title: entry.song.title = value
+            case .any, .file: break
+            }
+        }
+        if queue.version != before { notify(.playlist) }
+    }
+
+    /// Runs a Deezer search for what `filter` requires, then keeps the
+    /// results the filter accepts (Deezer's matching is looser than MPD's).
+    func search(_ filter: SongFilter, completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
+        let requirements = filter.requirements
+        if let (_, value) = requirements.first(where: { $0.0 == .file }),
+           let uri = try? CatalogURI(parsing: value), case .track = uri {
+            songs(for: uri) { result in completion(result.map { $0.filter(filter.matches) }) }
+            return
+        }
+        var terms: [String] = []
+        for (tag, value) in requirements {
+            let quoted = "\"" + value.replacingAll("\"", with: " ") + "\""
+            switch tag {
+            case .any: terms.append(value)
+            case .artist: terms.append("artist:" + quoted)
+            case .album: terms.append("album:" + quoted)
+            case .title: terms.append("track:" + quoted)
+            case .file: break
+            }
+        }
+        guard !terms.isEmpty else {
+            completion(.failure(ProtocolError(.argument, "The filter needs a tag to search for (any, artist, album or title)")))
+            return
+        }
+        let path = "/search?q=" + percentEncodeQueryValue(terms.joined(separator: " ")) + "&limit=100"
+        catalog.request(path, as: DeezerPage<DeezerTrack>.self) { [weak self] result in
+            switch result {
+            case .failure(let e): completion(.failure(e.protocolError(item: "search")))
+            case .success(let page):
+                for track in page.data { self?.remember(track) }
+                completion(.success(page.data.map { $0.song() }.filter(filter.matches)))
+            }
+        }
+    }
+
+    /// The album cover for `uri` (`deezer:track:ID` or `deezer:album:ID`),
+    /// fetched once and kept in memory.
+    func cover(for uri: String, completion: @escaping (Result<(bytes: [UInt8], type: String?), ProtocolError>) -> Void) {
+        if let hit = covers.last(where: { $0.uri == uri }) {
+            completion(.success((hit.bytes, hit.type)))
+            return
+        }
+        let fetch = { [weak self] (url: String?) in
+            guard let self else { return }
+            guard let url, !url.isEmpty else {
+                completion(.failure(ProtocolError(.noExist, "No file exists")))
+                return
+            }
+            self.catalog.fetchBinary(url: url) { result in
+                switch result {
+                case .failure(let e): completion(.failure(e.protocolError(item: uri)))
+                case .success(let (bytes, type)):
+                    self.covers.append((uri, bytes, type))
+                    if self.covers.count > 32 { self.covers.removeFirst() }
+                    completion(.success((bytes, type)))
+                }
+            }
+        }
+        switch try? CatalogURI(parsing: uri) {
+        case .track(let id)?:
+            catalog.request("/track/\(id)", as: DeezerTrack.self) { result in
+                switch result {
+                case .failure(let e): completion(.failure(e.protocolError(item: uri)))
+                case .success(let track): fetch(track.album?.cover_big ?? track.album?.cover_xl)
+                }
+            }
+        case .album(let id)?:
+            catalog.request("/album/\(id)", as: DeezerAlbum.self) { result in
+                switch result {
+                case .failure(let e): completion(.failure(e.protocolError(item: uri)))
+                case .success(let album): fetch(album.cover_big ?? album.cover_xl)
+                }
+            }
+        default:
+            completion(.failure(ProtocolError(.noExist, "No file exists")))
+        }
+    }
+
+    /// `seek`/`seekid`/`seekcur`: plays song `id` from `seconds` (it becomes
+    /// the current song; a pause stays a pause).
+    /// - Throws: `.noExist` "No such song"; `.argument` for a position past
+    ///   the song's end.
+    func seek(id: SongID, to seconds: Double) throws(ProtocolError) {
+        guard let entry = queue.song(withID: id) else { throw ProtocolError(.noExist, "No such song") }
+        if let duration = entry.song.duration, seconds > duration {
+            throw ProtocolError(.argument, "Seek position beyond the end of the song")
+        }
+        let wasPaused = player.state == .pause
+        try run({ (p: inout Player, q: Queue) throws(ProtocolError) in
+            var effects = try p.play(id: id, in: q)
+            if wasPaused { effects += p.pause(true, in: q) }
+            return effects
+        }, seekTo: max(0, seconds))
     }
 
     /// `clearerror`.
@@ -245,10 +424,10 @@ final class PlayerController {
         notify(.player)
     }
 
-    private func apply(_ effects: [PlayerEffect]) {
+    private func apply(_ effects: [PlayerEffect], offset: Double = 0) {
         for effect in effects {
             switch effect {
-            case .start(let id): start(song: id, retried: false)
+            case .start(let id): start(song: id, retried: false, offset: offset)
             case .setPaused(let paused): engine.setPaused(paused)
             case .halt:
                 finishStreamAccounting()
@@ -263,13 +442,16 @@ final class PlayerController {
         }
     }
 
-    /// Resolves the song's preview URL if needed and starts the engine on it.
-    private func start(song id: SongID, retried: Bool) {
+    /// Resolves the song's preview URL if needed and starts the engine on it,
+    /// `offset` seconds in (a seek), within the song's `rangeid` range.
+    private func start(song id: SongID, retried: Bool, offset: Double = 0) {
         guard let entry = queue.song(withID: id) else { return }
         finishStreamAccounting()
         let streamID = nextStreamID
         nextStreamID += 1
-        stream = (streamID, id, retried)
+        let from = max(offset, entry.range?.start ?? 0)
+        let until = entry.range?.end
+        stream = (streamID, id, retried, from, from == 0 && until == nil)
         streamRequestedAt = monotonicTime()
         audioFormat = nil
         bitrate = 0
@@ -277,12 +459,12 @@ final class PlayerController {
         let uri = entry.song.uri
         guard case .track(let trackID)? = try? CatalogURI(parsing: uri) else {
             log.info("playing \(uri)")
-            engine.play(stream: streamID, url: uri)
+            engine.play(stream: streamID, url: uri, from: from, until: until)
             return
         }
         if !retried, let url = previewURLs[trackID], !isExpiring(url) {
             log.info("playing \(uri)")
-            engine.play(stream: streamID, url: url)
+            engine.play(stream: streamID, url: url, from: from, until: until)
             return
         }
         engine.stop()
@@ -298,13 +480,13 @@ final class PlayerController {
                     return
                 }
                 self.remember(track)
-                self.queue.update(id: id) { song in
-                    let fresh = track.song(albumTitle: song.album)
-                    song.title = fresh.title ?? song.title
-                    song.artist = fresh.artist ?? song.artist
+                self.queue.update(id: id) { entry in
+                    let fresh = track.song(albumTitle: entry.song.album)
+                    entry.song.title = fresh.title ?? entry.song.title
+                    entry.song.artist = fresh.artist ?? entry.song.artist
                 }
                 self.log.info("playing \(uri)\(retried ? " (preview URL refreshed)" : "")")
-                self.engine.play(stream: streamID, url: track.preview!)
+                self.engine.play(stream: streamID, url: track.preview!, from: from, until: until)
             }
         }
     }
@@ -334,14 +516,14 @@ final class PlayerController {
             log.debug("first audio of song \(current.song) at the output after \(Int(ms.rounded())) ms")
             if let totalFrames, format.sampleRate > 0, queue.song(withID: current.song)?.song.duration == nil {
                 // Direct URLs carry no metadata: show the decoder's length, as mpd does.
-                queue.update(id: current.song) { $0.duration = Double(totalFrames) / Double(format.sampleRate) }
+                queue.update(id: current.song) { $0.song.duration = Double(totalFrames) / Double(format.sampleRate) }
                 notify(.playlist)
             }
         case .streamFinished(let id, let frames):
             guard let current = stream, current.id == id else { return }
-            if let format = audioFormat, format.sampleRate > 0 {
+            if current.whole, let format = audioFormat, format.sampleRate > 0 {
                 let seconds = Double(frames) / Double(format.sampleRate)
-                queue.update(id: current.song) { $0.duration = seconds }
+                queue.update(id: current.song) { $0.song.duration = seconds }
             }
             finishStreamAccounting()
             stream = nil
@@ -353,7 +535,7 @@ final class PlayerController {
                 // Signed preview URLs turn 403 once expired: resolve once more.
                 log.info("deezer:track:\(trackID): preview answered 403, resolving it again")
                 previewURLs[trackID] = nil
-                start(song: current.song, retried: true)
+                start(song: current.song, retried: true, offset: current.from)
                 return
             }
             failed(stream: id, reason: "\(queue.song(withID: current.song)?.song.uri ?? "song"): \(failure)")
@@ -379,8 +561,9 @@ final class PlayerController {
 
     /// Seconds played of the current song (0 before its first sample).
     var elapsed: Double {
-        guard let stream, let pos = engine.position(), pos.stream == stream.id else { return 0 }
-        return pos.seconds
+        guard let stream else { return 0 }
+        guard let pos = engine.position(), pos.stream == stream.id else { return stream.from }
+        return max(pos.seconds, stream.from)
     }
 
     /// The decoded format of the current song, once known.

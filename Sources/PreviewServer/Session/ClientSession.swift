@@ -17,6 +17,9 @@ final class ClientSession {
 
     private let table: CommandTable
     private let log: Log
+    private let hub: MessageHub
+    /// This connection's settings and messages.
+    let state = SessionState()
     private var input: [UInt8] = []
     private var inputStart = 0
     private var discardingLongLine = false
@@ -45,11 +48,15 @@ final class ClientSession {
 
     private static let tooLong = ProtocolError(.argument, "line too long (at most \(maxLineBytes) bytes)")
 
-    init(table: CommandTable, log: Log) {
+    init(table: CommandTable, log: Log, hub: MessageHub) {
         self.table = table
         self.log = log
+        self.hub = hub
         output = Array("OK MPD 0.23.5\n".utf8)
+        hub.register(state)
     }
+
+    deinit { hub.unregister(state) }
 
     /// Bytes arrived from the client.
     func receive(_ bytes: UnsafeRawBufferPointer) {
@@ -178,7 +185,7 @@ final class ClientSession {
                 spec = try table.lookup(first)
                 name = spec.name
                 try spec.checkArity(words.count - 1)
-                call = CommandCall(args: Array(words.dropFirst()))
+                call = CommandCall(args: Array(words.dropFirst()), session: state)
             } catch {
                 fail(error, index: ackIndex, command: table.specs[name] == nil ? "" : name)
                 return
@@ -194,7 +201,7 @@ final class ClientSession {
             execution = ex
             switch outcome {
             case .done:
-                send(call.reply.text)
+                send(call.reply.bytes)
                 if ex.okMode { send("list_OK\n") }
             case .pending:
                 if let early = call.earlyResult {
@@ -202,7 +209,7 @@ final class ClientSession {
                         fail(error, index: ackIndex, command: name)
                         return
                     }
-                    send(call.reply.text)
+                    send(call.reply.bytes)
                     if ex.okMode { send("list_OK\n") }
                     continue
                 }
@@ -213,7 +220,7 @@ final class ClientSession {
                     if let error {
                         self.fail(error, index: ackIndex, command: name)
                     } else {
-                        self.send(call.reply.text)
+                        self.send(call.reply.bytes)
                         if ex.okMode { self.send("list_OK\n") }
                         self.run()
                     }
@@ -247,6 +254,10 @@ final class ClientSession {
 
     private func send(_ text: String) {
         output.append(contentsOf: text.utf8)
+    }
+
+    private func send(_ bytes: [UInt8]) {
+        output.append(contentsOf: bytes)
     }
 }
 

@@ -12,8 +12,11 @@ public struct ServerOptions: Sendable {
     public var stateDirectory: String
     /// Logging verbosity.
     public var logLevel: LogLevel
+    /// The output's name for `outputs` (`pulse`, `null`, `wav`).
+    public var outputName: String
 
-    public init(socketPath: String, apiBase: String, stateDirectory: String, logLevel: LogLevel) {
+    public init(socketPath: String, apiBase: String, stateDirectory: String, logLevel: LogLevel, outputName: String = "pulse") {
+        self.outputName = outputName
         self.socketPath = socketPath
         self.apiBase = apiBase
         self.stateDirectory = stateDirectory
@@ -75,6 +78,7 @@ public final class Server {
     private var httpCallbacks: [RequestID: (HTTPResult) -> Void] = [:]
     private var nextRequestID: RequestID = 1
     private var pendingChanges: Subsystems = []
+    private let hub = MessageHub()
 
     /// - Parameters: options: where to listen and what to call; engine: the audio side.
     public init(options: ServerOptions, engine: AudioEngine) {
@@ -113,10 +117,12 @@ public final class Server {
         var seed = SystemRandomNumberGenerator()
         // Changes are delivered after the current command or event is done,
         // so an idle client's queued commands never run in the middle of one.
-        controller = PlayerController(engine: engine, catalog: catalog, log: log, seed: seed.next()) { [unowned self] changed in
+        controller = PlayerController(engine: engine, catalog: catalog, log: log, seed: seed.next(),
+                                      output: (options.outputName, options.outputName)) { [unowned self] changed in
             pendingChanges.formUnion(changed)
         }
-        table = Commands.table(controller: controller)
+        table = Commands.table(Services(controller: controller, hub: hub,
+                                        playlists: PlaylistStore(directory: options.stateDirectory + "/playlists")))
         try engine.start(events: { inbox.post($0) })
         defer { engine.shutdown() }
         log.info("listening on \(options.socketPath)")
@@ -157,18 +163,14 @@ public final class Server {
                     }
                 }
             }
-            while !pendingChanges.isEmpty {
-                let changed = pendingChanges
-                pendingChanges = []
-                for session in clients.values { session.notify(changed) }
-            }
+            deliverChanges()
             // Write what is pending for every client (events may have produced output).
             for (fd, session) in clients where !session.output.isEmpty || session.closing {
                 flush(fd, session)
             }
             if fds[0].revents != 0 {
                 while let fd = listener.accept() {
-                    let session = ClientSession(table: table, log: log)
+                    let session = ClientSession(table: table, log: log, hub: hub)
                     clients[fd] = session
                     flush(fd, session)
                 }
@@ -177,6 +179,27 @@ public final class Server {
         for fd in Array(clients.keys) { drop(fd) }
         Glibc.close(sigfds[0])
         Glibc.close(sigfds[1])
+    }
+
+    /// Hands changes to the sessions after the command or event that made
+    /// them; delivering can run queued commands, which can change more.
+    private func deliverChanges() {
+        while true {
+            let changed = pendingChanges
+            pendingChanges = []
+            var delivered = false
+            if !changed.isEmpty {
+                for session in clients.values { session.notify(changed) }
+                delivered = true
+            }
+            for session in clients.values where !session.state.pendingLocal.isEmpty {
+                let local = session.state.pendingLocal
+                session.state.pendingLocal = []
+                session.notify(local)
+                delivered = true
+            }
+            if !delivered { return }
+        }
     }
 
     private func dispatch(_ event: EngineEvent) {

@@ -120,7 +120,13 @@ public struct DaemonOptions: Equatable, Sendable {
 
     /// The server's part of the options.
     public var serverOptions: ServerOptions {
-        ServerOptions(socketPath: socketPath, apiBase: apiBase, stateDirectory: stateDirectory, logLevel: logLevel)
+        let name: String
+        switch output {
+        case .pulse: name = "pulse"
+        case .null: name = "null"
+        case .wav: name = "wav"
+        }
+        return ServerOptions(socketPath: socketPath, apiBase: apiBase, stateDirectory: stateDirectory, logLevel: logLevel, outputName: name)
     }
 }
 

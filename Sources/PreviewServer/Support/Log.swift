@@ -73,3 +73,28 @@ public func writeStderr(_ line: String) {
     var bytes = Array((line + "\n").utf8)
     _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
 }
+
+/// Unix seconds as ISO 8601 UTC (`2026-11-30T04:00:00Z`), as MPD's `Last-Modified`.
+func isoTime(_ seconds: Int) -> String {
+    var t = time_t(seconds)
+    var parts = tm()
+    gmtime_r(&t, &parts)
+    var buf = [CChar](repeating: 0, count: 32)
+    strftime(&buf, buf.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
+    return String(cString: buf)
+}
+
+extension String {
+    /// The string with every `target` replaced by `replacement`.
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var out = ""
+        var rest = self[...]
+        while let r = rest.firstRange(of: target) {
+            out += rest[..<r.lowerBound]
+            out += replacement
+            rest = rest[r.upperBound...]
+        }
+        return out + rest
+    }
+}

@@ -1,0 +1,101 @@
+import PreviewCore
+
+extension Commands {
+    /// Connection-level commands: ping, close, idle, capabilities, settings
+    /// of this connection, authentication and client-to-client messages.
+    static func registerConnection(_ t: inout CommandTable, _ s: Services) {
+        t.register("ping", 0, 0) { _ in .done }
+        t.register("close", 0, nil) { _ in .close }
+        t.register("idle", 0, nil) { call throws(ProtocolError) in
+            var mask: Subsystems = []
+            for name in call.args { mask.insert(try Subsystems(name: name)) }
+            return .idle(mask.isEmpty ? .all : mask)
+        }
+        t.register("notcommands", 0, 0) { _ in .done }
+        t.register("urlhandlers", 0, 0) { call in
+            for h in ["deezer:", "http://", "https://"] { call.reply.field("handler", h) }
+            return .done
+        }
+        t.register("decoders", 0, 0) { call in
+            call.reply.field("plugin", "mpg123")
+            call.reply.field("suffix", "mp3")
+            call.reply.field("mime_type", "audio/mpeg")
+            return .done
+        }
+        t.register("tagtypes", 0, nil) { call throws(ProtocolError) in
+            guard let sub = call.args.first else {
+                for tag in SessionState.allTags where call.session.tags.contains(tag) { call.reply.field("tagtype", tag) }
+                return .done
+            }
+            // Tags mpd knows but previews lack are accepted and have no effect.
+            var names: [String] = []
+            for name in call.args.dropFirst() {
+                guard mpdTagNames.contains(name.lowercased()) else { throw ProtocolError(.argument, "Unknown tag type: \(name)") }
+                if let tag = SessionState.allTags.first(where: { $0.lowercased() == name.lowercased() }) { names.append(tag) }
+            }
+            switch sub {
+            case "enable": call.session.tags.formUnion(names)
+            case "disable": call.session.tags.subtract(names)
+            case "clear": call.session.tags = []
+            case "all": call.session.tags = Set(SessionState.allTags)
+            default: throw ProtocolError(.argument, "Unknown sub command")
+            }
+            return .done
+        }
+        t.register("binarylimit", 1, 1) { call throws(ProtocolError) in
+            let n = try Arguments.unsigned(call.args[0])
+            guard n >= 64 else { throw ProtocolError(.argument, "Value too small") }
+            call.session.binaryLimit = n
+            return .done
+        }
+        t.register("config", 0, 0) { _ throws(ProtocolError) in
+            throw ProtocolError(.permission, "Command only permitted to local clients")
+        }
+        t.register("password", 1, 1) { _ throws(ProtocolError) in
+            throw ProtocolError(.password, "incorrect password (previewd has no passwords; the socket is the user's own)")
+        }
+
+        // Client-to-client messages.
+        t.register("subscribe", 1, 1) { call throws(ProtocolError) in
+            try MessageHub.checkChannel(call.args[0])
+            guard call.session.subscriptions.insert(call.args[0]).inserted else {
+                throw ProtocolError(.exist, "Already subscribed to this channel")
+            }
+            s.controller.changed(.subscription)
+            return .done
+        }
+        t.register("unsubscribe", 1, 1) { call throws(ProtocolError) in
+            guard call.session.subscriptions.remove(call.args[0]) != nil else {
+                throw ProtocolError(.noExist, "Not subscribed to this channel")
+            }
+            s.controller.changed(.subscription)
+            return .done
+        }
+        t.register("channels", 0, 0) { call in
+            for channel in s.hub.channels { call.reply.field("channel", channel) }
+            return .done
+        }
+        t.register("readmessages", 0, 0) { call in
+            for m in call.session.messages {
+                call.reply.field("channel", m.channel)
+                call.reply.field("message", m.text)
+            }
+            call.session.messages = []
+            return .done
+        }
+        t.register("sendmessage", 2, 2) { call throws(ProtocolError) in
+            try MessageHub.checkChannel(call.args[0])
+            try s.hub.send(call.args[1], to: call.args[0])
+            return .done
+        }
+    }
+}
+
+/// Every tag name mpd 0.23 knows, lower-cased.
+private let mpdTagNames: Set<String> = Set([
+    "Artist", "ArtistSort", "Album", "AlbumSort", "AlbumArtist", "AlbumArtistSort", "Title", "Track", "Name",
+    "Genre", "Date", "OriginalDate", "Composer", "ComposerSort", "Performer", "Conductor", "Work", "Ensemble",
+    "Movement", "MovementNumber", "Location", "Grouping", "Comment", "Disc", "Label",
+    "MUSICBRAINZ_ARTISTID", "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_ALBUMARTISTID", "MUSICBRAINZ_TRACKID",
+    "MUSICBRAINZ_RELEASETRACKID", "MUSICBRAINZ_WORKID",
+].map { $0.lowercased() })

@@ -1,0 +1,112 @@
+import PreviewCore
+
+extension Commands {
+    /// Playback control, seeking, modes and volume.
+    static func registerPlayback(_ t: inout CommandTable, _ s: Services) {
+        let c = s.controller
+        t.register("play", 0, 1) { call throws(ProtocolError) in
+            var position: Int?
+            if let arg = call.args.first {
+                let p = try Arguments.integer(arg)
+                if p >= 0 { position = p }
+            }
+            try c.run { (p: inout Player, q: Queue) throws(ProtocolError) in try p.play(position: position, in: q) }
+            return .done
+        }
+        t.register("playid", 0, 1) { call throws(ProtocolError) in
+            var id: SongID?
+            if let arg = call.args.first {
+                let n = try Arguments.integer(arg)
+                if n >= 0 { id = SongID(n) }
+            }
+            try c.run { (p: inout Player, q: Queue) throws(ProtocolError) in try p.play(id: id, in: q) }
+            return .done
+        }
+        t.register("pause", 0, 1) { call throws(ProtocolError) in
+            let paused = try call.args.first.map { (a) throws(ProtocolError) in try Arguments.boolean(a) }
+            try c.run { (p: inout Player, q: Queue) in p.pause(paused, in: q) }
+            return .done
+        }
+        t.register("stop", 0, 0) { _ throws(ProtocolError) in
+            try c.run { (p: inout Player, _: Queue) in p.stop() }
+            return .done
+        }
+        t.register("next", 0, 0) { _ throws(ProtocolError) in
+            guard c.player.state != .stop else { throw ProtocolError(.playerSync, "Not playing") }
+            try c.run { (p: inout Player, q: Queue) in p.next(in: q) }
+            return .done
+        }
+        t.register("previous", 0, 0) { _ throws(ProtocolError) in
+            guard c.player.state != .stop else { throw ProtocolError(.playerSync, "Not playing") }
+            try c.run { (p: inout Player, q: Queue) in p.previous(in: q) }
+            return .done
+        }
+        t.register("seek", 2, 2) { call throws(ProtocolError) in
+            let pos = try Arguments.unsigned(call.args[0])
+            guard pos < c.queue.count else { throw ProtocolError(.argument, "Bad song index") }
+            try c.seek(id: c.queue.songs[pos].id, to: try seconds(call.args[1]))
+            return .done
+        }
+        t.register("seekid", 2, 2) { call throws(ProtocolError) in
+            try c.seek(id: try songID(call.args[0]), to: try seconds(call.args[1]))
+            return .done
+        }
+        t.register("seekcur", 1, 1) { call throws(ProtocolError) in
+            guard c.player.state != .stop, let id = c.player.current else { throw ProtocolError(.playerSync, "Not playing") }
+            let text = call.args[0]
+            var target: Double
+            if text.hasPrefix("+") || text.hasPrefix("-") {
+                target = c.elapsed + (text.hasPrefix("-") ? -1 : 1) * (try seconds(String(text.dropFirst())))
+                target = max(0, target)
+            } else {
+                target = try seconds(text)
+            }
+            try c.seek(id: id, to: target)
+            return .done
+        }
+        t.register("random", 1, 1) { call throws(ProtocolError) in
+            let on = try Arguments.boolean(call.args[0])
+            c.setModes { p, q in p.setRandom(on, in: q) }
+            return .done
+        }
+        t.register("repeat", 1, 1) { call throws(ProtocolError) in
+            let on = try Arguments.boolean(call.args[0])
+            c.setModes { p, _ in p.setRepeat(on) }
+            return .done
+        }
+        t.register("consume", 1, 1) { call throws(ProtocolError) in
+            let on = try Arguments.boolean(call.args[0])
+            c.setModes { p, _ in p.setConsume(on) }
+            return .done
+        }
+        t.register("single", 1, 1) { call throws(ProtocolError) in
+            guard let mode = SingleMode(rawValue: call.args[0]) else {
+                throw ProtocolError(.argument, "Unrecognized single mode, expected 0, 1, or oneshot")
+            }
+            c.setModes { p, _ in p.setSingle(mode) }
+            return .done
+        }
+        t.register("crossfade", 1, 1) { call throws(ProtocolError) in
+            guard try Arguments.unsigned(call.args[0]) == 0 else {
+                throw ProtocolError(.argument, "Crossfade is not supported: previews play gapless")
+            }
+            return .done
+        }
+        t.register("setvol", 1, 1) { call throws(ProtocolError) in
+            let v = try Arguments.integer(call.args[0])
+            guard (0...100).contains(v) else { throw ProtocolError(.argument, "Number too large: \(call.args[0])") }
+            c.setVolume(v)
+            return .done
+        }
+        t.register("volume", 1, 1) { call throws(ProtocolError) in
+            let delta = try Arguments.integer(call.args[0])
+            guard (-100...100).contains(delta) else { throw ProtocolError(.argument, "Number too large: \(call.args[0])") }
+            c.setVolume(max(0, min(100, c.volume + delta)))
+            return .done
+        }
+        t.register("getvol", 0, 0) { call in
+            call.reply.field("volume", c.volume)
+            return .done
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import PreviewCore
+
+extension Commands {
+    /// The queue: adding, removing, moving, listing, finding, priorities,
+    /// ranges and tags of queued songs.
+    static func registerQueue(_ t: inout CommandTable, _ s: Services) {
+        let c = s.controller
+        t.register("add", 1, 2) { call throws(ProtocolError) in
+            let position = try call.args.count > 1 ? Arguments.position(call.args[1]) : nil
+            c.add(uri: call.args[0], position: position) { result in
+                if case .failure(let e) = result { call.finish(e) } else { call.finish(nil) }
+            }
+            return .pending
+        }
+        t.register("addid", 1, 2) { call throws(ProtocolError) in
+            let position = try call.args.count > 1 ? Arguments.position(call.args[1]) : nil
+            c.add(uri: call.args[0], position: position) { result in
+                switch result {
+                case .failure(let e): call.finish(e)
+                case .success(let ids):
+                    for id in ids { call.reply.field("Id", Int(id)) }
+                    call.finish(nil)
+                }
+            }
+            return .pending
+        }
+        t.register("delete", 1, 1) { call throws(ProtocolError) in
+            try c.delete(positions: try range(call.args[0], count: c.queue.count))
+            return .done
+        }
+        t.register("deleteid", 1, 1) { call throws(ProtocolError) in
+            try c.delete(id: try songID(call.args[0]))
+            return .done
+        }
+        t.register("clear", 0, 0) { _ in
+            c.clear()
+            return .done
+        }
+        t.register("move", 2, 2) { call throws(ProtocolError) in
+            let from = try range(call.args[0], count: c.queue.count)
+            try c.move(positions: from, to: try moveTarget(c, call.args[1]))
+            return .done
+        }
+        t.register("moveid", 2, 2) { call throws(ProtocolError) in
+            guard let from = c.queue.position(of: try songID(call.args[0])) else { throw ProtocolError(.noExist, "No such song") }
+            try c.move(positions: from..<(from + 1), to: try moveTarget(c, call.args[1]))
+            return .done
+        }
+        t.register("swap", 2, 2) { call throws(ProtocolError) in
+            try c.swap(try Arguments.unsigned(call.args[0]), try Arguments.unsigned(call.args[1]))
+            return .done
+        }
+        t.register("swapid", 2, 2) { call throws(ProtocolError) in
+            guard let a = c.queue.position(of: try songID(call.args[0])),
+                  let b = c.queue.position(of: try songID(call.args[1])) else { throw ProtocolError(.noExist, "No such song") }
+            try c.swap(a, b)
+            return .done
+        }
+        t.register("shuffle", 0, 1) { call throws(ProtocolError) in
+            try c.shuffle(positions: call.args.isEmpty ? nil : try range(call.args[0], count: c.queue.count))
+            return .done
+        }
+        t.register("playlistinfo", 0, 1) { call throws(ProtocolError) in
+            var positions = 0..<c.queue.count
+            if let arg = call.args.first, arg != "-1" {
+                positions = try range(arg, count: c.queue.count)
+            }
+            for pos in positions { call.reply.song(c.queue.songs[pos], position: pos, tags: call.session.tags) }
+            return .done
+        }
+        t.register("playlistid", 0, 1) { call throws(ProtocolError) in
+            if let arg = call.args.first {
+                guard let pos = c.queue.position(of: try songID(arg)) else { throw ProtocolError(.noExist, "No such song") }
+                call.reply.song(c.queue.songs[pos], position: pos, tags: call.session.tags)
+            } else {
+                for (pos, entry) in c.queue.songs.enumerated() { call.reply.song(entry, position: pos, tags: call.session.tags) }
+            }
+            return .done
+        }
+        t.register("playlist", 0, 0) { call in
+            for (pos, entry) in c.queue.songs.enumerated() { call.reply.append(raw: "\(pos):file: \(entry.song.uri)\n") }
+            return .done
+        }
+        t.register("plchanges", 1, 2) { call throws(ProtocolError) in
+            let since = try Arguments.integer(call.args[0])
+            let window = call.args.count > 1 ? try range(call.args[1], count: c.queue.count) : 0..<c.queue.count
+            for pos in c.queue.changes(since: UInt32(clamping: max(since, 0))) where window.contains(pos) {
+                call.reply.song(c.queue.songs[pos], position: pos, tags: call.session.tags)
+            }
+            return .done
+        }
+        t.register("plchangesposid", 1, 2) { call throws(ProtocolError) in
+            let since = try Arguments.integer(call.args[0])
+            let window = call.args.count > 1 ? try range(call.args[1], count: c.queue.count) : 0..<c.queue.count
+            for pos in c.queue.changes(since: UInt32(clamping: max(since, 0))) where window.contains(pos) {
+                call.reply.field("cpos", pos)
+                call.reply.field("Id", Int(c.queue.songs[pos].id))
+            }
+            return .done
+        }
+        for (name, fold) in [("playlistfind", false), ("playlistsearch", true)] {
+            t.register(name, 1, nil) { call throws(ProtocolError) in
+                let filter = try SongFilter.parse(call.args, foldCase: fold)
+                for (pos, entry) in c.queue.songs.enumerated() where filter.matches(entry.song) {
+                    call.reply.song(entry, position: pos, tags: call.session.tags)
+                }
+                return .done
+            }
+        }
+        t.register("prio", 2, nil) { call throws(ProtocolError) in
+            let priority = try priorityArgument(call.args[0])
+            let ranges = try call.args.dropFirst().map { (a) throws(ProtocolError) in try range(a, count: c.queue.count) }
+            for r in ranges { for pos in r { c.setPriority(priority, id: c.queue.songs[pos].id) } }
+            return .done
+        }
+        t.register("prioid", 2, nil) { call throws(ProtocolError) in
+            let priority = try priorityArgument(call.args[0])
+            let ids = try call.args.dropFirst().map { (a) throws(ProtocolError) in try songID(a) }
+            guard ids.allSatisfy({ c.queue.position(of: $0) != nil }) else { throw ProtocolError(.noExist, "No such song") }
+            for id in ids { c.setPriority(priority, id: id) }
+            return .done
+        }
+        t.register("rangeid", 2, 2) { call throws(ProtocolError) in
+            let id = try songID(call.args[0])
+            try c.setRange(try songRange(call.args[1]), id: id)
+            return .done
+        }
+        t.register("addtagid", 3, 3) { call throws(ProtocolError) in
+            try c.setTag(try tagArgument(call.args[1]), value: call.args[2], id: try songID(call.args[0]))
+            return .done
+        }
+        t.register("cleartagid", 1, 2) { call throws(ProtocolError) in
+            let id = try songID(call.args[0])
+            if call.args.count > 1 {
+                try c.setTag(try tagArgument(call.args[1]), value: nil, id: id)
+            } else {
+                for tag in [SongFilter.Tag.artist, .album, .title] { try c.setTag(tag, value: nil, id: id) }
+            }
+            return .done
+        }
+    }
+
+    private static func moveTarget(_ c: PlayerController, _ text: String) throws(ProtocolError) -> Int {
+        switch try Arguments.position(text) {
+        case .absolute(let p): return p
+        case let relative:
+            guard let to = try c.resolve(relative) else { throw ProtocolError(.argument, "Bad song index") }
+            return min(to, max(c.queue.count - 1, 0))
+        }
+    }
+
+    private static func priorityArgument(_ text: String) throws(ProtocolError) -> UInt8 {
+        let n = try Arguments.unsigned(text)
+        guard n <= 255 else { throw ProtocolError(.argument, "Priority out of range: \(text)") }
+        return UInt8(n)
+    }
+
+    /// `START:END` in seconds (either side may be empty); `:` alone clears.
+    private static func songRange(_ text: String) throws(ProtocolError) -> SongRange? {
+        guard let colon = text.firstIndex(of: ":") else { throw ProtocolError(.argument, "Bad range: \(text)") }
+        let a = String(text[..<colon]), b = String(text[text.index(after: colon)...])
+        if a.isEmpty && b.isEmpty { return nil }
+        let start = a.isEmpty ? 0 : try seconds(a)
+        let end = b.isEmpty ? nil : try seconds(b)
+        if let end, end <= start { throw ProtocolError(.argument, "Bad range: \(text)") }
+        return SongRange(start: start, end: end)
+    }
+
+    private static func tagArgument(_ name: String) throws(ProtocolError) -> SongFilter.Tag {
+        guard let tag = SongFilter.Tag(rawValue: name.lowercased()), tag != .any, tag != .file else {
+            throw ProtocolError(.argument, "Unknown tag type: \(name)")
+        }
+        return tag
+    }
+}

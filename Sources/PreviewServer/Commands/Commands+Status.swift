@@ -1,0 +1,93 @@
+import PreviewCore
+
+extension Commands {
+    /// Status, statistics, outputs and replay gain.
+    static func registerStatus(_ t: inout CommandTable, _ s: Services) {
+        let c = s.controller
+        t.register("status", 0, 0) { call in
+            status(c, &call.reply)
+            return .done
+        }
+        t.register("currentsong", 0, 0) { call in
+            if let id = c.player.current, let pos = c.queue.position(of: id) {
+                call.reply.song(c.queue.songs[pos], position: pos, tags: call.session.tags)
+            }
+            return .done
+        }
+        t.register("stats", 0, 0) { call in
+            call.reply.field("uptime", Int(monotonicTime() - c.startTime))
+            call.reply.field("playtime", Int(c.totalPlayTime))
+            call.reply.field("artists", 0)
+            call.reply.field("albums", 0)
+            call.reply.field("songs", 0)
+            call.reply.field("db_playtime", 0)
+            return .done
+        }
+        t.register("clearerror", 0, 0) { _ in
+            c.clearError()
+            return .done
+        }
+        t.register("outputs", 0, 0) { call in
+            call.reply.field("outputid", 0)
+            call.reply.field("outputname", c.outputName)
+            call.reply.field("plugin", c.outputPlugin)
+            call.reply.field("outputenabled", c.outputEnabled ? 1 : 0)
+            return .done
+        }
+        let outputChanges: [(String, @Sendable (Bool) -> Bool)] = [
+            ("enableoutput", { _ in true }), ("disableoutput", { _ in false }), ("toggleoutput", { !$0 }),
+        ]
+        for (name, change) in outputChanges {
+            t.register(name, 1, 1) { call throws(ProtocolError) in
+                guard try Arguments.unsigned(call.args[0]) == 0 else { throw ProtocolError(.noExist, "No such audio output") }
+                c.setOutputEnabled(change(c.outputEnabled))
+                return .done
+            }
+        }
+        t.register("replay_gain_mode", 1, 1) { call throws(ProtocolError) in
+            guard ["off", "track", "album", "auto"].contains(call.args[0]) else {
+                throw ProtocolError(.argument, "Unrecognized replay gain mode")
+            }
+            c.setReplayGainMode(call.args[0])
+            return .done
+        }
+        t.register("replay_gain_status", 0, 0) { call in
+            call.reply.field("replay_gain_mode", c.replayGainMode)
+            return .done
+        }
+    }
+
+    /// The `status` reply, keys in mpd 0.23's order.
+    static func status(_ c: PlayerController, _ r: inout Reply) {
+        let player = c.player
+        let queue = c.queue
+        r.field("volume", c.volume)
+        r.field("repeat", player.modes.repeat ? 1 : 0)
+        r.field("random", player.modes.random ? 1 : 0)
+        r.field("single", player.modes.single.rawValue)
+        r.field("consume", player.modes.consume ? 1 : 0)
+        r.field("partition", "default")
+        r.field("playlist", Int(queue.version))
+        r.field("playlistlength", queue.count)
+        r.field("mixrampdb", "0")
+        r.field("state", player.state.rawValue)
+        if let id = player.current, let pos = queue.position(of: id) {
+            r.field("song", pos)
+            r.field("songid", Int(id))
+            if player.state != .stop {
+                let elapsed = c.elapsed
+                let duration = queue.songs[pos].song.duration
+                r.field("time", "\(Int(elapsed.rounded())):\(Int((duration ?? 0).rounded()))")
+                r.field("elapsed", formatSeconds(elapsed))
+                r.field("bitrate", c.currentBitrate)
+                if let duration { r.field("duration", formatSeconds(duration)) }
+                if let format = c.currentFormat { r.field("audio", format.description) }
+            }
+        }
+        if let error = c.lastError { r.field("error", error) }
+        if let next = player.nextSong(in: queue), let pos = queue.position(of: next) {
+            r.field("nextsong", pos)
+            r.field("nextsongid", Int(next))
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Glibc
+import PreviewCore
+
+/// Stored playlists (MPD's `save`/`load`/...): one extended-M3U file per
+/// playlist, `NAME.m3u`, in the state directory's `playlists/` folder.
+final class PlaylistStore {
+    let directory: String
+
+    /// - Parameter directory: created (0700) on first write.
+    init(directory: String) { self.directory = directory }
+
+    private func path(_ name: String) -> String { directory + "/" + name + ".m3u" }
+
+    /// Names and modification times (Unix seconds), sorted by name.
+    func list() -> [(name: String, modified: Int)] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var out: [(String, Int)] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard name.hasSuffix(".m3u"), !name.hasPrefix(".") else { continue }
+            var st = stat()
+            guard stat(directory + "/" + name, &st) == 0 else { continue }
+            out.append((String(name.dropLast(4)), Int(st.st_mtim.tv_sec)))
+        }
+        return out.sorted { $0.0 < $1.0 }
+    }
+
+    /// Whether playlist `name` exists.
+    func exists(_ name: String) -> Bool { access(path(name), F_OK) == 0 }
+
+    /// The songs of playlist `name`.
+    /// - Throws: `.argument` for a bad name, `.noExist` "No such playlist".
+    func load(_ name: String) throws(ProtocolError) -> [Song] {
+        try M3U.checkName(name)
+        guard let bytes = try AtomicFile.read(path(name)) else { throw ProtocolError(.noExist, "No such playlist") }
+        return M3U.parse(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Writes playlist `name` (creating or replacing it).
+    /// - Throws: `.argument` for a bad name, `.system` for I/O errors.
+    func store(_ name: String, _ songs: [Song]) throws(ProtocolError) {
+        try M3U.checkName(name)
+        try makeDirectory()
+        try AtomicFile.write(Array(M3U.format(songs).utf8), to: path(name))
+    }
+
+    /// `rm`.
+    /// - Throws: `.noExist` "No such playlist".
+    func remove(_ name: String) throws(ProtocolError) {
+        try M3U.checkName(name)
+        guard unlink(path(name)) == 0 else {
+            if errno == ENOENT { throw ProtocolError(.noExist, "No such playlist") }
+            throw AtomicFile.failure("cannot remove \(name)")
+        }
+        AtomicFile.syncDirectory(of: path(name))
+    }
+
+    /// `rename`.
+    /// - Throws: `.noExist` "No such playlist", `.exist` "Playlist already exists".
+    func rename(_ from: String, to: String) throws(ProtocolError) {
+        try M3U.checkName(from)
+        try M3U.checkName(to)
+        guard exists(from) else { throw ProtocolError(.noExist, "No such playlist") }
+        guard !exists(to) else { throw ProtocolError(.exist, "Playlist already exists") }
+        guard Glibc.rename(path(from), path(to)) == 0 else { throw AtomicFile.failure("cannot rename \(from)") }
+        AtomicFile.syncDirectory(of: path(to))
+    }
+
+    private func makeDirectory() throws(ProtocolError) {
+        do { try UnixListener.makeDirectories(directory) } catch {
+            throw ProtocolError(.system, error.description)
+        }
+    }
+}
