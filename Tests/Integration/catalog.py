@@ -5,6 +5,7 @@ server, signed with an expiry 15 minutes ahead like Deezer's), corpus files
 under /corpus, previews under /preview/ID.mp3, and a small control surface
 under /_control for fault injection and request logs.
 """
+import hashlib
 import json
 import os
 import re
@@ -20,6 +21,18 @@ FIXTURES = os.path.join(SHARED, "fixtures", "deezer")
 CORPUS = os.path.join(SHARED, "corpus", "mp3")
 PREVIEWS = sorted(f for f in os.listdir(CORPUS) if f.startswith("preview-")) if os.path.isdir(CORPUS) else []
 NO_DATA = {"error": {"type": "DataException", "message": "no data", "code": 800}}
+
+
+def cover_bytes(path):
+    """The stand-in image served for a cover URL path (about 12 KiB, JPEG markers)."""
+    return b"\xff\xd8\xff\xe0" + hashlib.sha256(path.encode()).digest() * 400 + b"\xff\xd9"
+
+
+SEARCHES = [  # (words all present in the lower-cased query, fixture)
+    (("not afraid",), "search-not-afraid-strict-on.json"),
+    (("billy jean",), "search-billy-jean-index1-limit4.json"),
+    (("eminem",), "search-eminem.json"),
+]
 
 
 def preview_file_for(track_id):
@@ -109,6 +122,11 @@ class Handler(BaseHTTPRequestHandler):
             if isinstance(node, dict):
                 if node.get("type") == "track" and isinstance(node.get("preview"), str) and node["preview"]:
                     node["preview"] = f"{host}/preview/{node['id']}.mp3?hdnea=exp={exp}~acl=/x*~hmac=0"
+                for k, v in node.items():
+                    if isinstance(v, str):
+                        m = re.match(r"https://(?:cdn-images\.dzcdn\.net|e-cdns-images\.dzcdn\.net)(/images/.*)", v)
+                        if m:
+                            node[k] = f"{host}/cover{m[1]}"
                 for v in node.values():
                     walk(v)
             elif isinstance(node, list):
@@ -134,6 +152,8 @@ class Handler(BaseHTTPRequestHandler):
             if status:
                 return self._send(status, b"<html>denied</html>", "text/html")
             return self._file(os.path.join(CORPUS, preview_file_for(m[1])))
+        if path.startswith("/cover/"):
+            return self._send(200, cover_bytes(path), "image/jpeg")
         if not path.startswith("/api/"):
             return self._send(404, b"not found", "text/plain")
         api = path[len("/api"):]
@@ -145,6 +165,12 @@ class Handler(BaseHTTPRequestHandler):
             if tid in STATE.tracks:
                 return self._json(self._rewrite(json.loads(json.dumps(STATE.tracks[tid]))))
             return self._json(NO_DATA)
+        if api in ("/search", "/search/track"):
+            q = query.get("q", [""])[0].lower()
+            for words, fname in SEARCHES:
+                if all(w in q for w in words):
+                    return self._json(self._rewrite(_load(fname)))
+            return self._json({"data": [], "total": 0})
         for pattern, name in ROUTES:
             m = re.fullmatch(pattern, api)
             if m:

@@ -233,7 +233,7 @@ def test_add_unknown_track_refused(daemon):
 
 def test_add_unsupported_scheme_refused(daemon):
     p = daemon.ctl("add", "file:///etc/passwd")
-    assert (p.returncode, p.stderr) == (1, "previewctl: add: Unsupported URI scheme\n")
+    assert (p.returncode, p.stderr) == (1, "previewctl: add: Access denied\n")
 
 
 def test_next_while_stopped_refused(daemon, http):

@@ -146,9 +146,9 @@ EMPTY_QUEUE_ACKS = [
     ("idle badname", "ACK [2@0] {idle} Unrecognized idle event: badname"),
     ("idle player badname", "ACK [2@0] {idle} Unrecognized idle event: badname"),
     ("command_list_end", 'ACK [5@0] {} unknown command "command_list_end"'),
-    ("add ftp://x/y.mp3", "ACK [50@0] {add} Unsupported URI scheme"),
-    ("add file:///etc/passwd", "ACK [50@0] {add} Unsupported URI scheme"),
-    ("addid ftp://x/y.mp3", "ACK [50@0] {addid} Unsupported URI scheme"),
+    ("add ftp://x/y.mp3", "ACK [2@0] {add} Unsupported URI scheme"),
+    ("add file:///etc/passwd", "ACK [4@0] {add} Access denied"),
+    ("addid ftp://x/y.mp3", "ACK [2@0] {addid} Unsupported URI scheme"),
 ]
 
 
@@ -389,7 +389,8 @@ def test_play_position_and_playid(playing):
 def test_currentsong_while_playing(playing, http):
     d, c = playing
     assert c.cmd("playid 2") == ["OK"]
-    assert c.cmd("currentsong") == [f"file: {url(http, 2)}", "Pos: 1", "Id: 2", "OK"]
+    # playid answers once the song is audible, so its length is known by now.
+    assert c.cmd("currentsong") == [f"file: {url(http, 2)}", "Time: 30", "duration: 30.000", "Pos: 1", "Id: 2", "OK"]
 
 
 def test_pause_toggles_and_pause_0_1(playing):

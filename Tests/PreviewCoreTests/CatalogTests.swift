@@ -19,8 +19,9 @@ import Testing
 
     @Test func streamsAndRefusals() throws {
         #expect(try CatalogURI(parsing: "http://127.0.0.1:8/a.mp3") == .stream("http://127.0.0.1:8/a.mp3"))
-        #expect(throws: ProtocolError(.noExist, "Unsupported URI scheme")) { try CatalogURI(parsing: "file:///etc/passwd") }
-        #expect(throws: ProtocolError(.noExist, "Unsupported URI scheme")) { try CatalogURI(parsing: "ftp://x/y.mp3") }
+        #expect(throws: ProtocolError(.permission, "Access denied")) { try CatalogURI(parsing: "file:///etc/passwd") }
+        #expect(throws: ProtocolError(.argument, "Unsupported URI scheme")) { try CatalogURI(parsing: "ftp://x/y.mp3") }
+        #expect(throws: ProtocolError(.noExist, "No such directory")) { try CatalogURI(parsing: "music/a.mp3") }
         #expect(throws: ProtocolError(.argument, "Invalid Deezer id in deezer:track:abc")) { try CatalogURI(parsing: "deezer:track:abc") }
         #expect(throws: ProtocolError(.argument, "Unsupported Deezer item kind: show")) { try CatalogURI(parsing: "deezer:show:1") }
         #expect(throws: ProtocolError(.argument, "Unsupported Deezer link: https://www.deezer.com/")) { try CatalogURI(parsing: "https://www.deezer.com/") }

@@ -14,10 +14,15 @@ final class FakeEngine: AudioEngine, @unchecked Sendable {
     }
     var calls: [Call] = []
     var positionValue: PlaybackPosition?
+    /// Events the harness hands to the controller after each request, as
+    /// the server's loop would; `play` queues a start unless `autoStart` is off.
+    var events: [EngineEvent] = []
+    var autoStart = true
 
     func start(events: @escaping @Sendable (EngineEvent) -> Void) throws {}
     func play(stream id: StreamID, url: String, from start: Double, until end: Double?) {
         calls.append(.play(id, url))
+        if autoStart { events.append(.streamStarted(id, AudioFormat(sampleRate: 44100, channels: 2), bitrate: 128, totalFrames: nil)) }
         if start != 0 || end != nil { calls.append(.range(start, end)) }
     }
     func setPaused(_ paused: Bool) { calls.append(.paused(paused)) }
@@ -78,6 +83,16 @@ final class Harness {
         }
     }
 
+    /// Delivers engine events and client-only changes until none are left.
+    func settle() {
+        repeat {
+            deliverLocal()
+            let pending = engine.events
+            engine.events = []
+            for e in pending { controller.handle(e) }
+        } while !engine.events.isEmpty || sessions.contains(where: { !$0.state.pendingLocal.isEmpty })
+    }
+
     /// Messages meant for single clients, as the server delivers them.
     func deliverLocal() {
         for s in sessions where !s.state.pendingLocal.isEmpty {
@@ -91,6 +106,7 @@ final class Harness {
         let pending = held
         held = []
         for p in pending { p() }
+        settle()
     }
 
     private func answer(_ url: String) -> HTTPResult {
@@ -123,7 +139,7 @@ final class Harness {
     func send(_ s: ClientSession, _ text: String) -> String {
         var bytes = Array(text.utf8)
         bytes.withUnsafeBytes { s.receive($0) }
-        deliverLocal()
+        settle()
         return take(s)
     }
 

@@ -221,13 +221,14 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                     bytes = min(bytes, offset + max(0, stopAt - frames) * f.bytesPerFrame)
                 }
                 while offset < bytes {
-                    if waitWhilePaused(ring) { return .cancelled }
-                    if !started {
-                        // Reported as the first samples are handed over: a paced
-                        // output may hold this write for as long as it plays.
+                    if !started && offset < bytes {
+                        // Reported as the first samples are handed over (a paced
+                        // output may hold this write as long as it plays), or are
+                        // ready while paused.
                         started = true
                         events?(.streamStarted(id, f, bitrate: decoder.bitrate, totalFrames: decoder.lengthInFrames))
                     }
+                    if waitWhilePaused(ring) { return .cancelled }
                     let chunk = UnsafeRawBufferPointer(rebasing: pcm[offset..<bytes])
                     let n: Int
                     do { n = try output.write(chunk, interrupted: isInterrupted) } catch { return .failed(error, frames) }

@@ -16,8 +16,10 @@ public enum CatalogURI: Equatable, Sendable {
     case stream(String)
 
     /// Parses `text`.
-    /// - Throws: `.noExist` "Unsupported URI scheme" for other schemes (as MPD
-    ///   answers for them); `.argument` for a malformed Deezer URI or link.
+    /// - Throws: as mpd answers: `.argument` "Unsupported URI scheme" for
+    ///   schemes other than http(s) (ftp:// too: previewd plays web URLs only),
+    ///   `.permission` "Access denied" for file://, `.noExist` "No such
+    ///   directory" for a plain path; `.argument` for a malformed Deezer URI.
     public init(parsing text: String) throws(ProtocolError) {
         if text.hasPrefix("deezer:") {
             let parts = text.split(separator: ":", omittingEmptySubsequences: false)
@@ -28,7 +30,11 @@ public enum CatalogURI: Equatable, Sendable {
         }
         let lower = text.lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
-            throw ProtocolError(.noExist, "Unsupported URI scheme")
+            // mpd's answers: a plain path names a (missing) database entry; a
+            // file:// URI is denied to remote clients; other schemes are unknown.
+            guard lower.contains("://") else { throw ProtocolError(.noExist, "No such directory") }
+            if lower.hasPrefix("file://") { throw ProtocolError(.permission, "Access denied") }
+            throw ProtocolError(.argument, "Unsupported URI scheme")
         }
         let afterScheme = text[text.index(text.firstIndex(of: ":")!, offsetBy: 3)...]
         let hostEnd = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? afterScheme.endIndex

@@ -222,14 +222,14 @@ public struct Player: Sendable {
         return [.halt]
     }
 
-    /// The song after `current` in play order, when playing would go on.
+    /// The song `status` names as `nextsong`, by mpd's rule: with `single`
+    /// and `repeat` (and no `consume`) the current song again; otherwise the
+    /// following one, wrapping with `repeat`. (`single` alone still names the
+    /// following song, though playback stops before it.)
     public func nextSong(in queue: Queue) -> SongID? {
         guard let current else { return nil }
-        switch modes.single {
-        case .off: return successor(of: current, in: queue, wrap: modes.repeat)
-        case .on: return modes.repeat ? current : nil
-        case .oneshot: return nil
-        }
+        if modes.single != .off && modes.repeat && !modes.consume { return current }
+        return successor(of: current, in: queue, wrap: modes.repeat)
     }
 
     // MARK: order

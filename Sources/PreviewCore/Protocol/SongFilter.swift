@@ -47,7 +47,7 @@ public indirect enum SongFilter: Equatable, Sendable {
 
     static func tagNamed(_ name: String) throws(ProtocolError) -> Tag {
         guard let tag = Tag(rawValue: name.lowercased()) else {
-            throw ProtocolError(.argument, "Unknown filter type: \(name)")
+            throw ProtocolError(.argument, "Unknown filter type")
         }
         return tag
     }

@@ -30,7 +30,7 @@ extension Commands {
             // Tags mpd knows but previews lack are accepted and have no effect.
             var names: [String] = []
             for name in call.args.dropFirst() {
-                guard mpdTagNames.contains(name.lowercased()) else { throw ProtocolError(.argument, "Unknown tag type: \(name)") }
+                guard mpdTagNames.contains(name.lowercased()) else { throw ProtocolError(.argument, "Unknown tag type") }
                 if let tag = SessionState.allTags.first(where: { $0.lowercased() == name.lowercased() }) { names.append(tag) }
             }
             switch sub {
@@ -52,21 +52,22 @@ extension Commands {
             throw ProtocolError(.permission, "Command only permitted to local clients")
         }
         t.register("password", 1, 1) { _ throws(ProtocolError) in
-            throw ProtocolError(.password, "incorrect password (previewd has no passwords; the socket is the user's own)")
+            // No passwords: the socket is the user's own (0600). mpd's text for a wrong one.
+            throw ProtocolError(.password, "incorrect password")
         }
 
         // Client-to-client messages.
         t.register("subscribe", 1, 1) { call throws(ProtocolError) in
             try MessageHub.checkChannel(call.args[0])
             guard call.session.subscriptions.insert(call.args[0]).inserted else {
-                throw ProtocolError(.exist, "Already subscribed to this channel")
+                throw ProtocolError(.exist, "already subscribed to this channel")
             }
             s.controller.changed(.subscription)
             return .done
         }
         t.register("unsubscribe", 1, 1) { call throws(ProtocolError) in
             guard call.session.subscriptions.remove(call.args[0]) != nil else {
-                throw ProtocolError(.noExist, "Not subscribed to this channel")
+                throw ProtocolError(.noExist, "not subscribed to this channel")
             }
             s.controller.changed(.subscription)
             return .done

@@ -11,7 +11,7 @@ extension Commands {
                 if p >= 0 { position = p }
             }
             try c.run { (p: inout Player, q: Queue) throws(ProtocolError) in try p.play(position: position, in: q) }
-            return .done
+            return awaitAudible(c, call)
         }
         t.register("playid", 0, 1) { call throws(ProtocolError) in
             var id: SongID?
@@ -20,7 +20,7 @@ extension Commands {
                 if n >= 0 { id = SongID(n) }
             }
             try c.run { (p: inout Player, q: Queue) throws(ProtocolError) in try p.play(id: id, in: q) }
-            return .done
+            return awaitAudible(c, call)
         }
         t.register("pause", 0, 1) { call throws(ProtocolError) in
             let paused = try call.args.first.map { (a) throws(ProtocolError) in try Arguments.boolean(a) }
@@ -31,25 +31,25 @@ extension Commands {
             try c.run { (p: inout Player, _: Queue) in p.stop() }
             return .done
         }
-        t.register("next", 0, 0) { _ throws(ProtocolError) in
+        t.register("next", 0, 0) { call throws(ProtocolError) in
             guard c.player.state != .stop else { throw ProtocolError(.playerSync, "Not playing") }
             try c.run { (p: inout Player, q: Queue) in p.next(in: q) }
-            return .done
+            return awaitAudible(c, call)
         }
-        t.register("previous", 0, 0) { _ throws(ProtocolError) in
+        t.register("previous", 0, 0) { call throws(ProtocolError) in
             guard c.player.state != .stop else { throw ProtocolError(.playerSync, "Not playing") }
             try c.run { (p: inout Player, q: Queue) in p.previous(in: q) }
-            return .done
+            return awaitAudible(c, call)
         }
         t.register("seek", 2, 2) { call throws(ProtocolError) in
             let pos = try Arguments.unsigned(call.args[0])
             guard pos < c.queue.count else { throw ProtocolError(.argument, "Bad song index") }
             try c.seek(id: c.queue.songs[pos].id, to: try seconds(call.args[1]))
-            return .done
+            return awaitAudible(c, call)
         }
         t.register("seekid", 2, 2) { call throws(ProtocolError) in
             try c.seek(id: try songID(call.args[0]), to: try seconds(call.args[1]))
-            return .done
+            return awaitAudible(c, call)
         }
         t.register("seekcur", 1, 1) { call throws(ProtocolError) in
             guard c.player.state != .stop, let id = c.player.current else { throw ProtocolError(.playerSync, "Not playing") }
@@ -62,7 +62,7 @@ extension Commands {
                 target = try seconds(text)
             }
             try c.seek(id: id, to: target)
-            return .done
+            return awaitAudible(c, call)
         }
         t.register("random", 1, 1) { call throws(ProtocolError) in
             let on = try Arguments.boolean(call.args[0])
@@ -108,5 +108,12 @@ extension Commands {
             call.reply.field("volume", c.volume)
             return .done
         }
+    }
+
+    /// Answers once the song just started is audible (or failed, or a short
+    /// time passed), as mpd answers only after its decoder has started.
+    private static func awaitAudible(_ c: PlayerController, _ call: CommandCall) -> CommandOutcome {
+        c.whenAudible { call.finish(nil) }
+        return .pending
     }
 }

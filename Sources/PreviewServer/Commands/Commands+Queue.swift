@@ -151,7 +151,7 @@ extension Commands {
 
     private static func priorityArgument(_ text: String) throws(ProtocolError) -> UInt8 {
         let n = try Arguments.unsigned(text)
-        guard n <= 255 else { throw ProtocolError(.argument, "Priority out of range: \(text)") }
+        guard n <= 255 else { throw ProtocolError(.argument, "Number too large: \(text)") }
         return UInt8(n)
     }
 

@@ -79,8 +79,8 @@ extension Reply {
         if let range = entry.range {
             field("Range", formatSeconds(range.start) + "-" + (range.end.map(formatSeconds) ?? ""))
         }
-        if entry.priority > 0 { field("Prio", Int(entry.priority)) }
         field("Pos", position)
         field("Id", Int(entry.id))
+        if entry.priority > 0 { field("Prio", Int(entry.priority)) }
     }
 }

@@ -32,6 +32,15 @@ final class PlayerController {
     private var failuresInARow = 0
     /// Seconds of audio played before the current stream (for `stats` playtime).
     private var playedSeconds = 0.0
+    /// Commands (`play`, `next`, `seek`, ...) waiting for the new song's first
+    /// audio, so a `status` right after them shows its format, as with mpd.
+    private var startWaiters: [() -> Void] = []
+    /// Whether the current stream has reached the output.
+    private var streamAudible = false
+    /// Runs a closure after a delay on the control thread.
+    private let schedule: (Double, @escaping () -> Void) -> Void
+    /// Longest wait for first audio before a command answers anyway.
+    static let startWaitLimit = 2.0
 
     /// The output's name and plugin, for `outputs`.
     let outputName: String
@@ -46,7 +55,9 @@ final class PlayerController {
 
     init(engine: AudioEngine, catalog: DeezerClient, log: Log, seed: UInt64,
          output: (name: String, plugin: String) = ("previewd", "previewd"),
+         schedule: @escaping (Double, @escaping () -> Void) -> Void = { _, _ in },
          notify: @escaping (Subsystems) -> Void) {
+        self.schedule = schedule
         outputName = output.name
         outputPlugin = output.plugin
         self.engine = engine
@@ -243,6 +254,27 @@ final class PlayerController {
         if before != (player.state, player.current) || !effects.isEmpty { notify(.player) }
     }
 
+    /// Calls `done` once the song just started is audible, it failed, playback
+    /// stopped, or `startWaitLimit` passed, whichever comes first.
+    func whenAudible(_ done: @escaping () -> Void) {
+        guard stream != nil, !streamAudible else {
+            done()
+            return
+        }
+        startWaiters.append(done)
+        let waiting = startWaiters.count
+        schedule(PlayerController.startWaitLimit) { [weak self] in
+            guard let self, self.startWaiters.count >= waiting else { return }
+            self.releaseWaiters()
+        }
+    }
+
+    private func releaseWaiters() {
+        let waiters = startWaiters
+        startWaiters = []
+        for w in waiters { w() }
+    }
+
     /// Sets a mode and reports `options`.
     func setModes(_ change: (inout Player, Queue) -> Void) {
         change(&player, queue)
@@ -251,9 +283,11 @@ final class PlayerController {
 
     /// `setvol`: 0...100.
     func setVolume(_ percent: Int) {
-        guard percent != volume else { return }
-        volume = percent
-        if outputEnabled { engine.setVolume(percent) }
+        // mpd reports `mixer` for every setvol, a change or not.
+        if percent != volume {
+            volume = percent
+            if outputEnabled { engine.setVolume(percent) }
+        }
         notify(.mixer)
     }
 
@@ -271,7 +305,6 @@ final class PlayerController {
 
     /// `replay_gain_mode`.
     func setReplayGainMode(_ mode: String) {
-        guard mode != replayGainMode else { return }
         replayGainMode = mode
         notify(.options)
     }
@@ -433,6 +466,7 @@ final class PlayerController {
                 finishStreamAccounting()
                 stream = nil
                 engine.stop()
+                releaseWaiters()
             case .remove(let id):
                 if let pos = queue.position(of: id) {
                     _ = try? queue.remove(positions: pos..<(pos + 1))
@@ -452,6 +486,7 @@ final class PlayerController {
         let from = max(offset, entry.range?.start ?? 0)
         let until = entry.range?.end
         stream = (streamID, id, retried, from, from == 0 && until == nil)
+        streamAudible = false
         streamRequestedAt = monotonicTime()
         audioFormat = nil
         bitrate = 0
@@ -512,6 +547,8 @@ final class PlayerController {
             failuresInARow = 0
             audioFormat = format
             bitrate = rate
+            streamAudible = true
+            releaseWaiters()
             let ms = (monotonicTime() - streamRequestedAt) * 1000
             log.debug("first audio of song \(current.song) at the output after \(Int(ms.rounded())) ms")
             if let totalFrames, format.sampleRate > 0, queue.song(withID: current.song)?.song.duration == nil {
@@ -544,6 +581,7 @@ final class PlayerController {
 
     private func failed(stream id: StreamID, reason: String) {
         log.warning("skipping: \(reason)")
+        defer { if stream == nil || stream?.id == id { releaseWaiters() } }
         lastError = reason
         stream = nil
         failuresInARow += 1

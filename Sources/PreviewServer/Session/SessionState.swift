@@ -37,10 +37,10 @@ final class MessageHub {
     }
 
     /// Delivers `text` to every subscriber of `channel`.
-    /// - Throws: `.noExist` "No receiver" when nobody subscribed (mpd's reply).
+    /// - Throws: `.noExist` when nobody subscribed (mpd's text).
     func send(_ text: String, to channel: String) throws(ProtocolError) {
         let receivers = members.values.compactMap(\.state).filter { $0.subscriptions.contains(channel) }
-        guard !receivers.isEmpty else { throw ProtocolError(.noExist, "No receiver") }
+        guard !receivers.isEmpty else { throw ProtocolError(.noExist, "nobody is subscribed to this channel") }
         for r in receivers {
             r.messages.append((channel, text))
             if r.messages.count > MessageHub.maxQueued { r.messages.removeFirst() }

@@ -78,6 +78,8 @@ public final class Server {
     private var httpCallbacks: [RequestID: (HTTPResult) -> Void] = [:]
     private var nextRequestID: RequestID = 1
     private var pendingChanges: Subsystems = []
+    /// Closures to run at a monotonic time, for time-outs on the control thread.
+    private var timers: [(deadline: Double, action: () -> Void)] = []
     private let hub = MessageHub()
 
     /// - Parameters: options: where to listen and what to call; engine: the audio side.
@@ -118,7 +120,10 @@ public final class Server {
         // Changes are delivered after the current command or event is done,
         // so an idle client's queued commands never run in the middle of one.
         controller = PlayerController(engine: engine, catalog: catalog, log: log, seed: seed.next(),
-                                      output: (options.outputName, options.outputName)) { [unowned self] changed in
+                                      output: (options.outputName, options.outputName),
+                                      schedule: { [unowned self] delay, action in
+                                          timers.append((monotonicTime() + delay, action))
+                                      }) { [unowned self] changed in
             pendingChanges.formUnion(changed)
         }
         table = Commands.table(Services(controller: controller, hub: hub,
@@ -138,7 +143,11 @@ public final class Server {
                 if !session.output.isEmpty { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: fd, events: events, revents: 0))
             }
-            let n = poll(&fds, nfds_t(fds.count), -1)
+            var timeout: Int32 = -1
+            if let next = timers.map(\.deadline).min() {
+                timeout = Int32(max(0, min(60_000, ((next - monotonicTime()) * 1000).rounded(.up))))
+            }
+            let n = poll(&fds, nfds_t(fds.count), timeout)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw SocketError("poll")
@@ -150,6 +159,12 @@ public final class Server {
             }
             if fds[1].revents != 0 {
                 for event in inbox.drain() { dispatch(event) }
+            }
+            let now = monotonicTime()
+            if timers.contains(where: { $0.deadline <= now }) {
+                let due = timers.filter { $0.deadline <= now }
+                timers.removeAll { $0.deadline <= now }
+                for t in due { t.action() }
             }
             for pfd in fds.dropFirst(3) where pfd.revents != 0 {
                 guard let session = clients[pfd.fd] else { continue }

@@ -59,12 +59,12 @@ final class PlaylistStore {
     }
 
     /// `rename`.
-    /// - Throws: `.noExist` "No such playlist", `.exist` "Playlist already exists".
+    /// - Throws: `.noExist` "No such playlist", `.exist` "Playlist exists already" (mpd's words).
     func rename(_ from: String, to: String) throws(ProtocolError) {
         try M3U.checkName(from)
         try M3U.checkName(to)
         guard exists(from) else { throw ProtocolError(.noExist, "No such playlist") }
-        guard !exists(to) else { throw ProtocolError(.exist, "Playlist already exists") }
+        guard !exists(to) else { throw ProtocolError(.exist, "Playlist exists already") }
         guard Glibc.rename(path(from), path(to)) == 0 else { throw AtomicFile.failure("cannot rename \(from)") }
         AtomicFile.syncDirectory(of: path(to))
     }
