@@ -1,0 +1,101 @@
+"""Real desktop clients against previewd: ncmpcpp in tmux, and mpDris2 on a
+private D-Bus session bus driven by playerctl (how media keys reach it)."""
+import os
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+
+
+def wait_for(predicate, timeout=15, interval=0.1):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    return predicate()
+
+
+@pytest.fixture
+def playing_album(daemon_factory):
+    d = daemon_factory(output="null", pace="realtime")
+    c = d.client()
+    assert c.cmd("add deezer:album:302127") == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    return d, c
+
+
+def test_ncmpcpp_shows_queue_and_current_song(playing_album, tmp_path):
+    d, c = playing_album
+    session = f"previewd-test-{os.getpid()}"
+    env = dict(os.environ, HOME=str(tmp_path), MPD_HOST=d.socket, TERM="xterm")
+    subprocess.run(["tmux", "-L", session, "new-session", "-d", "-s", "t", "-x", "140", "-y", "30", "ncmpcpp"],
+                   env=env, check=True)
+    try:
+        def screen():
+            return subprocess.run(["tmux", "-L", session, "capture-pane", "-p", "-t", "t"],
+                                  env=env, capture_output=True, text=True).stdout
+        def ready():
+            s = screen()
+            return s if "Too Long" in s and "Playing" in s else None
+        text = wait_for(ready)
+        assert text, screen()
+        assert "Playlist (14 items" in text
+        for title in ("One More Time", "Aerodynamic", "Harder, Better, Faster, Stronger", "Too Long"):
+            assert title in text
+        status_line = [line for line in text.splitlines() if "Playing" in line]
+        assert status_line, text
+        # ncmpcpp's status line: "Playing: Daft Punk - "Discovery" - One More Time  [m:ss/0:30]"
+        assert "Daft Punk" in status_line[-1] and "One More Time" in status_line[-1], status_line
+    finally:
+        subprocess.run(["tmux", "-L", session, "kill-server"], env=env)
+
+
+@pytest.fixture
+def session_bus(tmp_path):
+    """A private D-Bus session bus; yields its address."""
+    p = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+                         stdout=subprocess.PIPE, text=True)
+    address = p.stdout.readline().strip()
+    assert address.startswith("unix:"), address
+    yield address
+    p.send_signal(signal.SIGTERM)
+    p.wait(10)
+
+
+def test_mpdris2_exposes_previewd_over_mpris(playing_album, session_bus, tmp_path):
+    d, c = playing_album
+    env = dict(os.environ, HOME=str(tmp_path), MPD_HOST=d.socket, DBUS_SESSION_BUS_ADDRESS=session_bus)
+    env.pop("DISPLAY", None)
+    bridge = subprocess.Popen([shutil.which("mpDris2")], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        def ctl(*args):
+            return subprocess.run(["playerctl", "--player=mpd", *args], env=env, capture_output=True, text=True)
+
+        def current_title():
+            r = ctl("metadata", "title")
+            return r.stdout.strip() if r.returncode == 0 else None
+        title = wait_for(current_title)
+        assert title == "One More Time"
+        assert ctl("metadata", "artist").stdout.strip() == "Daft Punk"
+        assert ctl("status").stdout.strip() == "Playing"
+
+        assert ctl("next").returncode == 0
+        assert wait_for(lambda: c.fields("currentsong").get("Title") == "Aerodynamic")
+        assert wait_for(lambda: ctl("metadata", "title").stdout.strip() == "Aerodynamic")
+
+        assert ctl("play-pause").returncode == 0
+        assert wait_for(lambda: c.fields("status")["state"] == "pause")
+        assert wait_for(lambda: ctl("status").stdout.strip() == "Paused")
+
+        assert ctl("play-pause").returncode == 0
+        assert wait_for(lambda: c.fields("status")["state"] == "play")
+
+        assert ctl("previous").returncode == 0
+        assert wait_for(lambda: c.fields("currentsong").get("Title") == "One More Time")
+    finally:
+        bridge.terminate()
+        bridge.wait(10)
