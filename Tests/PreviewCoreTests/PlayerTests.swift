@@ -95,3 +95,20 @@ import Testing
         #expect(p.songsRemoved(last, formerPosition: 1, in: q) == [.halt])
     }
 }
+
+@Suite struct PriorityTests {
+    @Test func higherPrioritiesPlayFirstInRandomMode() throws {
+        var q = Queue()
+        for i in 0..<10 { try q.add(Song(uri: "u\(i)")) }
+        var p = Player(seed: 3)
+        _ = try p.play(position: 0, in: q)
+        p.setRandom(true, in: q)
+        q.update(id: 7) { $0.priority = 200 }
+        q.update(id: 4) { $0.priority = 100 }
+        p.prioritiesChanged(in: q)
+        #expect(p.randomOrder.first == 1)
+        #expect(Array(p.randomOrder[1...2]) == [7, 4])
+        #expect(Set(p.randomOrder) == Set(1...10))
+        #expect(p.songFinished(in: q) == [.start(7)])
+    }
+}

@@ -189,6 +189,20 @@ public struct Player: Sendable {
         }
     }
 
+    /// Priorities changed: in random mode, the songs still to come are
+    /// ordered by priority, highest first (mpd's rule), keeping the random
+    /// order among equal priorities.
+    public mutating func prioritiesChanged(in queue: Queue) {
+        guard modes.random else { return }
+        let start = current.flatMap { randomOrder.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
+        let priority = { (id: SongID) in Int(queue.song(withID: id)?.priority ?? 0) }
+        let upcoming = randomOrder[start...].enumerated().sorted {
+            let (a, b) = (priority($0.element), priority($1.element))
+            return a != b ? a > b : $0.offset < $1.offset
+        }.map(\.element)
+        randomOrder.replaceSubrange(start..., with: upcoming)
+    }
+
     /// Songs left the queue. When the current song is among them, playback
     /// goes on with the song that took its position (MPD's behaviour), or
     /// stops when there is none.

@@ -28,11 +28,9 @@ enum Commands {
         return t
     }
 
-    /// Names listed by `commands`: the table's plus the ones the session
-    /// handles itself.
-    static func commandNames(_ table: CommandTable) -> [String] {
-        (table.names + ["command_list_begin", "command_list_end", "command_list_ok_begin", "noidle"]).sorted()
-    }
+    /// Names listed by `commands`: the table's (like mpd, not the
+    /// `command_list_*` markers or `noidle`, which the session handles).
+    static func commandNames(_ table: CommandTable) -> [String] { table.names }
 
     static func songID(_ text: String) throws(ProtocolError) -> SongID {
         let n = try Arguments.unsigned(text)

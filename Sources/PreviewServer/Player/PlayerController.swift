@@ -326,7 +326,10 @@ final class PlayerController {
     func setPriority(_ priority: UInt8, id: SongID) {
         let before = queue.version
         queue.update(id: id) { $0.priority = priority }
-        if queue.version != before { notify(.playlist) }
+        if queue.version != before {
+            player.prioritiesChanged(in: queue)
+            notify(.playlist)
+        }
     }
 
     /// `rangeid`: nil plays the whole song.
