@@ -25,7 +25,14 @@ let output: OutputKind
 switch options.output {
 case .pulse: output = .pulse
 case .null: output = .null
-case .wav(let path): output = .wav(path)
+case .wav(let path):
+    // Fail now, not on every song, when the WAV files cannot be written.
+    let dir = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+    guard access(dir.isEmpty ? "/" : dir, W_OK) == 0 else {
+        writeStderr("previewd: cannot write WAV files in \(dir): \(String(cString: strerror(errno)))")
+        exit(1)
+    }
+    output = .wav(path)
 }
 let engine = Engine(output: output, paced: options.realtimePace)
 do {

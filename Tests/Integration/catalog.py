@@ -210,6 +210,7 @@ class Handler(BaseHTTPRequestHandler):
 
 class Server(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 256  # many clients at once in stress tests
 
     def handle_error(self, request, client_address):
         # previewd drops a preview mid-body on stop or skip; that is expected.

@@ -97,5 +97,7 @@ import Testing
         #expect(throws: ProtocolError(.argument, "Number too large: 9223372036854775807")) { try Arguments.range("9223372036854775807") }
         #expect(throws: ProtocolError(.argument, "Number too large: 99999999999999999999999")) { try Arguments.unsigned("99999999999999999999999") }
         #expect(throws: ProtocolError(.argument, "Number too large: 3000000000")) { try Arguments.position("+3000000000") }
+        #expect(throws: ProtocolError(.argument, "Number too large: -9223372036854775808")) { try Arguments.integer("-9223372036854775808") }
+        #expect(throws: ProtocolError(.argument, "Number too large: -9223372036854775809")) { try Arguments.integer("-9223372036854775809") }
     }
 }

@@ -50,6 +50,8 @@ final class CurlNetwork: @unchecked Sendable {
     init() {
         CurlNetwork.globalInit
         multi = curl_multi_init()
+        // Keep a few connections alive for reuse, not one per past transfer.
+        pv_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, 8)
     }
 
     private static let globalInit: Void = {

@@ -31,6 +31,16 @@ final class WavOutput: AudioOutput, @unchecked Sendable {
     }
 
     func configure(_ newFormat: AudioFormat) throws(StreamFailure) {
+        // The file opens with the first PCM, so a stream skipped before it
+        // played leaves no empty file behind.
+        pendingFormat = (fd >= 0 && newFormat == format) ? nil : newFormat
+    }
+
+    private var pendingFormat: AudioFormat?
+
+    private func openPending() throws(StreamFailure) {
+        guard let newFormat = pendingFormat else { return }
+        pendingFormat = nil
         if fd >= 0, newFormat == format { return }
         if fd >= 0 { finishFile() }
         fileIndex += 1
@@ -45,6 +55,7 @@ final class WavOutput: AudioOutput, @unchecked Sendable {
     }
 
     func write(_ pcm: UnsafeRawBufferPointer, interrupted: () -> Bool) throws(StreamFailure) -> Int {
+        try openPending()
         guard fd >= 0, let format else { throw .output("WAV output written before configure") }
         var offset = 0
         while offset < pcm.count {

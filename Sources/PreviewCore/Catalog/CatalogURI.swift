@@ -21,6 +21,10 @@ public enum CatalogURI: Equatable, Sendable {
     ///   `.permission` "Access denied" for file://, `.noExist` "No such
     ///   directory" for a plain path; `.argument` for a malformed Deezer URI.
     public init(parsing text: String) throws(ProtocolError) {
+        // A NUL or other control byte would be cut or misread further down.
+        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw ProtocolError(.argument, "Malformed URI: control characters")
+        }
         if text.hasPrefix("deezer:") {
             let parts = text.split(separator: ":", omittingEmptySubsequences: false)
             if parts.count == 2, parts[1] == "chart" { self = .chart; return }

@@ -60,7 +60,7 @@ public enum ControlCommand: Equatable, Sendable {
             }
         }
         func position() throws(UsageError) -> Int {
-            guard let n = Int(args[0]), n >= 1 else {
+            guard let n = Int(args[0]), n >= 1, n <= Int(Int32.max) else {
                 throw UsageError(message: "\(name) takes a queue position from 1, not \"\(args[0])\"")
             }
             return n

@@ -22,7 +22,8 @@ public enum Arguments {
             }
             throw ProtocolError(.argument, "Integer expected: \(text)")
         }
-        guard abs(v) <= Int(Int32.max) else { throw ProtocolError(.argument, "Number too large: \(text)") }
+        // No abs(): it traps on Int.min.
+        guard v <= Int(Int32.max), v >= -Int(Int32.max) else { throw ProtocolError(.argument, "Number too large: \(text)") }
         return v
     }
 

@@ -18,13 +18,12 @@ public struct Subsystems: OptionSet, Sendable, Hashable {
     public static let neighbor = Subsystems(rawValue: 1 << 12)
     public static let mount = Subsystems(rawValue: 1 << 13)
 
-    /// Protocol names in MPD's reporting order.
+    /// Protocol names in MPD's reporting order (mpd's `idle_names`).
     public static let names: [(Subsystems, String)] = [
-        (.database, "database"), (.update, "update"), (.storedPlaylist, "stored_playlist"),
-        (.playlist, "playlist"), (.player, "player"), (.mixer, "mixer"), (.output, "output"),
-        (.options, "options"), (.partition, "partition"), (.sticker, "sticker"),
-        (.subscription, "subscription"), (.message, "message"), (.neighbor, "neighbor"),
-        (.mount, "mount"),
+        (.database, "database"), (.storedPlaylist, "stored_playlist"), (.playlist, "playlist"),
+        (.player, "player"), (.mixer, "mixer"), (.output, "output"), (.options, "options"),
+        (.sticker, "sticker"), (.update, "update"), (.subscription, "subscription"),
+        (.message, "message"), (.neighbor, "neighbor"), (.mount, "mount"), (.partition, "partition"),
     ]
 
     /// Every subsystem.

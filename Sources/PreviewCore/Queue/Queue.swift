@@ -52,6 +52,27 @@ public struct Queue: Sendable {
         return id
     }
 
+    /// Inserts `newSongs` at `position` (default: the end) as one change
+    /// (one version step, as mpd adds a directory) and returns their ids.
+    /// - Throws: `.playlistMax` when they do not all fit; `.argument` "Bad
+    ///   song index" when `position` > count.
+    @discardableResult
+    public mutating func add(contentsOf newSongs: [Song], at position: Int? = nil) throws(ProtocolError) -> [SongID] {
+        guard songs.count + newSongs.count <= maxLength else { throw ProtocolError(.playlistMax, "Playlist is too large") }
+        let pos = position ?? songs.count
+        guard pos >= 0, pos <= songs.count else { throw ProtocolError(.argument, "Bad song index") }
+        version &+= 1
+        var entries: [QueuedSong] = []
+        entries.reserveCapacity(newSongs.count)
+        for song in newSongs {
+            entries.append(QueuedSong(id: nextID, song: song, version: version))
+            nextID &+= 1
+        }
+        songs.insert(contentsOf: entries, at: pos)
+        reindex(from: pos)
+        return entries.map(\.id)
+    }
+
     /// Removes the songs at `range` (END clamped, as MPD does for `START:`).
     /// - Returns: the removed songs' ids (none for an empty range at the end).
     /// - Throws: `.argument` "Bad song index" when START is past the end.

@@ -15,6 +15,9 @@ public struct Song: Equatable, Sendable {
     /// Length of the audio that will play, in seconds (a preview: at most 30),
     /// when known; replaced by the decoder's exact figure once it has one.
     public var duration: Double?
+    /// Further values added with `addtagid` (MPD tags are multi-valued),
+    /// listed after the song's own tags.
+    public var addedTags: [TagValue] = []
 
     /// - Parameters: as the properties.
     public init(uri: String, title: String? = nil, artist: String? = nil,
@@ -50,5 +53,15 @@ public struct SongRange: Equatable, Sendable {
     public init(start: Double, end: Double?) {
         self.start = start
         self.end = end
+    }
+}
+
+/// One tag value, by MPD tag name (`Artist`, `Album`, `Title`).
+public struct TagValue: Equatable, Sendable {
+    public var name: String
+    public var value: String
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
     }
 }

@@ -33,11 +33,14 @@ extension Commands {
                 guard mpdTagNames.contains(name.lowercased()) else { throw ProtocolError(.argument, "Unknown tag type") }
                 if let tag = SessionState.allTags.first(where: { $0.lowercased() == name.lowercased() }) { names.append(tag) }
             }
+            let hasNames = call.args.count > 1
             switch sub {
-            case "enable": call.session.tags.formUnion(names)
-            case "disable": call.session.tags.subtract(names)
-            case "clear": call.session.tags = []
-            case "all": call.session.tags = Set(SessionState.allTags)
+            case "enable", "disable":
+                guard hasNames else { throw ProtocolError(.argument, "Not enough arguments") }
+                if sub == "enable" { call.session.tags.formUnion(names) } else { call.session.tags.subtract(names) }
+            case "clear", "all":
+                guard !hasNames else { throw ProtocolError(.argument, "Too many arguments") }
+                call.session.tags = sub == "clear" ? [] : Set(SessionState.allTags)
             default: throw ProtocolError(.argument, "Unknown sub command")
             }
             return .done

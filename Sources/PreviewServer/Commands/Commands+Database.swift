@@ -142,6 +142,10 @@ extension Commands {
                         if name == "readpicture", e.code == .noExist { call.finish(nil) } else { call.finish(e) }
                     case .success(let picture):
                         let bytes = picture.bytes
+                        guard offset <= bytes.count else {
+                            call.finish(ProtocolError(.argument, name == "albumart" ? "Offset too large" : "Bad file offset"))
+                            return
+                        }
                         call.reply.field("size", bytes.count)
                         if name == "readpicture", let type = picture.type { call.reply.field("type", type) }
                         let start = min(offset, bytes.count)

@@ -8,6 +8,8 @@ extension Commands {
             var position: Int?
             if let arg = call.args.first {
                 let p = try Arguments.integer(arg)
+                // -1 means "the current song", as in mpd; other negatives are bad.
+                guard p >= -1 else { throw ProtocolError(.argument, "Bad song index") }
                 if p >= 0 { position = p }
             }
             try c.run { (p: inout Player, q: Queue) throws(ProtocolError) in try p.play(position: position, in: q) }
@@ -17,6 +19,7 @@ extension Commands {
             var id: SongID?
             if let arg = call.args.first {
                 let n = try Arguments.integer(arg)
+                guard n >= -1 else { throw ProtocolError(.noExist, "No such song") }
                 if n >= 0 { id = SongID(n) }
             }
             try c.run { (p: inout Player, q: Queue) throws(ProtocolError) in try p.play(id: id, in: q) }

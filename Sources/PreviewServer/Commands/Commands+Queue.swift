@@ -157,12 +157,13 @@ extension Commands {
 
     /// `START:END` in seconds (either side may be empty); `:` alone clears.
     private static func songRange(_ text: String) throws(ProtocolError) -> SongRange? {
-        guard let colon = text.firstIndex(of: ":") else { throw ProtocolError(.argument, "Bad range: \(text)") }
+        guard let colon = text.firstIndex(of: ":") else { throw ProtocolError(.argument, "Bad range") }
         let a = String(text[..<colon]), b = String(text[text.index(after: colon)...])
         if a.isEmpty && b.isEmpty { return nil }
+        guard a.isEmpty || Double(a) != nil, b.isEmpty || Double(b) != nil else { throw ProtocolError(.argument, "Bad range") }
         let start = a.isEmpty ? 0 : try seconds(a)
         let end = b.isEmpty ? nil : try seconds(b)
-        if let end, end <= start { throw ProtocolError(.argument, "Bad range: \(text)") }
+        if let end, end <= start { throw ProtocolError(.argument, "Bad range") }
         return SongRange(start: start, end: end)
     }
 

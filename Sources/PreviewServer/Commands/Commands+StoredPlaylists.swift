@@ -60,7 +60,7 @@ extension Commands {
                     let added = try result.get()
                     var songs = store.exists(name) ? try store.load(name) : []
                     let at = position ?? songs.count
-                    guard at <= songs.count else { throw ProtocolError(.argument, "Bad song index") }
+                    guard at <= songs.count else { throw ProtocolError(.argument, "Bad position") }
                     songs.insert(contentsOf: added, at: at)
                     try store.store(name, songs)
                     c.changed(.storedPlaylist)
@@ -72,6 +72,7 @@ extension Commands {
             return .pending
         }
         t.register("playlistclear", 1, 1) { call throws(ProtocolError) in
+            _ = try store.load(call.args[0])  // mpd refuses to clear a missing playlist
             try store.store(call.args[0], [])
             c.changed(.storedPlaylist)
             return .done
@@ -89,7 +90,7 @@ extension Commands {
             var songs = try store.load(call.args[0])
             let from = try Arguments.unsigned(call.args[1])
             let to = try Arguments.unsigned(call.args[2])
-            guard from < songs.count, to < songs.count else { throw ProtocolError(.argument, "Bad song index") }
+            guard from < songs.count, to < songs.count else { throw ProtocolError(.argument, "Bad range") }
             songs.insert(songs.remove(at: from), at: to)
             try store.store(call.args[0], songs)
             c.changed(.storedPlaylist)

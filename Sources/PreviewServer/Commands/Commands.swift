@@ -59,13 +59,19 @@ enum Commands {
 }
 
 extension Reply {
-    /// A song's `file` line and tags (those enabled in `tags`), and its length.
-    mutating func song(_ song: Song, tags: Set<String>) {
+    /// A song's `file` line and tags (those enabled in `tags`), and its
+    /// length (of its `range` when it has one, as mpd shows it).
+    mutating func song(_ song: Song, tags: Set<String>, range: SongRange? = nil) {
         field("file", song.uri)
+        if let range {
+            field("Range", formatSeconds(range.start) + "-" + (range.end.map(formatSeconds) ?? ""))
+        }
         if tags.contains("Artist"), let artist = song.artist { field("Artist", artist) }
         if tags.contains("Title"), let title = song.title { field("Title", title) }
         if tags.contains("Album"), let album = song.album { field("Album", album) }
-        if let duration = song.duration {
+        for extra in song.addedTags where tags.contains(extra.name) { field(extra.name, extra.value) }
+        if var duration = song.duration {
+            if let range { duration = max(0, (range.end ?? duration) - range.start) }
             field("Time", Int(duration.rounded()))
             field("duration", formatSeconds(duration))
         }
@@ -73,10 +79,7 @@ extension Reply {
 
     /// A queued song as `playlistinfo`/`currentsong` list it.
     mutating func song(_ entry: QueuedSong, position: Int, tags: Set<String>) {
-        song(entry.song, tags: tags)
-        if let range = entry.range {
-            field("Range", formatSeconds(range.start) + "-" + (range.end.map(formatSeconds) ?? ""))
-        }
+        song(entry.song, tags: tags, range: entry.range)
         field("Pos", position)
         field("Id", Int(entry.id))
         if entry.priority > 0 { field("Prio", Int(entry.priority)) }

@@ -100,13 +100,7 @@ final class PlayerController {
     /// Inserts `songs` (already resolved) at `position` (default: the end).
     /// - Throws: `.playlistMax` when they do not fit; position errors as `resolve`.
     func insert(_ songs: [Song], at position: Arguments.Position?) throws(ProtocolError) -> [SongID] {
-        guard queue.count + songs.count <= queue.maxLength else { throw ProtocolError(.playlistMax, "Playlist is too large") }
-        var at = try resolve(position)
-        var ids: [SongID] = []
-        for song in songs {
-            ids.append(try queue.add(song, at: at))
-            at = at.map { $0 + 1 }
-        }
+        let ids = try queue.add(contentsOf: songs, at: try resolve(position))
         player.songsAdded(ids)
         notify(.playlist)
         return ids
@@ -208,7 +202,9 @@ final class PlayerController {
         let removed = try queue.remove(positions: range)
         guard !removed.isEmpty else { return }
         notify(.playlist)
-        apply(player.songsRemoved(removed, formerPosition: formerPosition, in: queue))
+        let effects = player.songsRemoved(removed, formerPosition: formerPosition, in: queue)
+        apply(effects)
+        if !effects.isEmpty { notify(.player) }
     }
 
     /// `deleteid ID`.
@@ -222,7 +218,9 @@ final class PlayerController {
     func clear() {
         queue.removeAll()
         notify(.playlist)
-        apply(player.queueCleared())
+        let effects = player.queueCleared()
+        apply(effects)
+        if !effects.isEmpty { notify(.player) }
     }
 
     /// `move FROM[:TO] TO`.
@@ -337,22 +335,37 @@ final class PlayerController {
     func setRange(_ range: SongRange?, id: SongID) throws(ProtocolError) {
         guard queue.position(of: id) != nil else { throw ProtocolError(.noExist, "No such song") }
         if player.state != .stop, player.current == id {
-            throw ProtocolError(.playerSync, "Cannot edit the range of the current song")
+            throw ProtocolError(.permission, "Cannot edit the current song")
         }
         queue.update(id: id) { $0.range = range }
         notify(.playlist)
     }
 
-    /// `addtagid` (value) and `cleartagid` (nil).
+    /// `addtagid` (a value, added next to any the song has) and `cleartagid`
+    /// (nil: every value of the tag goes).
     func setTag(_ tag: SongFilter.Tag, value: String?, id: SongID) throws(ProtocolError) {
         guard queue.position(of: id) != nil else { throw ProtocolError(.noExist, "No such song") }
         let before = queue.version
+        let name = tag.rawValue.prefix(1).uppercased() + tag.rawValue.dropFirst()
         queue.update(id: id) { entry in
-            switch tag {
-            case .artist: entry.song.artist = value
-            case .album: entry.song.album = value
-            case .title: entry.song.title = value
-            case .any, .file: break
+            func slot(_ song: inout Song) -> WritableKeyPath<Song, String?>? {
+                switch tag {
+                case .artist: return \.artist
+                case .album: return \.album
+                case .title: return \.title
+                case .any, .file: return nil
+                }
+            }
+            guard let key = slot(&entry.song) else { return }
+            if let value {
+                if entry.song[keyPath: key] == nil {
+                    entry.song[keyPath: key] = value
+                } else {
+                    entry.song.addedTags.append(TagValue(name: name, value: value))
+                }
+            } else {
+                entry.song[keyPath: key] = nil
+                entry.song.addedTags.removeAll { $0.name == name }
             }
         }
         if queue.version != before { notify(.playlist) }

@@ -7,8 +7,9 @@ final class ClientSession {
     /// Longest request line accepted. Longer lines are answered with an ACK
     /// and skipped, and the connection stays usable (mpd drops the client).
     static let maxLineBytes = 64 * 1024
-    /// Most bytes a command list may collect before it is refused.
-    static let maxCommandListBytes = 16 << 20
+    /// Most bytes a command list may collect before it is refused (mpd's
+    /// default `max_command_list_size`, 2 MiB).
+    static let maxCommandListBytes = 2 << 20
 
     /// Reply bytes waiting to be written to the socket.
     var output: [UInt8] = []
@@ -24,12 +25,15 @@ final class ClientSession {
     private var inputStart = 0
     private var discardingLongLine = false
 
-    private enum ListState {
-        case none
-        /// `nil` stands for a line that was too long: the list fails there.
-        case collecting(okMode: Bool, lines: [String?], bytes: Int)
+    /// The command list being collected (`command_list_begin` seen): its
+    /// lines (`nil` stands for a line that was too long: the list fails
+    /// there), kept outside any enum so appending stays O(1).
+    private struct ListCollection {
+        var okMode: Bool
+        var lines: [String?] = []
+        var bytes = 0
     }
-    private var listState = ListState.none
+    private var collecting: ListCollection?
 
     /// A command list (or a lone command) being executed.
     private struct Execution {
@@ -47,6 +51,7 @@ final class ClientSession {
     private var pendingEvents: Subsystems = []
 
     private static let tooLong = ProtocolError(.argument, "line too long (at most \(maxLineBytes) bytes)")
+    private static let invalidUTF8 = ProtocolError(.argument, "request is not valid UTF-8")
 
     init(table: CommandTable, log: Log, hub: MessageHub) {
         self.table = table
@@ -100,16 +105,23 @@ final class ClientSession {
             inputStart = i + 1
             if discardingLongLine || lineBytes.count > ClientSession.maxLineBytes {
                 discardingLongLine = false
-                if case .collecting(let okMode, var lines, let bytes) = listState {
+                if collecting != nil {
                     // Fail the list at this line when it runs, like any other bad line in it.
-                    lines.append(nil)
-                    listState = .collecting(okMode: okMode, lines: lines, bytes: bytes)
+                    collecting!.lines.append(nil)
                 } else {
                     send(ClientSession.tooLong.ackLine(index: 0, command: ""))
                 }
                 continue
             }
-            return String(decoding: lineBytes, as: UTF8.self)
+            guard let line = String(validating: lineBytes, as: UTF8.self) else {
+                if collecting != nil {
+                    collecting!.lines.append("\u{0}invalid-utf8")
+                } else {
+                    send(ClientSession.invalidUTF8.ackLine(index: 0, command: ""))
+                }
+                continue
+            }
+            return line
         }
     }
 
@@ -121,42 +133,46 @@ final class ClientSession {
     }
 
     private func handle(_ line: String) {
-        if let mask = idleMask {
+        if idleMask != nil {
             // In idle, only `noidle` is allowed (as in mpd, anything else ends the connection).
             if line.trimmingSuffix("\r") == "noidle" {
-                finishIdle(mask)
+                // Nothing in the mask happened (or idle would have returned):
+                // mpd answers OK and keeps the other pending changes.
+                idleMask = nil
+                send("OK\n")
             } else {
                 log.info("client sent \"\(line.prefix(40))\" during idle; closing")
                 closing = true
             }
             return
         }
-        switch listState {
-        case .collecting(let okMode, var lines, let bytes):
+        if collecting != nil {
             if line.trimmingSuffix("\r") == "command_list_end" {
-                listState = .none
-                execution = Execution(lines: lines, inList: true, okMode: okMode)
+                let list = collecting!
+                collecting = nil
+                execution = Execution(lines: list.lines, inList: true, okMode: list.okMode)
                 run()
                 return
             }
             // Not idle, so `noidle` means nothing: mpd drops the line, in lists too.
             if line.trimmingSuffix("\r") == "noidle" { return }
-            guard bytes + line.utf8.count <= ClientSession.maxCommandListBytes else {
-                listState = .none
-                send(ProtocolError(.argument, "command list too long").ackLine(index: lines.count, command: ""))
+            guard collecting!.bytes + line.utf8.count <= ClientSession.maxCommandListBytes else {
+                let index = collecting!.lines.count
+                collecting = nil
+                send(ProtocolError(.argument, "command list too long (at most \(ClientSession.maxCommandListBytes) bytes)").ackLine(index: index, command: ""))
                 return
             }
-            lines.append(line)
-            listState = .collecting(okMode: okMode, lines: lines, bytes: bytes + line.utf8.count)
-        case .none:
-            switch line.trimmingSuffix("\r") {
-            case "command_list_begin": listState = .collecting(okMode: false, lines: [], bytes: 0)
-            case "command_list_ok_begin": listState = .collecting(okMode: true, lines: [], bytes: 0)
-            case "noidle": break  // not idle: mpd ignores it silently
-            default:
-                execution = Execution(lines: [line], inList: false, okMode: false)
-                run()
-            }
+            collecting!.lines.append(line)
+            collecting!.bytes += line.utf8.count
+            return
+        }
+        switch line.trimmingSuffix("\r") {
+        case "command_list_begin": collecting = ListCollection(okMode: false)
+        case "command_list_ok_begin": collecting = ListCollection(okMode: true)
+        case "noidle": break  // not idle: mpd ignores it silently
+        default:
+            execution = Execution(lines: [line], inList: false, okMode: false)
+            run()
         }
     }
 
@@ -173,6 +189,10 @@ final class ClientSession {
             let ackIndex = ex.inList ? ex.index : 0
             guard let line = ex.lines[ex.index] else {
                 fail(ClientSession.tooLong, index: ackIndex, command: "")
+                return
+            }
+            if line == "\u{0}invalid-utf8" {
+                fail(ClientSession.invalidUTF8, index: ackIndex, command: "")
                 return
             }
             var name = ""
@@ -246,8 +266,10 @@ final class ClientSession {
     }
 
     private func finishIdle(_ mask: Subsystems) {
+        // Like mpd, an idle that returns forgets every pending change, also
+        // those outside its mask.
         let report = pendingEvents.intersection(mask)
-        pendingEvents.subtract(report)
+        pendingEvents = []
         idleMask = nil
         send(report.changedLines + "OK\n")
     }

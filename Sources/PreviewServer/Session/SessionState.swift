@@ -3,8 +3,8 @@ import PreviewCore
 /// What one connection has chosen for itself: tags shown, binary chunk
 /// size, message channels and the messages waiting for it.
 final class SessionState {
-    /// Tags previewd can show, in the order songs list them.
-    static let allTags = ["Artist", "Title", "Album"]
+    /// Tags previewd can show, in mpd's tag order (as `tagtypes` lists them).
+    static let allTags = ["Artist", "Album", "Title"]
 
     /// Tags included in song listings (`tagtypes enable/disable/clear/all`).
     var tags = Set(SessionState.allTags)

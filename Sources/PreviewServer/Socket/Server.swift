@@ -108,6 +108,8 @@ public final class Server {
         }
         signal(SIGTERM, onSignal)
         signal(SIGINT, onSignal)
+        // A closed terminal is a request to stop, not a crash: same clean exit.
+        signal(SIGHUP, onSignal)
 
         let catalog = DeezerClient(apiBase: options.apiBase) { [unowned self] url, completion in
             let id = nextRequestID

@@ -25,7 +25,11 @@ final class UnixListener {
             throw SocketError(message: "socket path too long: \(path)")
         }
         try UnixListener.makeDirectories(parentOf: path)
-        if access(path, F_OK) == 0 {
+        var st = stat()
+        if lstat(path, &st) == 0 {
+            guard (st.st_mode & S_IFMT) == S_IFSOCK else {
+                throw SocketError(message: "\(path) exists and is not a socket; not replacing it")
+            }
             if UnixListener.isLive(path) {
                 throw SocketError(message: "another previewd is already listening on \(path)")
             }

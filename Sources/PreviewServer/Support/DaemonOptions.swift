@@ -57,7 +57,10 @@ public struct DaemonOptions: Equatable, Sendable {
         var i = 0
         func value(_ name: String) throws(UsageError) -> String {
             i += 1
-            guard i < arguments.count else { throw UsageError(description: "\(name) needs a value") }
+            // `--socket --output null` is a forgotten value, not a socket named "--output".
+            guard i < arguments.count, !arguments[i].hasPrefix("--") else {
+                throw UsageError(description: "\(name) needs a value")
+            }
             return arguments[i]
         }
         while i < arguments.count {
