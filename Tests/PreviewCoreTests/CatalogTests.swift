@@ -35,8 +35,15 @@ import Testing
     @Test func trackSong() {
         let t = DeezerTrack(id: 5, title: "T", duration: 12, preview: "", readable: true,
                             artist: DeezerArtistRef(id: 1, name: "A"), album: nil)
-        #expect(t.song(albumTitle: "Al") == Song(uri: "deezer:track:5", title: "T", artist: "A", album: "Al", duration: 12))
-        #expect(t.unplayableReason == "deezer:track:5 has no preview")
+        var expected = Song(uri: "deezer:track:5", title: "T", artist: "A", album: "Al", duration: 12)
+        expected.unplayable = "deezer:track:5 has no preview"
+        #expect(t.song(albumTitle: "Al") == expected)
+        var unreadable = t
+        unreadable.preview = "http://cdn/x.mp3"
+        unreadable.readable = false
+        #expect(unreadable.unplayableReason == "deezer:track:5 is not available in this country")
+        unreadable.readable = nil
+        #expect(unreadable.unplayableReason == nil)
     }
 }
 

@@ -51,18 +51,34 @@ final class Harness {
     var bodies: [String: String] = [:]
     /// Requested URLs, in order.
     var requested: [String] = []
+    /// A manual clock for the rate limiter, retries and time-outs.
+    var clock = 1000.0
+    var timers: [(Double, () -> Void)] = []
+
+    /// Moves the clock and runs the timers that fall due.
+    func advance(_ seconds: Double) {
+        clock += seconds
+        while let i = timers.firstIndex(where: { $0.0 <= clock }) {
+            let (_, action) = timers.remove(at: i)
+            action()
+        }
+        settle()
+    }
+
     /// When true, HTTP answers wait in `held` until `release()`.
     var holdAnswers = false
     var held: [() -> Void] = []
 
     init() {
         playlistDirectory = "/tmp/previewd-harness-\(getpid())-\(Harness.counter.add(1, ordering: .relaxed).newValue)"
-        let catalog = DeezerClient(apiBase: "http://api.test") { [unowned self] url, completion in
+        let catalog = DeezerClient(apiBase: "http://api.test", now: { [unowned self] in clock },
+                                   schedule: { [unowned self] delay, action in timers.append((clock + delay, action)) }) { [unowned self] url, completion in
             requested.append(url)
             let answer = { completion(self.answer(url)) }
             if holdAnswers { held.append(answer) } else { answer() }
         }
-        controller = PlayerController(engine: engine, catalog: catalog, log: Log(level: .error), seed: 7) { [unowned self] changed in
+        controller = PlayerController(engine: engine, catalog: catalog, log: Log(level: .error), seed: 7,
+                                      schedule: { [unowned self] delay, action in timers.append((clock + delay, action)) }) { [unowned self] changed in
             for s in sessions { s.notify(changed) }
         }
         table = Commands.table(Services(controller: controller, hub: hub, playlists: PlaylistStore(directory: playlistDirectory)))
@@ -86,11 +102,16 @@ final class Harness {
     /// Delivers engine events and client-only changes until none are left.
     func settle() {
         repeat {
+            while let i = timers.firstIndex(where: { $0.0 <= clock }) {
+                let (_, action) = timers.remove(at: i)
+                action()
+            }
             deliverLocal()
             let pending = engine.events
             engine.events = []
             for e in pending { controller.handle(e) }
         } while !engine.events.isEmpty || sessions.contains(where: { !$0.state.pendingLocal.isEmpty })
+            || timers.contains(where: { $0.0 <= clock })
     }
 
     /// Messages meant for single clients, as the server delivers them.

@@ -10,6 +10,8 @@ public enum CatalogURI: Equatable, Sendable {
     case playlist(Int)
     /// The artist's top tracks: `deezer:artist:ID`.
     case artist(Int)
+    /// A Deezer radio (a mix of tracks): `deezer:radio:ID`.
+    case radio(Int)
     /// Deezer's current top tracks: `deezer:chart`.
     case chart
     /// A direct MP3 URL, played as it is.
@@ -66,6 +68,7 @@ public enum CatalogURI: Equatable, Sendable {
         case "album": return .album(n)
         case "playlist": return .playlist(n)
         case "artist": return .artist(n)
+        case "radio": return .radio(n)
         default: throw ProtocolError(.argument, "Unsupported Deezer item kind: \(kind)")
         }
     }
@@ -77,6 +80,7 @@ public enum CatalogURI: Equatable, Sendable {
         case .album(let id): return "deezer:album:\(id)"
         case .playlist(let id): return "deezer:playlist:\(id)"
         case .artist(let id): return "deezer:artist:\(id)"
+        case .radio(let id): return "deezer:radio:\(id)"
         case .chart: return "deezer:chart"
         case .stream(let url): return url
         }

@@ -41,6 +41,21 @@ public struct DeezerTrack: Decodable, Sendable, Equatable {
     public var readable: Bool?
     public var artist: DeezerArtistRef?
     public var album: DeezerAlbumRef?
+    public var isrc: String?
+    public var rank: Int?
+    public var bpm: Double?
+    public var release_date: String?
+
+    public init(id: Int, title: String? = nil, duration: Int? = nil, preview: String? = nil, readable: Bool? = nil,
+                artist: DeezerArtistRef? = nil, album: DeezerAlbumRef? = nil) {
+        self.id = id
+        self.title = title
+        self.duration = duration
+        self.preview = preview
+        self.readable = readable
+        self.artist = artist
+        self.album = album
+    }
 }
 
 /// A paged list: `{"data":[...],"total":N,"next":URL}`.
@@ -50,7 +65,7 @@ public struct DeezerPage<Item: Decodable & Sendable>: Decodable, Sendable {
     public var next: String?
 }
 
-/// An album object (`/album/ID`).
+/// An album object (`/album/ID`, and the items of album lists).
 public struct DeezerAlbum: Decodable, Sendable {
     public var id: Int
     public var title: String?
@@ -58,13 +73,47 @@ public struct DeezerAlbum: Decodable, Sendable {
     public var nb_tracks: Int?
     public var cover_big: String?
     public var cover_xl: String?
+    /// `YYYY-MM-DD`.
+    public var release_date: String?
+    public var label: String?
+    public var fans: Int?
+    /// Total length in seconds.
+    public var duration: Int?
+    /// `album`, `single`, `ep`, `compile`.
+    public var record_type: String?
 }
 
-/// A playlist object (`/playlist/ID`).
+/// An artist object (`/artist/ID`, and the items of artist lists).
+public struct DeezerArtist: Decodable, Sendable {
+    public var id: Int
+    public var name: String?
+    public var nb_album: Int?
+    public var nb_fan: Int?
+}
+
+/// A playlist's creator.
+public struct DeezerUserRef: Decodable, Sendable {
+    public var id: Int?
+    public var name: String?
+}
+
+/// A playlist object (`/playlist/ID`, and the items of playlist lists).
 public struct DeezerPlaylist: Decodable, Sendable {
     public var id: Int
     public var title: String?
     public var nb_tracks: Int?
+    public var fans: Int?
+    public var duration: Int?
+    public var creator: DeezerUserRef?
+    public var user: DeezerUserRef?
+}
+
+/// `/chart`: the top lists of every kind.
+public struct DeezerChart: Decodable, Sendable {
+    public var tracks: DeezerPage<DeezerTrack>?
+    public var albums: DeezerPage<DeezerAlbum>?
+    public var artists: DeezerPage<DeezerArtist>?
+    public var playlists: DeezerPage<DeezerPlaylist>?
 }
 
 /// Length of a Deezer preview, in seconds.
@@ -74,16 +123,20 @@ extension DeezerTrack {
     /// The queue entry for this track. `album` fills the album tag when the
     /// track object has none (album track lists omit it).
     public func song(albumTitle: String? = nil) -> Song {
-        Song(uri: "deezer:track:\(id)",
-             title: title,
-             artist: artist?.name,
-             album: album?.title ?? albumTitle,
-             duration: duration.map { min(Double($0), previewLengthSeconds) } ?? previewLengthSeconds)
+        var song = Song(uri: "deezer:track:\(id)",
+                        title: title,
+                        artist: artist?.name,
+                        album: album?.title ?? albumTitle,
+                        duration: duration.map { min(Double($0), previewLengthSeconds) } ?? previewLengthSeconds)
+        song.unplayable = unplayableReason
+        return song
     }
 
-    /// Why this track cannot play, or nil when it has a preview.
+    /// Why this track cannot play, or nil when it can: no preview, or not
+    /// readable where the caller is.
     public var unplayableReason: String? {
-        if let preview, !preview.isEmpty { return nil }
-        return "deezer:track:\(id) has no preview"
+        guard let preview, !preview.isEmpty else { return "deezer:track:\(id) has no preview" }
+        if readable == false { return "deezer:track:\(id) is not available in this country" }
+        return nil
     }
 }

@@ -18,6 +18,9 @@ public struct Song: Equatable, Sendable {
     /// Further values added with `addtagid` (MPD tags are multi-valued),
     /// listed after the song's own tags.
     public var addedTags: [TagValue] = []
+    /// Why the catalog says this song cannot play (shown as `Unplayable:`;
+    /// the song is skipped with this reason when reached), or nil.
+    public var unplayable: String?
 
     /// - Parameters: as the properties.
     public init(uri: String, title: String? = nil, artist: String? = nil,

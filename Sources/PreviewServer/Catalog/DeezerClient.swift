@@ -5,6 +5,8 @@ import PreviewCore
 public enum CatalogError: Error, Equatable, Sendable {
     /// Deezer answered with an error object (`code` may be missing).
     case api(code: Int?, type: String?, message: String)
+    /// Deezer kept answering "quota exceeded" (code 4) after the retries.
+    case busy
     /// The request did not get a usable HTTP answer.
     case transport(String)
     /// The body was not the JSON expected.
@@ -15,8 +17,9 @@ public enum CatalogError: Error, Equatable, Sendable {
         switch self {
         case .api(let code, _, let message):
             let codeText = code.map { " (Deezer error \($0))" } ?? ""
-            return ProtocolError(code == 800 ? .noExist : code == 4 ? .updateAlready : .system,
-                                 "\(item): \(message)\(codeText)")
+            return ProtocolError(code == 800 ? .noExist : .system, "\(item): \(message)\(codeText)")
+        case .busy:
+            return ProtocolError(.updateAlready, "\(item): the Deezer API is busy (request quota exceeded); try again in a few seconds")
         case .transport(let why):
             return ProtocolError(.system, "\(item): cannot reach the Deezer API: \(why)")
         case .malformed(let why):
@@ -26,8 +29,14 @@ public enum CatalogError: Error, Equatable, Sendable {
 }
 
 /// The public Deezer API over the engine's HTTP client: builds URLs under
-/// `apiBase`, decodes JSON bodies, and turns Deezer's HTTP-200 error objects
-/// into `CatalogError.api`.
+/// `apiBase`, decodes JSON bodies, turns Deezer's HTTP-200 error objects into
+/// `CatalogError.api`, and is a good citizen of the API:
+/// - at most `rateLimit` requests per `rateWindow` seconds leave (Deezer
+///   allows 50 per 5 s per address); the rest wait their turn;
+/// - "quota exceeded" (code 4) is retried with backoff before giving up;
+/// - answers are cached in memory for `cacheTTL` seconds, never longer than
+///   the signed preview URLs inside them stay valid, so browsing back and
+///   forth costs no requests; identical requests in flight are shared.
 final class DeezerClient {
     /// Issues one GET; the completion runs later on the control thread.
     typealias HTTPGet = (_ url: String, _ completion: @escaping (HTTPResult) -> Void) -> Void
@@ -35,18 +44,68 @@ final class DeezerClient {
     /// Scheme, host and optional path prefix, without a trailing slash.
     let apiBase: String
     private let get: HTTPGet
+    private let schedule: (Double, @escaping () -> Void) -> Void
+    private let now: () -> Double
+    private let wallClock: () -> Double
     private let decoder = JSONDecoder()
 
-    init(apiBase: String, get: @escaping HTTPGet) {
+    /// Requests allowed per window.
+    let rateLimit: Int
+    /// The window, in seconds.
+    let rateWindow: Double
+    /// Retry delays after "quota exceeded", in seconds.
+    let quotaBackoff: [Double]
+    /// How long an answer is reused, in seconds.
+    let cacheTTL: Double
+    /// Most cached answers kept (oldest go first).
+    let cacheCapacity = 512
+
+    /// Requests sent to the API, and answers served from the cache, since start.
+    private(set) var requestsSent = 0
+    private(set) var cacheHits = 0
+
+    private var sentAt: [Double] = []  // send times within the current window, oldest first
+    private var waiting: [(url: String, done: (HTTPResult) -> Void)] = []
+    private var drainScheduled = false
+    private var cache: [String: (body: [UInt8], expires: Double)] = [:]
+    private var cacheOrder: [String] = []
+    private var inFlight: [String: [(Result<[UInt8], CatalogError>) -> Void]] = [:]
+
+    init(apiBase: String, rateLimit: Int = 50, rateWindow: Double = 5, quotaBackoff: [Double] = [1, 2, 4],
+         cacheTTL: Double = 600,
+         now: @escaping () -> Double = monotonicTime, wallClock: @escaping () -> Double = unixTime,
+         schedule: @escaping (Double, @escaping () -> Void) -> Void,
+         get: @escaping HTTPGet) {
         var base = apiBase
         while base.hasSuffix("/") { base.removeLast() }
         self.apiBase = base
+        self.rateLimit = rateLimit
+        self.rateWindow = rateWindow
+        self.quotaBackoff = quotaBackoff
+        self.cacheTTL = cacheTTL
+        self.now = now
+        self.wallClock = wallClock
+        self.schedule = schedule
         self.get = get
     }
 
     /// GET `apiBase + path` (path starts with `/`), decoded as `T`.
-    func request<T: Decodable>(_ path: String, as type: T.Type, completion: @escaping (Result<T, CatalogError>) -> Void) {
-        fetch(url: apiBase + path, as: type, completion: completion)
+    /// `fresh` skips the cache (a preview URL that was refused must be
+    /// resolved anew).
+    func request<T: Decodable>(_ path: String, as type: T.Type, fresh: Bool = false,
+                               completion: @escaping (Result<T, CatalogError>) -> Void) {
+        if fresh { cache[path] = nil }
+        body(path) { [decoder] result in
+            switch result {
+            case .failure(let e): completion(.failure(e))
+            case .success(let bytes):
+                do {
+                    completion(.success(try decoder.decode(T.self, from: Data(bytes))))
+                } catch {
+                    completion(.failure(.malformed(DeezerClient.describe(error))))
+                }
+            }
+        }
     }
 
     /// Follows a `next` link from a paged answer: Deezer's links name its own
@@ -66,7 +125,8 @@ final class DeezerClient {
         return path
     }
 
-    /// GET an absolute URL (a cover image) as raw bytes with its content type.
+    /// GET an absolute URL (a cover image) as raw bytes with its content
+    /// type. Not rate limited: images come from Deezer's CDN, not the API.
     func fetchBinary(url: String, completion: @escaping (Result<([UInt8], String?), CatalogError>) -> Void) {
         get(url) { result in
             guard result.status == 200, result.transportError == nil else {
@@ -77,27 +137,137 @@ final class DeezerClient {
         }
     }
 
-    private func fetch<T: Decodable>(url: String, as type: T.Type, completion: @escaping (Result<T, CatalogError>) -> Void) {
-        get(url) { [decoder] result in
-            if let error = result.transportError, result.status == 0 || result.body.isEmpty {
-                completion(.failure(.transport(error)))
+    // MARK: cache, sharing, retries
+
+    /// The checked JSON body for `path`: from the cache, from a request
+    /// already under way, or from a new one.
+    private func body(_ path: String, completion: @escaping (Result<[UInt8], CatalogError>) -> Void) {
+        let t = now()
+        if let hit = cache[path] {
+            if hit.expires > t {
+                cacheHits += 1
+                completion(.success(hit.body))
                 return
             }
-            guard result.status == 200 else {
-                completion(.failure(.transport("HTTP status \(result.status)")))
+            cache[path] = nil
+        }
+        if inFlight[path] != nil {
+            inFlight[path]!.append(completion)
+            return
+        }
+        inFlight[path] = [completion]
+        attempt(path, retry: 0)
+    }
+
+    private func attempt(_ path: String, retry: Int) {
+        send(apiBase + path) { [weak self] result in
+            guard let self else { return }
+            let outcome = self.check(result)
+            if case .failure(.api(code: 4, _, _)) = outcome {
+                guard retry < self.quotaBackoff.count else {
+                    self.finish(path, .failure(.busy))
+                    return
+                }
+                self.schedule(self.quotaBackoff[retry]) { self.attempt(path, retry: retry + 1) }
                 return
             }
-            let data = Data(result.body)
-            if let envelope = try? decoder.decode(DeezerErrorEnvelope.self, from: data) {
-                completion(.failure(.api(code: envelope.error.code, type: envelope.error.type,
-                                         message: envelope.error.message ?? "unknown error")))
-                return
+            if case .success(let bytes) = outcome { self.store(path, bytes) }
+            self.finish(path, outcome)
+        }
+    }
+
+    private func finish(_ path: String, _ outcome: Result<[UInt8], CatalogError>) {
+        let waiters = inFlight.removeValue(forKey: path) ?? []
+        for w in waiters { w(outcome) }
+    }
+
+    /// HTTP status, transport and Deezer error objects, in that order.
+    private func check(_ result: HTTPResult) -> Result<[UInt8], CatalogError> {
+        if let error = result.transportError, result.status == 0 || result.body.isEmpty {
+            return .failure(.transport(error))
+        }
+        if let envelope = try? decoder.decode(DeezerErrorEnvelope.self, from: Data(result.body)) {
+            return .failure(.api(code: envelope.error.code, type: envelope.error.type,
+                                 message: envelope.error.message ?? "unknown error"))
+        }
+        guard result.status == 200 else { return .failure(.transport("HTTP status \(result.status)")) }
+        if let error = result.transportError { return .failure(.transport(error)) }
+        return .success(result.body)
+    }
+
+    private func store(_ path: String, _ body: [UInt8]) {
+        var expires = now() + cacheTTL
+        // A signed preview URL in the answer must not be handed out once
+        // it is about to expire (DESIGN section 1).
+        if let exp = DeezerClient.earliestExpiry(in: body) {
+            expires = min(expires, now() + (Double(exp) - wallClock()) - 60)
+        }
+        guard expires > now() else { return }
+        if cache[path] == nil { cacheOrder.append(path) }
+        cache[path] = (body, expires)
+        if cacheOrder.count > cacheCapacity {
+            let old = cacheOrder.removeFirst()
+            cache[old] = nil
+        }
+    }
+
+    /// The smallest `exp=` Unix time in the body's signed URLs.
+    static func earliestExpiry(in body: [UInt8]) -> Int? {
+        let marker = Array("exp=".utf8)
+        var best: Int?
+        var i = 0
+        while i + marker.count < body.count {
+            if body[i] == marker[0], Array(body[i..<(i + marker.count)]) == marker {
+                var j = i + marker.count
+                var value = 0
+                var digits = 0
+                while j < body.count, body[j] >= 48, body[j] <= 57, digits < 12 {
+                    value = value * 10 + Int(body[j] - 48)
+                    j += 1
+                    digits += 1
+                }
+                if digits >= 9 { best = min(best ?? value, value) }
+                i = j
+            } else {
+                i += 1
             }
-            do {
-                completion(.success(try decoder.decode(T.self, from: data)))
-            } catch {
-                completion(.failure(.malformed("\(error)")))
+        }
+        return best
+    }
+
+    // MARK: rate limit
+
+    /// Sends now if the window allows, else queues the request.
+    private func send(_ url: String, done: @escaping (HTTPResult) -> Void) {
+        waiting.append((url, done))
+        drain()
+    }
+
+    private func drain() {
+        let t = now()
+        sentAt.removeAll { $0 <= t - rateWindow }
+        while !waiting.isEmpty, sentAt.count < rateLimit {
+            let (url, done) = waiting.removeFirst()
+            sentAt.append(t)
+            requestsSent += 1
+            get(url, done)
+        }
+        if !waiting.isEmpty, !drainScheduled, let oldest = sentAt.first {
+            drainScheduled = true
+            schedule(max(0.001, oldest + rateWindow - t)) { [weak self] in
+                self?.drainScheduled = false
+                self?.drain()
             }
+        }
+    }
+
+    private static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted: return "the body is not valid JSON"
+        case DecodingError.keyNotFound(let key, _): return "field \"\(key.stringValue)\" is missing"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "field \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type"
+        default: return "\(error)"
         }
     }
 }

@@ -70,6 +70,7 @@ extension Reply {
         if tags.contains("Title"), let title = song.title { field("Title", title) }
         if tags.contains("Album"), let album = song.album { field("Album", album) }
         for extra in song.addedTags where tags.contains(extra.name) { field(extra.name, extra.value) }
+        if let reason = song.unplayable { field("Unplayable", reason) }
         if var duration = song.duration {
             if let range { duration = max(0, (range.end ?? duration) - range.start) }
             field("Time", Int(duration.rounded()))

@@ -158,6 +158,8 @@ final class PlayerController {
             pages(first: "/artist/\(id)/top?limit=50", item: item, albumTitle: nil, completion: completion)
         case .chart:
             pages(first: "/chart/0/tracks?index=0&limit=100", item: item, albumTitle: nil, completion: completion)
+        case .radio(let id):
+            pages(first: "/radio/\(id)/tracks?index=0&limit=100", item: item, albumTitle: nil, completion: completion)
         }
     }
 
@@ -508,6 +510,11 @@ final class PlayerController {
         bitrate = 0
         engine.setPaused(player.state == .pause)
         let uri = entry.song.uri
+        if let reason = entry.song.unplayable {
+            // Known from the listing it came with: no request, no sound, a reason.
+            failed(stream: streamID, reason: reason)
+            return
+        }
         guard case .track(let trackID)? = try? CatalogURI(parsing: uri) else {
             log.info("playing \(uri)")
             engine.play(stream: streamID, url: uri, from: from, until: until)
@@ -519,7 +526,7 @@ final class PlayerController {
             return
         }
         engine.stop()
-        catalog.request("/track/\(trackID)", as: DeezerTrack.self) { [weak self] result in
+        catalog.request("/track/\(trackID)", as: DeezerTrack.self, fresh: retried) { [weak self] result in
             guard let self, self.stream?.id == streamID else { return }
             switch result {
             case .failure(let e):
@@ -591,11 +598,21 @@ final class PlayerController {
                 start(song: current.song, retried: true, offset: current.from)
                 return
             }
-            failed(stream: id, reason: "\(queue.song(withID: current.song)?.song.uri ?? "song"): \(failure)")
+            skip(stream: id, reason: "\(queue.song(withID: current.song)?.song.uri ?? "song"): \(failure)")
         }
     }
 
+    /// Skips the song of stream `id`. Deferred to the next loop turn: with
+    /// answers from the cache a run of unplayable songs would otherwise
+    /// recurse once per song.
     private func failed(stream id: StreamID, reason: String) {
+        schedule(0) { [weak self] in
+            guard let self, self.stream?.id == id else { return }
+            self.skip(stream: id, reason: reason)
+        }
+    }
+
+    private func skip(stream id: StreamID, reason: String) {
         log.warning("skipping: \(reason)")
         defer { if stream == nil || stream?.id == id { releaseWaiters() } }
         lastError = reason

@@ -111,7 +111,9 @@ public final class Server {
         // A closed terminal is a request to stop, not a crash: same clean exit.
         signal(SIGHUP, onSignal)
 
-        let catalog = DeezerClient(apiBase: options.apiBase) { [unowned self] url, completion in
+        let catalog = DeezerClient(apiBase: options.apiBase, schedule: { [unowned self] delay, action in
+            timers.append((monotonicTime() + delay, action))
+        }) { [unowned self] url, completion in
             let id = nextRequestID
             nextRequestID += 1
             httpCallbacks[id] = completion
