@@ -28,11 +28,22 @@ def cover_bytes(path):
     return b"\xff\xd8\xff\xe0" + hashlib.sha256(path.encode()).digest() * 400 + b"\xff\xd9"
 
 
-SEARCHES = [  # (words all present in the lower-cased query, fixture)
-    (("not afraid",), "search-not-afraid-strict-on.json"),
-    (("billy jean",), "search-billy-jean-index1-limit4.json"),
-    (("eminem",), "search-eminem.json"),
-]
+SEARCHES = {  # endpoint -> [(words all present in the lower-cased query, fixture)]
+    "track": [
+        (("not afraid", "eminem"), "search-advanced-not-afraid-artist-eminem-index10-limit15.json"),
+        (("not afraid",), "search-not-afraid-strict-on.json"),
+        (("billy jean",), "search-billy-jean-index1-limit4.json"),
+        (("eminem",), "search-eminem.json"),
+    ],
+    "album": [
+        (("king", "eminem"), "search-album-king-artist-eminem-order-rating-desc.json"),
+        (("daft punk",), "search-album-daft-punk.json"),
+    ],
+    "artist": [
+        (("daft punk",), "search-artist-daft-punk.json"),
+        (("cat",), "search-artist-cat-order-artist-desc.json"),
+    ],
+}
 
 
 def preview_file_for(track_id):
@@ -77,12 +88,24 @@ class State:
         self.log = []
         self.fail_once = {}  # track id -> HTTP status for the next preview fetch
         self.expiry = 900  # seconds of life given to signed preview URLs
+        self.api_requests = 0  # /api requests answered, for rate and cache checks
+        self.api_times = []  # monotonic arrival time of each /api request
+        self.quota_left = 0  # the next N API requests answer "quota exceeded"
+        self.faults = {}  # API path -> "500" | "malformed" | "nocode" | "slow", once
+        self.slow_seconds = 0.0
+        self.old_track = False  # serve the 2019 recording of /track/3135556
         self.tracks = _index_tracks()
 
 
 STATE = State()
 ROUTES = [
     (r"/album/(-?\d+)", lambda m, q: f"album-{m[1]}.json"),
+    (r"/artist/(\d+)/albums", lambda m, q: f"artist-{m[1]}-albums-index{q['index'][0]}-last-page.json"
+        if q.get("index", ["0"])[0] not in ("0", "") else f"artist-{m[1]}-albums.json"),
+    (r"/radio/(\d+)/tracks", lambda m, q: f"radio-{m[1]}-tracks.json"),
+    (r"/track/isrc:(\w+)", lambda m, q: f"track-isrc-{m[1]}.json"),
+    (r"/genre", lambda m, q: "genre.json"),
+    (r"/infos", lambda m, q: "infos.json"),
     (r"/album/(-?\d+)/tracks", lambda m, q: f"album-{m[1]}-tracks-index{q.get('index', ['0'])[0]}-empty-page.json"
         if q.get("index", ["0"])[0] not in ("0", "") else f"album-{m[1]}-tracks.json"),
     (r"/artist/(\d+)", lambda m, q: f"artist-{m[1]}.json"),
@@ -165,12 +188,37 @@ class Handler(BaseHTTPRequestHandler):
             if tid in STATE.tracks:
                 return self._json(self._rewrite(json.loads(json.dumps(STATE.tracks[tid]))))
             return self._json(NO_DATA)
-        if api in ("/search", "/search/track"):
+        with STATE.lock:
+            STATE.api_requests += 1
+            STATE.api_times.append(time.monotonic())
+            quota = STATE.quota_left > 0
+            if quota:
+                STATE.quota_left -= 1
+            fault = STATE.faults.pop(api, None)
+        if quota:
+            return self._json(_load("error-4-quota-limit-exceeded.json"))
+        if fault == "500":
+            return self._send(500, b"<html>Internal Server Error</html>", "text/html")
+        if fault == "malformed":
+            return self._send(200, b'{"id": 1, "title": ', "application/json")
+        if fault == "nocode":
+            return self._json(_load("error-nocode-episode-minus1.json"))
+        if fault == "slow":
+            time.sleep(STATE.slow_seconds)
+        m = re.fullmatch(r"/search(?:/(track|album|artist))?", api)
+        if m:
             q = query.get("q", [""])[0].lower()
-            for words, fname in SEARCHES:
+            for words, fname in SEARCHES[m[1] or "track"]:
                 if all(w in q for w in words):
                     return self._json(self._rewrite(_load(fname)))
-            return self._json({"data": [], "total": 0})
+            return self._json(_load("search-artist-no-results.json"))
+        m = re.fullmatch(r"/playlist/(\d+)/tracks", api)
+        if m and not os.path.exists(os.path.join(FIXTURES, f"playlist-{m[1]}-tracks.json")) \
+                and os.path.exists(os.path.join(FIXTURES, f"playlist-{m[1]}.json")):
+            tracks = _load(f"playlist-{m[1]}.json")["tracks"]
+            return self._json(self._rewrite({"data": tracks["data"], "total": len(tracks["data"])}))
+        if api == "/track/3135556" and STATE.old_track:
+            return self._json(self._rewrite(_load("track-3135556-recorded-2019.json")))
         for pattern, name in ROUTES:
             m = re.fullmatch(pattern, api)
             if m:
@@ -200,10 +248,29 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_control/log":
             with STATE.lock:
                 return self._json(list(STATE.log))
+        if path == "/_control/quota":
+            with STATE.lock:
+                STATE.quota_left = int(query["n"][0])
+            return self._json({"ok": True})
+        if path == "/_control/fault":
+            with STATE.lock:
+                STATE.faults[query["path"][0]] = query["kind"][0]
+                STATE.slow_seconds = float(query.get("seconds", ["0"])[0])
+            return self._json({"ok": True})
+        if path == "/_control/old-track":
+            with STATE.lock:
+                STATE.old_track = query.get("on", ["1"])[0] == "1"
+            return self._json({"ok": True})
+        if path == "/_control/count":
+            with STATE.lock:
+                return self._json({"api_requests": STATE.api_requests, "api_times": STATE.api_times})
         if path == "/_control/reset":
             with STATE.lock:
                 STATE.log.clear()
                 STATE.fail_once.clear()
+                STATE.faults.clear()
+                STATE.quota_left = 0
+                STATE.old_track = False
             return self._json({"ok": True})
         return self._send(404, b"unknown control", "text/plain")
 

@@ -95,15 +95,18 @@ final class DeezerClient {
     func request<T: Decodable>(_ path: String, as type: T.Type, fresh: Bool = false,
                                completion: @escaping (Result<T, CatalogError>) -> Void) {
         if fresh { cache[path] = nil }
-        body(path) { [decoder] result in
+        body(path) { [weak self, decoder] result in
             switch result {
             case .failure(let e): completion(.failure(e))
             case .success(let bytes):
-                do {
-                    completion(.success(try decoder.decode(T.self, from: Data(bytes))))
-                } catch {
+                let value: T
+                do { value = try decoder.decode(T.self, from: Data(bytes)) } catch {
                     completion(.failure(.malformed(DeezerClient.describe(error))))
+                    return
                 }
+                // Only answers that decoded are worth keeping.
+                self?.store(path, bytes)
+                completion(.success(value))
             }
         }
     }
@@ -171,7 +174,6 @@ final class DeezerClient {
                 self.schedule(self.quotaBackoff[retry]) { self.attempt(path, retry: retry + 1) }
                 return
             }
-            if case .success(let bytes) = outcome { self.store(path, bytes) }
             self.finish(path, outcome)
         }
     }
@@ -196,6 +198,7 @@ final class DeezerClient {
     }
 
     private func store(_ path: String, _ body: [UInt8]) {
+        if let hit = cache[path], hit.expires > now() { return }
         var expires = now() + cacheTTL
         // A signed preview URL in the answer must not be handed out once
         // it is about to expire (DESIGN section 1).

@@ -20,6 +20,7 @@ enum Commands {
         registerPlayback(&t, services)
         registerStoredPlaylists(&t, services)
         registerDatabase(&t, services)
+        registerCatalog(&t, services)
         let names = (commandNames(t) + ["commands"]).sorted()
         t.register("commands", 0, 0) { call in
             for name in names { call.reply.field("command", name) }

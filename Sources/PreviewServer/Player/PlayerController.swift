@@ -408,6 +408,48 @@ final class PlayerController {
         }
     }
 
+    /// One catalog request for a command: `fill` writes the reply from the
+    /// answer, errors become the command's ACK (naming the command's item).
+    func catalogRequest<T: Decodable>(_ path: String, as type: T.Type, call: CommandCall, fill: @escaping (T) -> Void) {
+        let item = call.args.first.map { (try? CatalogURI(parsing: $0))?.text ?? $0 } ?? "catalog"
+        catalog.request(path, as: type) { result in
+            switch result {
+            case .failure(let e): call.finish(e.protocolError(item: item))
+            case .success(let value):
+                fill(value)
+                call.finish(nil)
+            }
+        }
+    }
+
+    /// Every item of a paged list (following `next`, at most 20 pages).
+    func catalogPages<T: Decodable & Sendable>(_ first: String, as type: T.Type, item: String,
+                                                 completion: @escaping (Result<[T], ProtocolError>) -> Void) {
+        var collected: [T] = []
+        var pages = 0
+        func step(_ path: String) {
+            pages += 1
+            catalog.request(path, as: DeezerPage<T>.self) { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .failure(let e): completion(.failure(e.protocolError(item: item)))
+                case .success(let page):
+                    collected += page.data
+                    if !page.data.isEmpty, pages < 20, collected.count < (page.total ?? Int.max),
+                       let next = page.next.flatMap(self.catalog.path(ofNextLink:)) {
+                        step(next)
+                    } else {
+                        completion(.success(collected))
+                    }
+                }
+            }
+        }
+        step(first)
+    }
+
+    /// Requests sent to the Deezer API and answers served from the cache.
+    var catalogCounts: (requests: Int, cacheHits: Int) { (catalog.requestsSent, catalog.cacheHits) }
+
     /// The album cover for `uri` (`deezer:track:ID` or `deezer:album:ID`),
     /// fetched once and kept in memory.
     func cover(for uri: String, completion: @escaping (Result<(bytes: [UInt8], type: String?), ProtocolError>) -> Void) {

@@ -1,0 +1,209 @@
+import PreviewCore
+
+extension Commands {
+    /// previewd's own commands for looking around the Deezer catalog. Replies
+    /// are `key: value` records opened by a URI key: `file: deezer:track:ID`
+    /// for songs (with MPD's song tags), `album:`, `artist:` and `playlist:`
+    /// (`deezer:KIND:ID`) for the rest, so MPD clients and previewctl parse
+    /// them alike.
+    static func registerCatalog(_ t: inout CommandTable, _ s: Services) {
+        let c = s.controller
+
+        // catalogsearch tracks|albums|artists QUERY [FIELD VALUE]...
+        t.register("catalogsearch", 2, nil) { call throws(ProtocolError) in
+            let search = try CatalogSearch(call.args)
+            switch search.kind {
+            case .tracks:
+                c.catalogRequest(search.path, as: DeezerPage<DeezerTrack>.self, call: call) { page in
+                    for track in page.data { call.reply.song(track.song(), tags: call.session.tags) }
+                    call.reply.total(page.total)
+                }
+            case .albums:
+                c.catalogRequest(search.path, as: DeezerPage<DeezerAlbum>.self, call: call) { page in
+                    for album in page.data { call.reply.album(album) }
+                    call.reply.total(page.total)
+                }
+            case .artists:
+                c.catalogRequest(search.path, as: DeezerPage<DeezerArtist>.self, call: call) { page in
+                    for artist in page.data { call.reply.artist(artist) }
+                    call.reply.total(page.total)
+                }
+            }
+            return .pending
+        }
+
+        // catalogchart [tracks|albums|artists|playlists]
+        t.register("catalogchart", 0, 1) { call throws(ProtocolError) in
+            let kind = call.args.first ?? "tracks"
+            guard ["tracks", "albums", "artists", "playlists"].contains(kind) else {
+                throw ProtocolError(.argument, "chart kinds are tracks, albums, artists and playlists")
+            }
+            c.catalogRequest("/chart", as: DeezerChart.self, call: call) { chart in
+                switch kind {
+                case "albums": for a in chart.albums?.data ?? [] { call.reply.album(a) }
+                case "artists": for a in chart.artists?.data ?? [] { call.reply.artist(a) }
+                case "playlists": for p in chart.playlists?.data ?? [] { call.reply.playlist(p) }
+                default: for tr in chart.tracks?.data ?? [] { call.reply.song(tr.song(), tags: call.session.tags) }
+                }
+            }
+            return .pending
+        }
+
+        // cataloginfo URI: one record with the item's details.
+        t.register("cataloginfo", 1, 1) { call throws(ProtocolError) in
+            switch try CatalogURI(parsing: call.args[0]) {
+            case .track(let id):
+                c.catalogRequest("/track/\(id)", as: DeezerTrack.self, call: call) { track in
+                    call.reply.song(track.song(), tags: call.session.tags)
+                    if let d = track.duration { call.reply.field("TrackDuration", d) }
+                    if let date = track.release_date { call.reply.field("Date", date) }
+                    if let isrc = track.isrc { call.reply.field("ISRC", isrc) }
+                    if let rank = track.rank { call.reply.field("Rank", rank) }
+                    if let bpm = track.bpm, bpm > 0 { call.reply.field("BPM", formatSeconds(bpm)) }
+                    if let albumID = track.album?.id { call.reply.field("AlbumURI", "deezer:album:\(albumID)") }
+                    if let artistID = track.artist?.id { call.reply.field("ArtistURI", "deezer:artist:\(artistID)") }
+                }
+            case .album(let id):
+                c.catalogRequest("/album/\(id)", as: DeezerAlbum.self, call: call) { album in
+                    call.reply.album(album, details: true)
+                }
+            case .artist(let id):
+                c.catalogRequest("/artist/\(id)", as: DeezerArtist.self, call: call) { artist in
+                    call.reply.artist(artist)
+                }
+            case .playlist(let id):
+                c.catalogRequest("/playlist/\(id)", as: DeezerPlaylist.self, call: call) { playlist in
+                    call.reply.playlist(playlist)
+                }
+            default:
+                throw ProtocolError(.argument, "cataloginfo takes deezer:track, album, artist or playlist URIs")
+            }
+            return .pending
+        }
+
+        // catalogalbums deezer:artist:ID: the artist's albums (every page).
+        t.register("catalogalbums", 1, 1) { call throws(ProtocolError) in
+            guard case .artist(let id) = try CatalogURI(parsing: call.args[0]) else {
+                throw ProtocolError(.argument, "catalogalbums takes a deezer:artist:ID URI")
+            }
+            c.catalogPages("/artist/\(id)/albums?index=0&limit=100", as: DeezerAlbum.self, item: call.args[0]) { result in
+                switch result {
+                case .failure(let e): call.finish(e)
+                case .success(let albums):
+                    for a in albums { call.reply.album(a) }
+                    call.finish(nil)
+                }
+            }
+            return .pending
+        }
+
+        // catalogrelated deezer:artist:ID: "more like this".
+        t.register("catalogrelated", 1, 1) { call throws(ProtocolError) in
+            guard case .artist(let id) = try CatalogURI(parsing: call.args[0]) else {
+                throw ProtocolError(.argument, "catalogrelated takes a deezer:artist:ID URI")
+            }
+            c.catalogRequest("/artist/\(id)/related", as: DeezerPage<DeezerArtist>.self, call: call) { page in
+                for a in page.data { call.reply.artist(a) }
+            }
+            return .pending
+        }
+
+        // catalogradio deezer:artist:ID: a mix of tracks like the artist's.
+        t.register("catalogradio", 1, 1) { call throws(ProtocolError) in
+            guard case .artist(let id) = try CatalogURI(parsing: call.args[0]) else {
+                throw ProtocolError(.argument, "catalogradio takes a deezer:artist:ID URI")
+            }
+            c.catalogRequest("/artist/\(id)/radio", as: DeezerPage<DeezerTrack>.self, call: call) { page in
+                for track in page.data { call.reply.song(track.song(), tags: call.session.tags) }
+            }
+            return .pending
+        }
+
+        // catalogstats: how the API was used (requests sent, cache hits).
+        t.register("catalogstats", 0, 0) { call in
+            call.reply.field("requests", c.catalogCounts.requests)
+            call.reply.field("cache_hits", c.catalogCounts.cacheHits)
+            return .done
+        }
+    }
+}
+
+/// `catalogsearch KIND QUERY [FIELD VALUE]...` with Deezer's advanced fields.
+struct CatalogSearch {
+    enum Kind: String { case tracks, albums, artists }
+    let kind: Kind
+    let path: String
+
+    /// Fields taking a text (quoted in the query) or a number.
+    static let textFields = ["artist", "album", "track", "label"]
+    static let numberFields = ["dur_min", "dur_max", "bpm_min", "bpm_max"]
+
+    init(_ args: [String]) throws(ProtocolError) {
+        let kindName = args[0].hasSuffix("s") ? args[0] : args[0] + "s"
+        guard let kind = Kind(rawValue: kindName) else {
+            throw ProtocolError(.argument, "search kinds are tracks, albums and artists")
+        }
+        self.kind = kind
+        var terms: [String] = []
+        if !args[1].isEmpty { terms.append(args[1]) }
+        var limit = 25
+        var index = 0
+        var i = 2
+        while i < args.count {
+            let field = args[i]
+            guard i + 1 < args.count else { throw ProtocolError(.argument, "\(field) needs a value") }
+            let value = args[i + 1]
+            if CatalogSearch.textFields.contains(field) {
+                terms.append("\(field):\"\(value.replacingAll("\"", with: " "))\"")
+            } else if CatalogSearch.numberFields.contains(field) {
+                terms.append("\(field):\(try Arguments.unsigned(value))")
+            } else if field == "limit" {
+                limit = try Arguments.unsigned(value)
+                guard (1...100).contains(limit) else { throw ProtocolError(.argument, "limit is 1 to 100") }
+            } else if field == "index" {
+                index = try Arguments.unsigned(value)
+            } else {
+                throw ProtocolError(.argument, "unknown search field \"\(field)\" (artist, album, track, label, dur_min, dur_max, bpm_min, bpm_max, limit, index)")
+            }
+            i += 2
+        }
+        guard !terms.isEmpty else { throw ProtocolError(.argument, "empty search") }
+        let endpoint = ["tracks": "/search/track", "albums": "/search/album", "artists": "/search/artist"][kind.rawValue]!
+        path = endpoint + "?q=" + percentEncodeQueryValue(terms.joined(separator: " ")) + "&index=\(index)&limit=\(limit)"
+    }
+}
+
+extension Reply {
+    mutating func album(_ a: DeezerAlbum, details: Bool = false) {
+        field("album", "deezer:album:\(a.id)")
+        if let v = a.title { field("Title", v) }
+        if let v = a.artist?.name { field("Artist", v) }
+        if let v = a.nb_tracks { field("Tracks", v) }
+        if let v = a.release_date { field("Date", v) }
+        if let v = a.record_type { field("Type", v) }
+        if details {
+            if let v = a.label { field("Label", v) }
+            if let v = a.duration { field("AlbumDuration", v) }
+            if let v = a.fans { field("Fans", v) }
+        }
+    }
+
+    mutating func artist(_ a: DeezerArtist) {
+        field("artist", "deezer:artist:\(a.id)")
+        if let v = a.name { field("Name", v) }
+        if let v = a.nb_album { field("Albums", v) }
+        if let v = a.nb_fan { field("Fans", v) }
+    }
+
+    mutating func playlist(_ p: DeezerPlaylist) {
+        field("playlist", "deezer:playlist:\(p.id)")
+        if let v = p.title { field("Title", v) }
+        if let v = p.nb_tracks { field("Tracks", v) }
+        if let v = (p.creator ?? p.user)?.name { field("Creator", v) }
+        if let v = p.fans { field("Fans", v) }
+    }
+
+    mutating func total(_ n: Int?) {
+        if let n { field("total", n) }
+    }
+}
