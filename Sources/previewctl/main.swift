@@ -123,6 +123,14 @@ final class Connection {
     }
 }
 
+/// Columns of the terminal on stdout (TIOCGWINSZ), else `$COLUMNS`, else 80.
+func terminalWidth() -> Int {
+    var size = winsize()
+    if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+    if let env = getenv("COLUMNS"), let n = Int(String(cString: env)), n > 0 { return n }
+    return 80
+}
+
 func dictionary(_ fields: [(String, String)]) -> [String: String] {
     var d: [String: String] = [:]
     for (k, v) in fields where d[k] == nil { d[k] = v }
@@ -224,5 +232,24 @@ case .volume(let change):
     out("volume: \(volume)%\n")
 case .status:
     showStatus()
+case .catalog(let cmd):
+    var fields: [(String, String)] = []
+    for request in cmd.requests { fields += connection.must([request]) }
+    let records = CatalogRecord.split(fields)
+    let total = fields.first { $0.0 == "total" }.flatMap { Int($0.1) }
+    if cmd.json {
+        out(CatalogFormat.json(records, total: total))
+    } else if case .info = cmd.query {
+        for (k, v) in fields { out("\(k): \(v)\n") }
+    } else if isatty(1) != 0 {
+        out(CatalogFormat.table(records, width: terminalWidth()))
+    } else {
+        out(CatalogFormat.plain(records))
+    }
+    if cmd.add || cmd.play, !records.isEmpty {
+        let length = Int(dictionary(connection.must(["status"]))["playlistlength"] ?? "0") ?? 0
+        _ = connection.must(records.map { "add \(q($0.uri))" })
+        if cmd.play { _ = connection.must(["play \(length)"]) }
+    }
 }
 exit(0)

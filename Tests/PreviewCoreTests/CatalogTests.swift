@@ -81,3 +81,37 @@ import Testing
                 == "volume:100%   repeat: off   random: off   single: off   consume: off\n")
     }
 }
+
+@Suite struct CatalogCommandTests {
+    @Test func searchRequest() throws {
+        let c = try CatalogCommand(name: "search", arguments: ["albums", "king", "--artist", "Eminem", "--limit", "10", "--page", "3", "--json"])
+        #expect(c.requests == [#"catalogsearch albums "king" artist "Eminem" limit 10 index 20"#])
+        #expect(c.json && !c.add)
+    }
+
+    @Test func idsAndURIs() throws {
+        #expect(try CatalogCommand(name: "album", arguments: ["deezer:album:5"]).requests == ["lsinfo deezer:album:5"])
+        #expect(try CatalogCommand(name: "artist", arguments: ["27"]).requests == ["lsinfo deezer:artist:27", "catalogalbums deezer:artist:27"])
+        #expect(throws: ControlCommand.UsageError(message: "related takes a artist id or deezer:artist:ID, not \"deezer:album:5\"")) {
+            try CatalogCommand(name: "related", arguments: ["deezer:album:5"])
+        }
+    }
+
+    @Test func recordsAndFormats() {
+        let fields: [(String, String)] = [("file", "deezer:track:1"), ("Artist", "A\tB"), ("Title", "T \"q\""), ("Time", "30"),
+                                          ("album", "deezer:album:2"), ("Title", "Alb"), ("Type", "album"), ("total", "9")]
+        let records = CatalogRecord.split(fields)
+        #expect(records.map(\.uri) == ["deezer:track:1", "deezer:album:2"])
+        #expect(CatalogFormat.plain(records) == "1\tT \"q\"\tA B\t\t0:30\tdeezer:track:1\n2\tAlb\t\talbum\t\tdeezer:album:2\n")
+        #expect(CatalogFormat.json(records, total: 9)
+                == #"{"results":[{"kind":"track","uri":"deezer:track:1","artist":"A\tB","title":"T \"q\"","duration":30},{"kind":"album","uri":"deezer:album:2","title":"Alb","type":"album"}],"total":9}"# + "\n")
+    }
+
+    @Test func widths() {
+        #expect(CatalogFormat.displayWidth("abc") == 3)
+        #expect(CatalogFormat.displayWidth("日本") == 4)
+        #expect(CatalogFormat.displayWidth("e\u{301}") == 1)
+        let table = CatalogFormat.table(CatalogRecord.split([("file", "deezer:track:1"), ("Title", String(repeating: "x", count: 200))]), width: 60)
+        #expect(table.split(separator: "\n").allSatisfy { CatalogFormat.displayWidth(String($0)) <= 60 })
+    }
+}

@@ -17,6 +17,8 @@ public enum ControlCommand: Equatable, Sendable {
     /// `volume` alone shows it; `N` sets it; `+N`/`-N` changes it.
     case volume(String?)
     case status
+    /// `search`, `chart`, `album`, `artist`, `related`, `info`.
+    case catalog(CatalogCommand)
 
     /// The usage text, printed with exit code 64 on a usage error.
     public static let usage = """
@@ -34,6 +36,11 @@ public enum ControlCommand: Equatable, Sendable {
       del POS           remove the song at position POS (from 1)
       volume [+|-]N     show, set or change the volume (percent)
       status            show the current song and state
+      search [tracks|albums|artists] QUERY [--artist X] [--album X] [--limit N] [--page N]
+      chart [tracks|albums|artists|playlists]
+      album ID | artist ID | related ID | info URI
+                        look around the Deezer catalog; each takes --add (queue
+                        the results), --play (queue and play them) and --json
     exit codes: 0 done, 1 refused by the daemon, 64 usage error, 69 daemon not reachable
 
     """
@@ -95,6 +102,8 @@ public enum ControlCommand: Equatable, Sendable {
             }
             self = .volume(args.first)
         case "status": try count(0...0); self = .status
+        case "search", "chart", "album", "artist", "related", "info":
+            self = .catalog(try CatalogCommand(name: name, arguments: args))
         default: throw UsageError(message: "unknown command \"\(name)\"")
         }
     }

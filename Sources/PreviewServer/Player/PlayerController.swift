@@ -155,7 +155,8 @@ final class PlayerController {
         case .playlist(let id):
             pages(first: "/playlist/\(id)/tracks?index=0&limit=100", item: item, albumTitle: nil, completion: completion)
         case .artist(let id):
-            pages(first: "/artist/\(id)/top?limit=50", item: item, albumTitle: nil, completion: completion)
+            // The top list is one page (the API's `next` would only repeat it).
+            pages(first: "/artist/\(id)/top?limit=50", item: item, albumTitle: nil, follow: false, completion: completion)
         case .chart:
             pages(first: "/chart/0/tracks?index=0&limit=100", item: item, albumTitle: nil, completion: completion)
         case .radio(let id):
@@ -164,7 +165,8 @@ final class PlayerController {
     }
 
     /// Collects every page of a track list, following `next` links.
-    private func pages(first path: String, item: String, albumTitle: String?, completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
+    private func pages(first path: String, item: String, albumTitle: String?, follow: Bool = true,
+                       completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
         var collected: [Song] = []
         var requests = 0
         func step(_ path: String) {
@@ -179,7 +181,7 @@ final class PlayerController {
                         collected.append(track.song(albumTitle: albumTitle))
                     }
                     let total = page.total ?? collected.count
-                    if !page.data.isEmpty, collected.count < total, requests < 100,
+                    if follow, !page.data.isEmpty, collected.count < total, requests < 100,
                        collected.count < self.queue.maxLength,
                        let next = page.next.flatMap(self.catalog.path(ofNextLink:)) {
                         step(next)

@@ -1,0 +1,275 @@
+/// previewctl's catalog subcommands (`search`, `chart`, `album`, `artist`,
+/// `related`, `info`): what to ask the daemon and how to show the answer.
+public struct CatalogCommand: Equatable, Sendable {
+    /// What to look up.
+    public enum Query: Equatable, Sendable {
+        case search(kind: String, text: String, artist: String?, album: String?, limit: Int, page: Int)
+        case chart(kind: String)
+        case album(Int)
+        case artist(Int)
+        case related(Int)
+        case info(String)
+    }
+
+    public var query: Query
+    /// `--add`: queue the results.
+    public var add = false
+    /// `--play`: queue the results and play the first of them.
+    public var play = false
+    /// `--json`: one JSON document instead of a table.
+    public var json = false
+
+    /// Parses the words after the subcommand name `name`.
+    /// - Throws: `ControlCommand.UsageError`.
+    public init(name: String, arguments: [String]) throws(ControlCommand.UsageError) {
+        var words: [String] = []
+        var artist: String?, album: String?
+        var limit = 25, page = 1
+        var i = 0
+        func value(_ flag: String) throws(ControlCommand.UsageError) -> String {
+            i += 1
+            guard i < arguments.count else { throw ControlCommand.UsageError(message: "\(flag) needs a value") }
+            return arguments[i]
+        }
+        func number(_ flag: String, _ range: ClosedRange<Int>) throws(ControlCommand.UsageError) -> Int {
+            let text = try value(flag)
+            guard let n = Int(text), range.contains(n) else {
+                throw ControlCommand.UsageError(message: "\(flag) takes a number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
+            }
+            return n
+        }
+        while i < arguments.count {
+            switch arguments[i] {
+            case "--add": add = true
+            case "--play": play = true
+            case "--json": json = true
+            case "--artist": artist = try value("--artist")
+            case "--album": album = try value("--album")
+            case "--limit": limit = try number("--limit", 1...100)
+            case "--page": page = try number("--page", 1...1000)
+            case let word where word.hasPrefix("--"):
+                throw ControlCommand.UsageError(message: "unknown option \"\(word)\" for \(name)")
+            case let word: words.append(word)
+            }
+            i += 1
+        }
+        func id(_ kind: String) throws(ControlCommand.UsageError) -> Int {
+            guard words.count == 1 else { throw ControlCommand.UsageError(message: "\(name) takes one \(kind) id") }
+            if let n = Int(words[0]), n > 0 { return n }
+            if let uri = try? CatalogURI(parsing: words[0]) {
+                switch (kind, uri) {
+                case ("album", .album(let n)), ("artist", .artist(let n)): return n
+                default: break
+                }
+            }
+            throw ControlCommand.UsageError(message: "\(name) takes a \(kind) id or deezer:\(kind):ID, not \"\(words[0])\"")
+        }
+        let kinds = ["tracks", "albums", "artists"]
+        switch name {
+        case "search":
+            var kind = "tracks"
+            if let first = words.first, kinds.contains(first) || kinds.contains(first + "s") {
+                kind = first.hasSuffix("s") ? first : first + "s"
+                words.removeFirst()
+            }
+            guard !words.isEmpty || artist != nil || album != nil else {
+                throw ControlCommand.UsageError(message: "search needs a query")
+            }
+            query = .search(kind: kind, text: words.joined(separator: " "), artist: artist, album: album, limit: limit, page: page)
+        case "chart":
+            guard words.count <= 1 else { throw ControlCommand.UsageError(message: "chart takes at most one kind") }
+            let kind = words.first ?? "tracks"
+            guard kinds.contains(kind) || kind == "playlists" else {
+                throw ControlCommand.UsageError(message: "chart kinds are tracks, albums, artists and playlists, not \"\(kind)\"")
+            }
+            query = .chart(kind: kind)
+        case "album": query = .album(try id("album"))
+        case "artist": query = .artist(try id("artist"))
+        case "related": query = .related(try id("artist"))
+        case "info":
+            guard words.count == 1 else { throw ControlCommand.UsageError(message: "info takes one URI") }
+            query = .info(words[0])
+        default:
+            throw ControlCommand.UsageError(message: "unknown command \"\(name)\"")
+        }
+    }
+
+    /// The requests to send, one reply each.
+    public var requests: [String] {
+        let q = RequestParser.quote
+        switch query {
+        case .search(let kind, let text, let artist, let album, let limit, let page):
+            var line = "catalogsearch \(kind) \(q(text))"
+            if let artist { line += " artist \(q(artist))" }
+            if let album { line += " album \(q(album))" }
+            line += " limit \(limit) index \((page - 1) * limit)"
+            return [line]
+        case .chart(let kind): return ["catalogchart \(kind)"]
+        case .album(let id): return ["lsinfo deezer:album:\(id)"]
+        case .artist(let id): return ["lsinfo deezer:artist:\(id)", "catalogalbums deezer:artist:\(id)"]
+        case .related(let id): return ["catalogrelated deezer:artist:\(id)"]
+        case .info(let uri): return ["cataloginfo \(q(uri))"]
+        }
+    }
+}
+
+/// One result: a song, album, artist or playlist record from a reply.
+public struct CatalogRecord: Equatable, Sendable {
+    /// `track`, `album`, `artist` or `playlist`.
+    public var kind: String
+    /// `deezer:KIND:ID`.
+    public var uri: String
+    /// Every field in reply order, the URI's first.
+    public var fields: [(String, String)]
+
+    public static func == (a: CatalogRecord, b: CatalogRecord) -> Bool {
+        a.kind == b.kind && a.uri == b.uri && a.fields.elementsEqual(b.fields, by: ==)
+    }
+
+    public func value(_ key: String) -> String? { fields.first { $0.0 == key }?.1 }
+
+    /// Splits reply fields into records; each `file`, `album`, `artist` or
+    /// `playlist` key opens one. Fields before the first record are dropped.
+    public static func split(_ fields: [(String, String)]) -> [CatalogRecord] {
+        let openers = ["file": "track", "album": "album", "artist": "artist", "playlist": "playlist"]
+        var out: [CatalogRecord] = []
+        for (k, v) in fields {
+            if let kind = openers[k], v.hasPrefix("deezer:") || k == "file" {
+                out.append(CatalogRecord(kind: kind, uri: v, fields: [(k, v)]))
+            } else if !out.isEmpty {
+                out[out.count - 1].fields.append((k, v))
+            }
+        }
+        return out
+    }
+
+    /// The columns previewctl shows: title (or name), artist, album, duration.
+    var columns: (title: String, artist: String, album: String, duration: String) {
+        let title = value("Title") ?? value("Name") ?? uri
+        let seconds = kind == "track" ? value("Time").flatMap { Int($0) } : nil
+        var detail = value("Album") ?? ""
+        if kind == "album" { detail = [value("Type"), value("Date")].compactMap { $0 }.joined(separator: ", ") }
+        if kind == "artist" { detail = value("Fans").map { "\($0) fans" } ?? "" }
+        if kind == "playlist" { detail = value("Tracks").map { "\($0) tracks" } ?? "" }
+        return (title, value("Artist") ?? value("Creator") ?? "", detail,
+                seconds.map { ControlFormat.clock(Double($0)) } ?? "")
+    }
+}
+
+/// Text and JSON renderings of catalog results.
+public enum CatalogFormat {
+    /// Columns aligned to `width` terminal cells (no colours), titles cut
+    /// with `…`; one header line.
+    public static func table(_ records: [CatalogRecord], width: Int) -> String {
+        guard !records.isEmpty else { return "no results\n" }
+        let rows = records.map(\.columns)
+        let numberWidth = String(records.count).count + 1
+        let uriWidth = records.map { displayWidth($0.uri) }.max()!
+        let durationWidth = 5
+        let fixed = numberWidth + durationWidth + uriWidth + 8  // separators
+        let flexible = max(30, width - fixed)
+        let titleWidth = flexible * 4 / 10, artistWidth = flexible * 3 / 10
+        let albumWidth = flexible - titleWidth - artistWidth
+        func line(_ n: String, _ t: String, _ a: String, _ al: String, _ d: String, _ u: String) -> String {
+            pad(n, numberWidth, right: true) + "  " + pad(t, titleWidth) + " " + pad(a, artistWidth) + " "
+                + pad(al, albumWidth) + " " + pad(d, durationWidth, right: true) + "  " + u
+        }
+        var out = line("#", "TITLE", "ARTIST", "ALBUM", "TIME", "URI") + "\n"
+        for (i, r) in rows.enumerated() {
+            out += line("\(i + 1)", r.title, r.artist, r.album, r.duration, records[i].uri) + "\n"
+        }
+        return out
+    }
+
+    /// One tab-separated line per result, for scripts reading a pipe.
+    public static func plain(_ records: [CatalogRecord]) -> String {
+        records.enumerated().map { i, r in
+            let c = r.columns
+            return ["\(i + 1)", c.title, c.artist, c.album, c.duration, r.uri]
+                .map { $0.replacingTabs }.joined(separator: "\t") + "\n"
+        }.joined()
+    }
+
+    /// `{"results":[{"kind":…,"uri":…,"title":…,…}],"total":N}` with stable
+    /// lower-case field names; numbers stay strings only where Deezer's are.
+    public static func json(_ records: [CatalogRecord], total: Int?) -> String {
+        let names = ["Title": "title", "Name": "name", "Artist": "artist", "Album": "album", "Time": "duration",
+                     "Tracks": "tracks", "Date": "date", "Type": "type", "Fans": "fans", "Albums": "albums",
+                     "Creator": "creator", "Label": "label", "ISRC": "isrc", "Rank": "rank",
+                     "TrackDuration": "track_duration", "AlbumDuration": "album_duration",
+                     "Unplayable": "unplayable", "AlbumURI": "album_uri", "ArtistURI": "artist_uri", "BPM": "bpm"]
+        let numeric: Set<String> = ["duration", "tracks", "fans", "albums", "rank", "track_duration", "album_duration"]
+        var items: [String] = []
+        for r in records {
+            var members = ["\"kind\":" + jsonString(r.kind), "\"uri\":" + jsonString(r.uri)]
+            for (k, v) in r.fields.dropFirst() {
+                guard let name = names[k] else { continue }
+                if numeric.contains(name), let n = Int(v) {
+                    members.append("\"\(name)\":\(n)")
+                } else {
+                    members.append("\"\(name)\":" + jsonString(v))
+                }
+            }
+            items.append("{" + members.joined(separator: ",") + "}")
+        }
+        var doc = "{\"results\":[" + items.joined(separator: ",") + "]"
+        if let total { doc += ",\"total\":\(total)" }
+        return doc + "}\n"
+    }
+
+    /// A JSON string literal (RFC 8259 escapes).
+    public static func jsonString(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20:
+                let hex = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+
+    /// Terminal cells `s` takes: East Asian wide characters take two,
+    /// combining marks none.
+    public static func displayWidth(_ s: String) -> Int {
+        var w = 0
+        for u in s.unicodeScalars {
+            let v = u.value
+            if u.properties.generalCategory == .nonspacingMark || u.properties.generalCategory == .enclosingMark { continue }
+            if (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
+                || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
+                || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v) {
+                w += 2
+            } else {
+                w += 1
+            }
+        }
+        return w
+    }
+
+    /// `s` cut (with `…`) or padded with spaces to exactly `width` cells.
+    static func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
+        var text = s
+        if displayWidth(text) > width {
+            var cut = ""
+            for ch in text {
+                if displayWidth(cut + String(ch)) > width - 1 { break }
+                cut.append(ch)
+            }
+            text = cut + "…"
+        }
+        let fill = String(repeating: " ", count: max(0, width - displayWidth(text)))
+        return right ? fill + text : text + fill
+    }
+}
+
+extension String {
+    var replacingTabs: String { String(map { $0 == "\t" || $0 == "\n" ? " " : $0 }) }
+}

@@ -1,0 +1,96 @@
+"""previewctl's catalog subcommands against the loopback Deezer stand-in."""
+import json
+import os
+import subprocess
+
+from conftest import PREVIEWCTL, catalog
+
+
+def load(name):
+    with open(os.path.join(catalog.FIXTURES, name), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def test_album_plain_lines_when_piped(daemon):
+    p = daemon.ctl("album", "302127")
+    assert p.returncode == 0, p.stderr
+    tracks = load("album-302127-tracks.json")["data"]
+    assert p.stdout == "".join(
+        f"{i + 1}\t{t['title']}\tDaft Punk\tDiscovery\t0:30\tdeezer:track:{t['id']}\n" for i, t in enumerate(tracks))
+
+
+def test_search_json_has_stable_fields(daemon):
+    p = daemon.ctl("search", "eminem", "--json")
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    data = load("search-eminem.json")
+    assert doc["total"] == data["total"]
+    assert [r["uri"] for r in doc["results"]] == [f"deezer:track:{t['id']}" for t in data["data"]]
+    first = doc["results"][0]
+    assert first == {"kind": "track", "uri": f"deezer:track:{data['data'][0]['id']}",
+                     "artist": data["data"][0]["artist"]["name"], "title": data["data"][0]["title"],
+                     "album": data["data"][0]["album"]["title"], "duration": 30}
+
+
+def test_chart_kinds_as_json(daemon):
+    for kind in ("tracks", "albums", "artists", "playlists"):
+        p = daemon.ctl("chart", kind, "--json")
+        assert p.returncode == 0, p.stderr
+        uris = [r["uri"] for r in json.loads(p.stdout)["results"]]
+        prefix = kind[:-1]
+        assert uris == [f"deezer:{prefix}:{x['id']}" for x in load("chart.json")[kind]["data"]]
+
+
+def test_artist_lists_top_tracks_then_albums(daemon):
+    p = daemon.ctl("artist", "deezer:artist:27", "--json")
+    doc = json.loads(p.stdout)
+    kinds = [r["kind"] for r in doc["results"]]
+    top = load("artist-27-top.json")["data"]
+    albums = load("artist-27-albums.json")["data"] + load("artist-27-albums-index25-last-page.json")["data"]
+    assert kinds == ["track"] * len(top) + ["album"] * len(albums)
+
+
+def test_table_on_a_terminal_fits_its_width(daemon, tmp_path):
+    # `script` gives previewctl a terminal; COLUMNS sets its width.
+    env = dict(os.environ, COLUMNS="100", PREVIEWD_SOCKET=daemon.socket)
+    p = subprocess.run(["script", "-qec", f"{PREVIEWCTL} chart tracks", "/dev/null"], env=env,
+                       capture_output=True, text=True, timeout=30)
+    lines = [l.rstrip("\r") for l in p.stdout.splitlines()]
+    assert lines[0].split() == ["#", "TITLE", "ARTIST", "ALBUM", "TIME", "URI"]
+    assert len(lines) == 1 + len(load("chart-0-tracks.json")["data"])
+    assert all(len(l) <= 100 for l in lines), [len(l) for l in lines]
+    assert "…" in p.stdout  # long titles are cut
+
+
+def test_info_prints_fields(daemon):
+    p = daemon.ctl("info", "deezer:album:302127")
+    assert p.returncode == 0
+    assert p.stdout.splitlines()[:3] == ["album: deezer:album:302127", "Title: Discovery", "Artist: Daft Punk"]
+
+
+def test_add_and_play_results(daemon):
+    c = daemon.client()
+    assert c.cmd(f'add "{daemon.api}/corpus/preview-01.mp3"') == ["OK"]
+    p = daemon.ctl("album", "302127", "--play")
+    assert p.returncode == 0, p.stderr
+    st = c.fields("status")
+    assert st["playlistlength"] == "15"
+    assert st["song"] == "1" and st["state"] == "play"
+    p = daemon.ctl("chart", "tracks", "--add")
+    assert p.returncode == 0, p.stderr
+    assert c.fields("status")["playlistlength"] == str(15 + len(load("chart-0-tracks.json")["data"]))
+
+
+def test_errors_and_usage(daemon):
+    p = daemon.ctl("info", "deezer:track:-1")
+    assert (p.returncode, p.stderr) == (1, "previewctl: cataloginfo: deezer:track:-1: no data (Deezer error 800)\n")
+    for args, message in [
+        (["search"], "search needs a query"),
+        (["search", "x", "--limit", "500"], '--limit takes a number from 1 to 100, not "500"'),
+        (["chart", "podcasts"], 'chart kinds are tracks, albums, artists and playlists, not "podcasts"'),
+        (["album", "abc"], 'album takes a album id or deezer:album:ID, not "abc"'),
+        (["search", "x", "--color"], 'unknown option "--color" for search'),
+    ]:
+        p = daemon.ctl(*args)
+        assert p.returncode == 64, args
+        assert p.stderr.startswith(f"previewctl: {message}\n"), (args, p.stderr)
