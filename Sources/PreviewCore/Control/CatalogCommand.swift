@@ -4,7 +4,7 @@ public struct CatalogCommand: Equatable, Sendable {
     /// What to look up.
     public enum Query: Equatable, Sendable {
         case search(kind: String, text: String, artist: String?, album: String?, limit: Int, page: Int)
-        case chart(kind: String)
+        case chart(kind: String, country: String?, tag: String?)
         case album(Int)
         case artist(Int)
         case related(Int)
@@ -23,7 +23,7 @@ public struct CatalogCommand: Equatable, Sendable {
     /// - Throws: `ControlCommand.UsageError`.
     public init(name: String, arguments: [String]) throws(ControlCommand.UsageError) {
         var words: [String] = []
-        var artist: String?, album: String?
+        var artist: String?, album: String?, country: String?, tag: String?
         var limit = 25, page = 1
         var i = 0
         func value(_ flag: String) throws(ControlCommand.UsageError) -> String {
@@ -45,6 +45,8 @@ public struct CatalogCommand: Equatable, Sendable {
             case "--json": json = true
             case "--artist": artist = try value("--artist")
             case "--album": album = try value("--album")
+            case "--country": country = try value("--country")
+            case "--tag": tag = try value("--tag")
             case "--limit": limit = try number("--limit", 1...100)
             case "--page": page = try number("--page", 1...1000)
             case let word where word.hasPrefix("--"):
@@ -82,7 +84,13 @@ public struct CatalogCommand: Equatable, Sendable {
             guard kinds.contains(kind) || kind == "playlists" else {
                 throw ControlCommand.UsageError(message: "chart kinds are tracks, albums, artists and playlists, not \"\(kind)\"")
             }
-            query = .chart(kind: kind)
+            guard country == nil || tag == nil else {
+                throw ControlCommand.UsageError(message: "chart takes --country or --tag, not both")
+            }
+            guard (country == nil && tag == nil) || kind == "tracks" else {
+                throw ControlCommand.UsageError(message: "country and tag charts list tracks")
+            }
+            query = .chart(kind: kind, country: country, tag: tag)
         case "album": query = .album(try id("album"))
         case "artist": query = .artist(try id("artist"))
         case "related": query = .related(try id("artist"))
@@ -104,7 +112,10 @@ public struct CatalogCommand: Equatable, Sendable {
             if let album { line += " album \(q(album))" }
             line += " limit \(limit) index \((page - 1) * limit)"
             return [line]
-        case .chart(let kind): return ["catalogchart \(kind)"]
+        case .chart(let kind, let country, let tag):
+            if let country { return ["catalogchart \(kind) country \(q(country))"] }
+            if let tag { return ["catalogchart \(kind) tag \(q(tag))"] }
+            return ["catalogchart \(kind)"]
         case .album(let id): return ["lsinfo deezer:album:\(id)"]
         case .artist(let id): return ["lsinfo deezer:artist:\(id)", "catalogalbums deezer:artist:\(id)"]
         case .related(let id): return ["catalogrelated deezer:artist:\(id)"]

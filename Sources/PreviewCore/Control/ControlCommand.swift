@@ -37,7 +37,8 @@ public enum ControlCommand: Equatable, Sendable {
       volume [+|-]N     show, set or change the volume (percent)
       status            show the current song and state
       search [tracks|albums|artists] QUERY [--artist X] [--album X] [--limit N] [--page N]
-      chart [tracks|albums|artists|playlists]
+      chart [tracks|albums|artists|playlists] [--country NAME | --tag TAG]
+                        (country and tag charts come from Last.fm: previewd needs --lastfm-key)
       album ID | artist ID | related ID | info URI
                         look around the Deezer catalog; each takes --add (queue
                         the results), --play (queue and play them) and --json

@@ -33,10 +33,43 @@ extension Commands {
         }
 
         // catalogchart [tracks|albums|artists|playlists]
-        t.register("catalogchart", 0, 1) { call throws(ProtocolError) in
+        // catalogchart tracks country NAME|tag TAG [limit N]: Last.fm's list,
+        // each entry found on Deezer by an advanced search (unfound ones dropped).
+        t.register("catalogchart", 0, 5) { call throws(ProtocolError) in
             let kind = call.args.first ?? "tracks"
             guard ["tracks", "albums", "artists", "playlists"].contains(kind) else {
                 throw ProtocolError(.argument, "chart kinds are tracks, albums, artists and playlists")
+            }
+            if call.args.count > 1 {
+                guard kind == "tracks" else { throw ProtocolError(.argument, "country and tag charts list tracks") }
+                var country: String?, tag: String?
+                var limit = 20
+                var i = 1
+                while i < call.args.count {
+                    guard i + 1 < call.args.count else { throw ProtocolError(.argument, "\(call.args[i]) needs a value") }
+                    switch call.args[i] {
+                    case "country": country = call.args[i + 1]
+                    case "tag": tag = call.args[i + 1]
+                    case "limit":
+                        limit = try Arguments.unsigned(call.args[i + 1])
+                        guard (1...100).contains(limit) else { throw ProtocolError(.argument, "limit is 1 to 100") }
+                    default: throw ProtocolError(.argument, "chart filters are country, tag and limit")
+                    }
+                    i += 2
+                }
+                guard (country == nil) != (tag == nil) else { throw ProtocolError(.argument, "give a country or a tag") }
+                s.lastfm.topTracks(country: country, tag: tag, limit: limit) { result in
+                    switch result {
+                    case .failure(let e): call.finish(e)
+                    case .success(let entries):
+                        c.resolveOnDeezer(entries.map { ($0.artist, $0.title) }) { tracks in
+                            for track in tracks { call.reply.song(track.song(), tags: call.session.tags) }
+                            call.reply.field("unresolved", entries.count - tracks.count)
+                            call.finish(nil)
+                        }
+                    }
+                }
+                return .pending
             }
             c.catalogRequest("/chart", as: DeezerChart.self, call: call) { chart in
                 switch kind {

@@ -6,6 +6,8 @@ struct Services {
     let controller: PlayerController
     let hub: MessageHub
     let playlists: PlaylistStore
+    /// Country and tag charts; nil key means not configured.
+    var lastfm: LastfmClient = LastfmClient(base: "", key: nil, get: { _, _ in })
 }
 
 /// The MPD commands previewd implements, by concern (one file each).

@@ -449,6 +449,28 @@ final class PlayerController {
         step(first)
     }
 
+    /// Finds each (artist, title) on Deezer with an advanced search and keeps
+    /// the first hit, in the given order; entries without a hit are dropped.
+    func resolveOnDeezer(_ entries: [(String, String)], completion: @escaping ([DeezerTrack]) -> Void) {
+        guard !entries.isEmpty else {
+            completion([])
+            return
+        }
+        var found = [DeezerTrack?](repeating: nil, count: entries.count)
+        var left = entries.count
+        for (i, (artist, title)) in entries.enumerated() {
+            let q = "artist:\"\(artist.replacingAll("\"", with: " "))\" track:\"\(title.replacingAll("\"", with: " "))\""
+            catalog.request("/search/track?q=" + percentEncodeQueryValue(q) + "&limit=1", as: DeezerPage<DeezerTrack>.self) { [weak self] result in
+                if case .success(let page) = result, let first = page.data.first {
+                    found[i] = first
+                    self?.remember(first)
+                }
+                left -= 1
+                if left == 0 { completion(found.compactMap { $0 }) }
+            }
+        }
+    }
+
     /// Requests sent to the Deezer API and answers served from the cache.
     var catalogCounts: (requests: Int, cacheHits: Int) { (catalog.requestsSent, catalog.cacheHits) }
 

@@ -14,6 +14,12 @@ public struct ServerOptions: Sendable {
     public var logLevel: LogLevel
     /// The output's name for `outputs` (`pulse`, `null`, `wav`).
     public var outputName: String
+    /// Last.fm API key, endpoint, and the key file read when no key is given.
+    public var lastfmKey: String?
+    public var lastfmKeyFile = ""
+    public var lastfmBase = "https://ws.audioscrobbler.com/2.0/"
+    /// Seconds Deezer answers are reused; 0 disables the cache.
+    public var catalogCacheTTL = 600.0
 
     public init(socketPath: String, apiBase: String, stateDirectory: String, logLevel: LogLevel, outputName: String = "pulse") {
         self.outputName = outputName
@@ -111,7 +117,21 @@ public final class Server {
         // A closed terminal is a request to stop, not a crash: same clean exit.
         signal(SIGHUP, onSignal)
 
-        let catalog = DeezerClient(apiBase: options.apiBase, schedule: { [unowned self] delay, action in
+        let get: DeezerClient.HTTPGet = { [unowned self] url, completion in
+            let id = nextRequestID
+            nextRequestID += 1
+            httpCallbacks[id] = completion
+            log.debug("GET \(url)")
+            engine.httpGet(request: id, url: url)
+        }
+        var lastfmKey = options.lastfmKey
+        if lastfmKey == nil, let bytes = try? AtomicFile.read(options.lastfmKeyFile) {
+            let key = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
+            if !key.isEmpty { lastfmKey = key }
+        }
+        let lastfm = LastfmClient(base: options.lastfmBase, key: lastfmKey, get: get)
+        lastfm.keyFileHint = options.lastfmKeyFile
+        let catalog = DeezerClient(apiBase: options.apiBase, cacheTTL: options.catalogCacheTTL, schedule: { [unowned self] delay, action in
             timers.append((monotonicTime() + delay, action))
         }) { [unowned self] url, completion in
             let id = nextRequestID
@@ -131,7 +151,8 @@ public final class Server {
             pendingChanges.formUnion(changed)
         }
         table = Commands.table(Services(controller: controller, hub: hub,
-                                        playlists: PlaylistStore(directory: options.stateDirectory + "/playlists")))
+                                        playlists: PlaylistStore(directory: options.stateDirectory + "/playlists"),
+                                        lastfm: lastfm))
         try engine.start(events: { inbox.post($0) })
         defer { engine.shutdown() }
         log.info("listening on \(options.socketPath)")

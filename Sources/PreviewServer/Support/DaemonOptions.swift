@@ -16,6 +16,15 @@ public struct DaemonOptions: Equatable, Sendable {
     public var apiBase: String
     public var stateDirectory: String
     public var logLevel = LogLevel.info
+    /// Last.fm API key for country and tag charts (`--lastfm-key`,
+    /// `$PREVIEWD_LASTFM_KEY`, or the file `$XDG_CONFIG_HOME/previewd/lastfm.key`).
+    public var lastfmKey: String?
+    /// Where a key file is looked for when no key is given.
+    public var lastfmKeyFile: String = ""
+    /// Last.fm API endpoint (`--lastfm-base`).
+    public var lastfmBase = "https://ws.audioscrobbler.com/2.0/"
+    /// Seconds catalog answers are reused (`--catalog-cache-ttl`; 0 disables).
+    public var catalogCacheTTL = 600.0
     /// `--help` was given: print `usage` and exit 0.
     public var showHelp = false
     /// `--version` was given.
@@ -36,6 +45,10 @@ public struct DaemonOptions: Equatable, Sendable {
       --state-dir DIR        state directory (default $XDG_STATE_HOME/previewd,
                              else ~/.local/state/previewd)
       --log-level LEVEL      error, warning, info (default) or debug
+      --lastfm-key KEY       Last.fm API key for country and tag charts (also
+                             $PREVIEWD_LASTFM_KEY or ~/.config/previewd/lastfm.key)
+      --lastfm-base URL      Last.fm API endpoint (for tests and mirrors)
+      --catalog-cache-ttl S  seconds Deezer answers are reused (default 600; 0 off)
       --help                 show this text
       --version              show the version
 
@@ -103,12 +116,29 @@ public struct DaemonOptions: Equatable, Sendable {
                     throw UsageError(description: "--log-level must be error, warning, info or debug, not \"\(text)\"")
                 }
                 o.logLevel = level
+            case "--lastfm-key": o.lastfmKey = try v()
+            case "--lastfm-base":
+                let url = try v()
+                guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                    throw UsageError(description: "--lastfm-base must be an http:// or https:// URL, not \"\(url)\"")
+                }
+                o.lastfmBase = url
+            case "--catalog-cache-ttl":
+                let text = try v()
+                guard let ttl = Double(text), ttl >= 0, ttl.isFinite else {
+                    throw UsageError(description: "--catalog-cache-ttl takes seconds, not \"\(text)\"")
+                }
+                o.catalogCacheTTL = ttl
             case "--help", "-h": o.showHelp = true
             case "--version", "-V": o.showVersion = true
             default: throw UsageError(description: "unknown option \"\(arguments[i])\" (see --help)")
             }
             i += 1
         }
+        if o.lastfmKey == nil, let key = environment("PREVIEWD_LASTFM_KEY"), !key.isEmpty { o.lastfmKey = key }
+        let configHome = environment("XDG_CONFIG_HOME").flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment("HOME") ?? "/tmp") + "/.config"
+        o.lastfmKeyFile = configHome + "/previewd/lastfm.key"
         o.socketPath = SocketPath.resolve(explicit: socket, environment: environment, uid: uid)
         o.apiBase = apiBase ?? environment("PREVIEWD_API_BASE").flatMap { $0.isEmpty ? nil : $0 } ?? "https://api.deezer.com"
         if let stateDir {
@@ -129,7 +159,12 @@ public struct DaemonOptions: Equatable, Sendable {
         case .null: name = "null"
         case .wav: name = "wav"
         }
-        return ServerOptions(socketPath: socketPath, apiBase: apiBase, stateDirectory: stateDirectory, logLevel: logLevel, outputName: name)
+        var server = ServerOptions(socketPath: socketPath, apiBase: apiBase, stateDirectory: stateDirectory, logLevel: logLevel, outputName: name)
+        server.lastfmKey = lastfmKey
+        server.lastfmKeyFile = lastfmKeyFile
+        server.lastfmBase = lastfmBase
+        server.catalogCacheTTL = catalogCacheTTL
+        return server
     }
 }
 
