@@ -261,3 +261,20 @@ def test_burst_of_200_lookups_respects_the_rate_limit(daemon, http):
     times = json.load(urlopen(http + "/_control/count"))["api_times"][-200:]
     worst = max(sum(1 for u in times if t <= u < t + 5.0) for t in times)
     assert worst <= 50, worst
+
+
+def test_mpc_search_finds_catalog_tracks(daemon):
+    import subprocess
+    env = dict(os.environ, MPD_HOST=daemon.socket)
+    p = subprocess.run(["mpc", "search", "any", "eminem"], env=env, capture_output=True, text=True, timeout=30)
+    assert p.returncode == 0, p.stderr
+    data = load("search-eminem.json")["data"]
+    # MPD's `search any` keeps songs with the text in a tag; Deezer's relevance
+    # search also returns others (e.g. Dr. Dre's tracks), which are dropped.
+    hits = [t for t in data if any("eminem" in v.lower() for v in (t["title"], t["artist"]["name"], t["album"]["title"]))]
+    assert 0 < len(hits) < len(data)
+    assert p.stdout.splitlines() == [f"deezer:track:{t['id']}" for t in hits]
+    p = subprocess.run(["mpc", "findadd", "artist", "Eminem"], env=env, capture_output=True, text=True, timeout=30)
+    assert p.returncode == 0, p.stderr
+    c = daemon.client()
+    assert c.fields("status")["playlistlength"] == str(sum(1 for t in data if t["artist"]["name"] == "Eminem"))
