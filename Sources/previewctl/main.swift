@@ -232,6 +232,37 @@ case .volume(let change):
     out("volume: \(volume)%\n")
 case .status:
     showStatus()
+case .want(let action, let uri):
+    switch action {
+    case "list":
+        let now = Int(time(nil))
+        let records = CatalogRecord.split(connection.must(["wantlist"]))
+        for r in records {
+            let c = r.value("Title").map { t in r.value("Artist").map { "\($0) - \(t)" } ?? t } ?? r.uri
+            let when = r.value("added").flatMap(ControlFormat.unixTime(iso:)).map { ControlFormat.relative(now - $0) } ?? "?"
+            out("\(c)  (\(r.kind), added \(when))  \(r.uri)\n")
+        }
+        if records.isEmpty { out("the want list is empty\n") }
+    case "play":
+        _ = connection.must([uri.map { "wantplay \(q($0))" } ?? "wantplay"])
+        showStatus()
+    default:
+        let command = ["add": "wantadd", "rm": "wantrm", "toggle": "wanttoggle"][action]!
+        let reply = dictionary(connection.must(["\(command) \(q(uri!))"]))
+        if let note = reply["unchanged"] { out(note + "\n") }
+        if let wanted = reply["wanted"] { out(wanted == "1" ? "added \(uri!)\n" : "removed \(uri!)\n") }
+    }
+case .playlists:
+    for (k, v) in connection.must(["listplaylists"]) where k == "playlist" { out(v + "\n") }
+case .save(let name):
+    _ = connection.must(["save \(q(name))"])
+case .load(let name):
+    _ = connection.must(["load \(q(name))"])
+case .showPlaylist(let name):
+    let records = CatalogRecord.split(connection.must(["listplaylistinfo \(q(name))"]))
+    for (i, r) in records.enumerated() { out("\(i + 1). \(ControlFormat.songLine(Dictionary(r.fields, uniquingKeysWith: { a, _ in a })))\n") }
+case .removePlaylist(let name):
+    _ = connection.must(["rm \(q(name))"])
 case .catalog(let cmd):
     var fields: [(String, String)] = []
     for request in cmd.requests { fields += connection.must([request]) }

@@ -81,7 +81,8 @@ final class Harness {
                                       schedule: { [unowned self] delay, action in timers.append((clock + delay, action)) }) { [unowned self] changed in
             for s in sessions { s.notify(changed) }
         }
-        table = Commands.table(Services(controller: controller, hub: hub, playlists: PlaylistStore(directory: playlistDirectory)))
+        table = Commands.table(Services(controller: controller, hub: hub, playlists: PlaylistStore(directory: playlistDirectory),
+                                        wants: WantList(file: JSONFile(path: playlistDirectory + "-want.json", log: Log(level: .error)))))
     }
 
     static let counter = Atomic<Int>(0)
@@ -97,6 +98,7 @@ final class Harness {
             closedir(dir)
             rmdir(playlistDirectory)
         }
+        unlink(playlistDirectory + "-want.json")
     }
 
     /// Delivers engine events and client-only changes until none are left.

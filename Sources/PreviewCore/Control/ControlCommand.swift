@@ -19,6 +19,15 @@ public enum ControlCommand: Equatable, Sendable {
     case status
     /// `search`, `chart`, `album`, `artist`, `related`, `info`.
     case catalog(CatalogCommand)
+    /// `want` (list), `want add|rm|toggle URI`, `want play [URI]`.
+    case want(action: String, uri: String?)
+    /// Stored playlists: `playlists`, `save NAME`, `load NAME`,
+    /// `playlist NAME` (show), `rmplaylist NAME`.
+    case playlists
+    case save(String)
+    case load(String)
+    case showPlaylist(String)
+    case removePlaylist(String)
 
     /// The usage text, printed with exit code 64 on a usage error.
     public static let usage = """
@@ -42,6 +51,10 @@ public enum ControlCommand: Equatable, Sendable {
       album ID | artist ID | related ID | info URI
                         look around the Deezer catalog; each takes --add (queue
                         the results), --play (queue and play them) and --json
+      want [add|rm|toggle URI | play [URI]]
+                        the Want to Listen list (albums and tracks), newest first
+      playlists | save NAME | load NAME | playlist NAME | rmplaylist NAME
+                        stored playlists
     exit codes: 0 done, 1 refused by the daemon, 64 usage error, 69 daemon not reachable
 
     """
@@ -88,7 +101,7 @@ public enum ControlCommand: Equatable, Sendable {
         case "shuffle": try count(0...0); self = .shuffle
         case "random": self = .random(try onOff())
         case "repeat": self = .repeat(try onOff())
-        case "queue", "playlist": try count(0...0); self = .queue
+        case "queue": try count(0...0); self = .queue
         case "clear": try count(0...0); self = .clear
         case "del", "delete":
             try count(1...1)
@@ -103,6 +116,22 @@ public enum ControlCommand: Equatable, Sendable {
             }
             self = .volume(args.first)
         case "status": try count(0...0); self = .status
+        case "want":
+            if args.isEmpty { self = .want(action: "list", uri: nil); return }
+            switch args[0] {
+            case "add", "rm", "toggle":
+                guard args.count == 2 else { throw UsageError(message: "want \(args[0]) takes one URI") }
+                self = .want(action: args[0], uri: args[1])
+            case "play":
+                guard args.count <= 2 else { throw UsageError(message: "want play takes at most one URI") }
+                self = .want(action: "play", uri: args.count == 2 ? args[1] : nil)
+            default: throw UsageError(message: "want takes add, rm, toggle or play, not \"\(args[0])\"")
+            }
+        case "playlists": try count(0...0); self = .playlists
+        case "save": try count(1...1); self = .save(args[0])
+        case "load": try count(1...1); self = .load(args[0])
+        case "playlist": try count(1...1); self = .showPlaylist(args[0])
+        case "rmplaylist": try count(1...1); self = .removePlaylist(args[0])
         case "search", "chart", "album", "artist", "related", "info":
             self = .catalog(try CatalogCommand(name: name, arguments: args))
         default: throw UsageError(message: "unknown command \"\(name)\"")
@@ -126,6 +155,36 @@ public enum ControlFormat {
         let s = max(0, Int(seconds.rounded(.down)))
         let sec = s % 60
         return "\(s / 60):\(sec < 10 ? "0" : "")\(sec)"
+    }
+
+    /// How long ago `seconds` is, in words ("just now", "5 minutes ago",
+    /// "3 days ago").
+    public static func relative(_ seconds: Int) -> String {
+        func unit(_ n: Int, _ name: String) -> String { "\(n) \(name)\(n == 1 ? "" : "s") ago" }
+        switch max(0, seconds) {
+        case ..<60: return "just now"
+        case ..<3600: return unit(seconds / 60, "minute")
+        case ..<86400: return unit(seconds / 3600, "hour")
+        case ..<(86400 * 30): return unit(seconds / 86400, "day")
+        case ..<(86400 * 365): return unit(seconds / (86400 * 30), "month")
+        default: return unit(seconds / (86400 * 365), "year")
+        }
+    }
+
+    /// Unix seconds of an ISO 8601 UTC time `YYYY-MM-DDTHH:MM:SSZ`.
+    public static func unixTime(iso text: String) -> Int? {
+        let parts = text.split(whereSeparator: { "-T:Z".contains($0) }).compactMap { Int($0) }
+        guard parts.count == 6 else { return nil }
+        var (y, m) = (parts[0], parts[1])
+        // Days from civil (proleptic Gregorian), as in Howard Hinnant's algorithm.
+        y -= m <= 2 ? 1 : 0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        m = m > 2 ? m - 3 : m + 9
+        let doy = (153 * m + 2) / 5 + parts[2] - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146097 + doe - 719468
+        return days * 86400 + parts[3] * 3600 + parts[4] * 60 + parts[5]
     }
 
     /// The three-line status: song, state with progress, modes.

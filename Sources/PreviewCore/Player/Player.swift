@@ -1,10 +1,10 @@
 /// MPD's player state (`state:` in `status`).
-public enum PlaybackState: String, Sendable {
+public enum PlaybackState: String, Sendable, Codable {
     case stop, play, pause
 }
 
 /// MPD's `single` mode.
-public enum SingleMode: String, Sendable {
+public enum SingleMode: String, Sendable, Codable {
     /// Play on through the queue.
     case off = "0"
     /// Stop after the current song (or repeat it when `repeat` is on).
@@ -14,7 +14,7 @@ public enum SingleMode: String, Sendable {
 }
 
 /// The modes shown in `status` and set by `repeat`, `random`, `single`, `consume`.
-public struct PlaybackModes: Equatable, Sendable {
+public struct PlaybackModes: Equatable, Sendable, Codable {
     public var `repeat` = false
     public var random = false
     public var single = SingleMode.off
@@ -52,6 +52,16 @@ public struct Player: Sendable {
 
     /// A stopped player whose random order comes from `seed`.
     public init(seed: UInt64) { rng = SplitMix64(seed: seed) }
+
+    /// Restores saved state: the current song, play state and modes; the
+    /// random order is drawn anew.
+    public mutating func restore(state: PlaybackState, current: SongID?, modes: PlaybackModes, in queue: Queue) {
+        self.current = current.flatMap { queue.position(of: $0) != nil ? $0 : nil }
+        self.state = self.current == nil ? .stop : state
+        self.modes = modes
+        randomOrder = []
+        if modes.random { reshuffle(queue) }
+    }
 
     // MARK: commands
 

@@ -34,6 +34,16 @@ public enum ResponseParser {
         return nil
     }
 
+    /// The `key: value` pairs of reply text (lines without `: ` are skipped).
+    public static func fields(of text: String) -> [(String, String)] {
+        text.split(separator: "\n").compactMap { (line: Substring) -> (String, String)? in
+            guard let sep = line.firstRange(of: ": ") else { return nil }
+            let key: Substring = line[line.startIndex..<sep.lowerBound]
+            let value: Substring = line[sep.upperBound..<line.endIndex]
+            return (String(key), String(value))
+        }
+    }
+
     private static func parseAck(_ line: String, _ fields: [(String, String)]) -> Reply {
         // ACK [code@index] {command} message
         var code = 0, index = 0

@@ -18,6 +18,21 @@ public struct Queue: Sendable {
     /// An empty queue holding at most `maxLength` songs.
     public init(maxLength: Int = 1_000_000) { self.maxLength = maxLength }
 
+    /// A queue restored from saved state: the same songs, ids and version;
+    /// new ids continue after `nextID` (and after every restored id).
+    public init(restoring entries: [QueuedSong], nextID: SongID, version: UInt32, maxLength: Int = 1_000_000) {
+        self.maxLength = maxLength
+        songs = entries
+        self.version = version
+        self.nextID = max(nextID, (entries.map(\.id).max() ?? 0) &+ 1)
+        reindex(from: 0)
+        // Restored songs count as unchanged since `version`.
+        for i in songs.indices { songs[i].version = min(songs[i].version, version) }
+    }
+
+    /// The id the next added song gets.
+    public var upcomingID: SongID { nextID }
+
     /// Number of songs.
     public var count: Int { songs.count }
 

@@ -3,7 +3,7 @@
 public typealias SongID = UInt32
 
 /// What the queue knows of a song: where to get it and the tags to show.
-public struct Song: Equatable, Sendable {
+public struct Song: Equatable, Sendable, Codable {
     /// The URI the client added: `deezer:track:ID` or an `http(s)://` URL.
     public var uri: String
     /// `Title` tag, when known.
@@ -34,7 +34,7 @@ public struct Song: Equatable, Sendable {
 }
 
 /// A song in the queue with its stable id.
-public struct QueuedSong: Equatable, Sendable {
+public struct QueuedSong: Equatable, Sendable, Codable {
     /// The stable id.
     public var id: SongID
     /// The song.
@@ -50,7 +50,7 @@ public struct QueuedSong: Equatable, Sendable {
 }
 
 /// A part of a song, in seconds, as `rangeid START:END` sets it.
-public struct SongRange: Equatable, Sendable {
+public struct SongRange: Equatable, Sendable, Codable {
     public var start: Double
     public var end: Double?
     public init(start: Double, end: Double?) {
@@ -60,7 +60,7 @@ public struct SongRange: Equatable, Sendable {
 }
 
 /// One tag value, by MPD tag name (`Artist`, `Album`, `Title`).
-public struct TagValue: Equatable, Sendable {
+public struct TagValue: Equatable, Sendable, Codable {
     public var name: String
     public var value: String
     public init(name: String, value: String) {

@@ -18,7 +18,14 @@ extension Commands {
                 }
                 return .done
             }
-            if uri == "deezer:wantlist" { return .done }
+            if uri == "deezer:wantlist" {
+                // Albums are directories to open, tracks are songs.
+                for entry in s.wants.entries {
+                    call.reply.field(entry.uri.hasPrefix("deezer:album:") ? "directory" : "file", entry.uri)
+                    call.reply.field("Last-Modified", isoTime(entry.added))
+                }
+                return .done
+            }
             let item: CatalogURI
             do { item = try CatalogURI(parsing: uri) } catch { throw ProtocolError(.noExist, "No such directory") }
             if case .stream = item { throw ProtocolError(.noExist, "No such directory") }

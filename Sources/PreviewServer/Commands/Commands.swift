@@ -8,6 +8,8 @@ struct Services {
     let playlists: PlaylistStore
     /// Country and tag charts; nil key means not configured.
     var lastfm: LastfmClient = LastfmClient(base: "", key: nil, get: { _, _ in })
+    /// The Want to Listen list.
+    var wants: WantList
 }
 
 /// The MPD commands previewd implements, by concern (one file each).
@@ -23,6 +25,7 @@ enum Commands {
         registerStoredPlaylists(&t, services)
         registerDatabase(&t, services)
         registerCatalog(&t, services)
+        registerWantList(&t, services)
         let names = (commandNames(t) + ["commands"]).sorted()
         t.register("commands", 0, 0) { call in
             for name in names { call.reply.field("command", name) }

@@ -15,7 +15,14 @@ final class PlayerController {
     private let engine: AudioEngine
     private let catalog: DeezerClient
     private let log: Log
-    private let notify: (Subsystems) -> Void
+    private let notifyServer: (Subsystems) -> Void
+    /// Counts changes, so the state file is written only after one.
+    private(set) var changeCount = 0
+
+    private func notify(_ changed: Subsystems) {
+        if !changed.isSubset(of: [.message, .subscription, .update]) { changeCount += 1 }
+        notifyServer(changed)
+    }
 
     /// Signed preview URLs by track id (DESIGN section 1: reuse while valid).
     private var previewURLs: [Int: String] = [:]
@@ -63,7 +70,7 @@ final class PlayerController {
         self.engine = engine
         self.catalog = catalog
         self.log = log
-        self.notify = notify
+        self.notifyServer = notify
         player = Player(seed: seed)
     }
 
@@ -471,6 +478,57 @@ final class PlayerController {
         }
     }
 
+    /// Adds each URI in order (albums expand to their tracks), one after
+    /// the other so the queue keeps the list's order.
+    func addAll(_ uris: [String], completion: @escaping (Result<Void, ProtocolError>) -> Void) {
+        var rest = uris[...]
+        func next() {
+            guard let uri = rest.popFirst() else {
+                completion(.success(()))
+                return
+            }
+            add(uri: uri, position: nil) { result in
+                if case .failure(let e) = result { completion(.failure(e)) } else { next() }
+            }
+        }
+        next()
+    }
+
+    /// Listing fields for each URI (`file:` and tags for tracks, `album:`
+    /// records for albums), from the catalog; a URI the catalog cannot
+    /// describe is listed alone.
+    func describe(_ uris: [String], completion: @escaping ([[(String, String)]]) -> Void) {
+        guard !uris.isEmpty else {
+            completion([])
+            return
+        }
+        var out = [[(String, String)]](repeating: [], count: uris.count)
+        var left = uris.count
+        func done(_ i: Int, _ fields: [(String, String)]) {
+            out[i] = fields
+            left -= 1
+            if left == 0 { completion(out) }
+        }
+        for (i, uri) in uris.enumerated() {
+            switch try? CatalogURI(parsing: uri) {
+            case .track(let id)?:
+                catalog.request("/track/\(id)", as: DeezerTrack.self) { result in
+                    var r = Reply()
+                    if case .success(let t) = result { r.song(t.song(), tags: Set(SessionState.allTags)) } else { r.field("file", uri) }
+                    done(i, ResponseParser.fields(of: r.text))
+                }
+            case .album(let id)?:
+                catalog.request("/album/\(id)", as: DeezerAlbum.self) { result in
+                    var r = Reply()
+                    if case .success(let a) = result { r.album(a) } else { r.field("album", uri) }
+                    done(i, ResponseParser.fields(of: r.text))
+                }
+            default:
+                done(i, [("file", uri)])
+            }
+        }
+    }
+
     /// Requests sent to the Deezer API and answers served from the cache.
     var catalogCounts: (requests: Int, cacheHits: Int) { (catalog.requestsSent, catalog.cacheHits) }
 
@@ -692,6 +750,32 @@ final class PlayerController {
         }
         try? run({ (p: inout Player, q: Queue) in p.songFailed(in: q) }, user: false)
         notify(.player)
+    }
+
+    // MARK: saved state
+
+    /// The state to save.
+    func snapshot() -> SavedState {
+        SavedState(queue: queue.songs, queueVersion: queue.version, nextID: queue.upcomingID,
+                   current: player.current, state: player.state, elapsed: player.state == .stop ? 0 : elapsed,
+                   modes: player.modes, volume: volume, outputEnabled: outputEnabled, replayGainMode: replayGainMode)
+    }
+
+    /// Restores saved state at start-up: paused at the same place, or playing
+    /// from it when `playing`.
+    func restore(_ saved: SavedState, playing: Bool) {
+        queue = Queue(restoring: saved.queue, nextID: saved.nextID, version: saved.queueVersion)
+        volume = max(0, min(100, saved.volume))
+        outputEnabled = saved.outputEnabled
+        replayGainMode = saved.replayGainMode
+        engine.setVolume(outputEnabled ? volume : 0)
+        var state = saved.state
+        if state == .play && !playing { state = .pause }
+        if state == .pause && playing { state = .play }
+        player.restore(state: state, current: saved.current, modes: saved.modes, in: queue)
+        if player.state != .stop, let id = player.current {
+            start(song: id, retried: false, offset: saved.elapsed)
+        }
     }
 
     // MARK: status

@@ -20,6 +20,8 @@ public struct ServerOptions: Sendable {
     public var lastfmBase = "https://ws.audioscrobbler.com/2.0/"
     /// Seconds Deezer answers are reused; 0 disables the cache.
     public var catalogCacheTTL = 600.0
+    /// A restored session resumes playing (else it comes back paused).
+    public var restorePlaying = false
 
     public init(socketPath: String, apiBase: String, stateDirectory: String, logLevel: LogLevel, outputName: String = "pulse") {
         self.outputName = outputName
@@ -150,11 +152,39 @@ public final class Server {
                                       }) { [unowned self] changed in
             pendingChanges.formUnion(changed)
         }
+        let wants = WantList(file: JSONFile(path: options.stateDirectory + "/want.json", log: log))
         table = Commands.table(Services(controller: controller, hub: hub,
                                         playlists: PlaylistStore(directory: options.stateDirectory + "/playlists"),
-                                        lastfm: lastfm))
+                                        lastfm: lastfm, wants: wants))
+        let stateFile = JSONFile<SavedState>(path: options.stateDirectory + "/state.json", log: log)
         try engine.start(events: { inbox.post($0) })
         defer { engine.shutdown() }
+        if let saved = stateFile.load() {
+            controller.restore(saved, playing: options.restorePlaying)
+            log.info("restored \(saved.queue.count) queued songs")
+        }
+        // The state file is written at most once a second after a change, and
+        // at shutdown.
+        var savedChange = controller.changeCount
+        var lastSave = -Double.infinity
+        var saveScheduled = false
+        func saveState(force: Bool) {
+            guard force || controller.changeCount != savedChange else { return }
+            let now = monotonicTime()
+            if !force && now - lastSave < 1 {
+                if !saveScheduled {
+                    saveScheduled = true
+                    timers.append((lastSave + 1, { saveScheduled = false; saveState(force: false) }))
+                }
+                return
+            }
+            savedChange = controller.changeCount
+            lastSave = now
+            let snapshot = controller.snapshot()
+            do { try stateFile.save(snapshot) } catch { log.error(error.message) }
+            log.debug("state saved: \(snapshot.queue.count) songs in \(Int(((monotonicTime() - now) * 1000).rounded())) ms")
+        }
+        defer { saveState(force: true) }
         log.info("listening on \(options.socketPath)")
 
         var running = true
@@ -204,6 +234,7 @@ public final class Server {
                 }
             }
             deliverChanges()
+            saveState(force: false)
             // Write what is pending for every client (events may have produced output).
             for (fd, session) in clients where !session.output.isEmpty || session.closing {
                 flush(fd, session)

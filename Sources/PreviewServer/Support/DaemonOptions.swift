@@ -25,6 +25,8 @@ public struct DaemonOptions: Equatable, Sendable {
     public var lastfmBase = "https://ws.audioscrobbler.com/2.0/"
     /// Seconds catalog answers are reused (`--catalog-cache-ttl`; 0 disables).
     public var catalogCacheTTL = 600.0
+    /// `--restore-playing`: a restored session resumes instead of coming back paused.
+    public var restorePlaying = false
     /// `--help` was given: print `usage` and exit 0.
     public var showHelp = false
     /// `--version` was given.
@@ -49,6 +51,8 @@ public struct DaemonOptions: Equatable, Sendable {
                              $PREVIEWD_LASTFM_KEY or ~/.config/previewd/lastfm.key)
       --lastfm-base URL      Last.fm API endpoint (for tests and mirrors)
       --catalog-cache-ttl S  seconds Deezer answers are reused (default 600; 0 off)
+      --restore-playing      resume playback of the restored session (default:
+                             it comes back paused at the same place)
       --help                 show this text
       --version              show the version
 
@@ -129,6 +133,7 @@ public struct DaemonOptions: Equatable, Sendable {
                     throw UsageError(description: "--catalog-cache-ttl takes seconds, not \"\(text)\"")
                 }
                 o.catalogCacheTTL = ttl
+            case "--restore-playing": o.restorePlaying = true
             case "--help", "-h": o.showHelp = true
             case "--version", "-V": o.showVersion = true
             default: throw UsageError(description: "unknown option \"\(arguments[i])\" (see --help)")
@@ -164,6 +169,7 @@ public struct DaemonOptions: Equatable, Sendable {
         server.lastfmKeyFile = lastfmKeyFile
         server.lastfmBase = lastfmBase
         server.catalogCacheTTL = catalogCacheTTL
+        server.restorePlaying = restorePlaying
         return server
     }
 }

@@ -1,0 +1,74 @@
+import PreviewCore
+
+extension Commands {
+    /// The Want to Listen list: albums and tracks to hear later, newest first.
+    static func registerWantList(_ t: inout CommandTable, _ s: Services) {
+        let c = s.controller
+        let wants = s.wants
+
+        // wantadd URI: adding one already there changes nothing and says so.
+        t.register("wantadd", 1, 1) { call throws(ProtocolError) in
+            let uri = try WantList.item(call.args[0])
+            if try wants.add(uri, at: Int(unixTime())) {
+                c.changed(.storedPlaylist)
+            } else {
+                call.reply.field("unchanged", "\(uri) is already in the want list")
+            }
+            return .done
+        }
+        t.register("wantrm", 1, 1) { call throws(ProtocolError) in
+            let uri = try WantList.item(call.args[0])
+            guard try wants.remove(uri) else { throw ProtocolError(.noExist, "\(uri) is not in the want list") }
+            c.changed(.storedPlaylist)
+            return .done
+        }
+        t.register("wanttoggle", 1, 1) { call throws(ProtocolError) in
+            let uri = try WantList.item(call.args[0])
+            if wants.contains(uri) {
+                _ = try wants.remove(uri)
+                call.reply.field("wanted", 0)
+            } else {
+                _ = try wants.add(uri, at: Int(unixTime()))
+                call.reply.field("wanted", 1)
+            }
+            c.changed(.storedPlaylist)
+            return .done
+        }
+        // wantlist: newest first, each with its tags (from the catalog, cached).
+        t.register("wantlist", 0, 0) { call in
+            let entries = wants.entries
+            c.describe(entries.map(\.uri)) { details in
+                for (entry, fields) in zip(entries, details) {
+                    for (k, v) in fields { call.reply.field(k, v) }
+                    call.reply.field("added", isoTime(entry.added))
+                }
+                call.finish(nil)
+            }
+            return .pending
+        }
+        // wantplay [URI]: queue the whole list (or one entry) and play it.
+        t.register("wantplay", 0, 1) { call throws(ProtocolError) in
+            var uris = wants.entries.map(\.uri)
+            if let one = call.args.first {
+                let uri = try WantList.item(one)
+                guard wants.contains(uri) else { throw ProtocolError(.noExist, "\(uri) is not in the want list") }
+                uris = [uri]
+            }
+            guard !uris.isEmpty else { throw ProtocolError(.noExist, "the want list is empty") }
+            let first = c.queue.count
+            c.addAll(uris) { result in
+                switch result {
+                case .failure(let e): call.finish(e)
+                case .success:
+                    do throws(ProtocolError) {
+                        try c.run { (p: inout Player, q: Queue) throws(ProtocolError) in try p.play(position: first, in: q) }
+                        c.whenAudible { call.finish(nil) }
+                    } catch {
+                        call.finish(error)
+                    }
+                }
+            }
+            return .pending
+        }
+    }
+}

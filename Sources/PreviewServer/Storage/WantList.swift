@@ -1,0 +1,50 @@
+import PreviewCore
+
+/// The "Want to Listen" list: albums and tracks with the time each was
+/// added, newest first; saved as `want.json` in the state directory.
+final class WantList {
+    struct Entry: Codable, Equatable {
+        /// `deezer:album:ID` or `deezer:track:ID`.
+        var uri: String
+        /// Unix seconds.
+        var added: Int
+    }
+
+    private(set) var entries: [Entry] = []  // newest first
+    private let file: JSONFile<[Entry]>
+
+    init(file: JSONFile<[Entry]>) {
+        self.file = file
+        entries = file.load() ?? []
+    }
+
+    /// The canonical URI of a want-list item.
+    /// - Throws: `.argument` for anything but an album or a track.
+    static func item(_ text: String) throws(ProtocolError) -> String {
+        switch try CatalogURI(parsing: text) {
+        case .album(let id): return "deezer:album:\(id)"
+        case .track(let id): return "deezer:track:\(id)"
+        default: throw ProtocolError(.argument, "the want list holds albums and tracks (deezer:album:ID, deezer:track:ID)")
+        }
+    }
+
+    /// Adds `uri` at the top. - Returns: false when it was already there.
+    func add(_ uri: String, at time: Int) throws(ProtocolError) -> Bool {
+        guard !contains(uri) else { return false }
+        entries.insert(Entry(uri: uri, added: time), at: 0)
+        try save()
+        return true
+    }
+
+    /// Removes `uri`. - Returns: false when it was not there.
+    func remove(_ uri: String) throws(ProtocolError) -> Bool {
+        guard contains(uri) else { return false }
+        entries.removeAll { $0.uri == uri }
+        try save()
+        return true
+    }
+
+    func contains(_ uri: String) -> Bool { entries.contains { $0.uri == uri } }
+
+    private func save() throws(ProtocolError) { try file.save(entries) }
+}

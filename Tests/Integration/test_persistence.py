@@ -1,0 +1,206 @@
+"""State across restarts, crash safety of the state directory, and the
+Want to Listen list."""
+import glob
+import json
+import os
+import random
+import signal
+import subprocess
+import time
+
+from conftest import PREVIEWD, Daemon
+
+
+def restart(d, http, **kw):
+    """Stops `d` with SIGTERM and starts a daemon on the same directory."""
+    d.proc.send_signal(signal.SIGTERM)
+    assert d.proc.wait(10) == 0
+    d.log_file.close()
+    os.rename(d.log_path, d.log_path + ".1")
+    return Daemon(d.tmp, http, **kw)
+
+
+def test_restart_restores_queue_ids_modes_volume_and_position(tmp_path, http):
+    d = Daemon(tmp_path / "d", http, output="null", pace="realtime")
+    c = d.client()
+    assert c.cmd("add deezer:album:302127") == ["OK"]
+    assert c.cmd("add deezer:chart") == ["OK"]
+    assert c.cmd("delete 20:24") == ["OK"]
+    assert c.fields("status")["playlistlength"] == "20"
+    for line in ["repeat 1", "random 1", "single 0", "consume 0", "setvol 35", "prio 9 3", "rangeid 5 2:", "seek 6 15"]:
+        assert c.cmd(line) == ["OK"], line
+    time.sleep(0.3)
+    before_status = c.fields("status")
+    before_queue = c.cmd("playlistinfo")
+    c.close()
+    d2 = restart(d, http, output="null", pace="realtime")
+    try:
+        c2 = d2.client()
+        after_status = c2.fields("status")
+        assert c2.cmd("playlistinfo") == before_queue
+        assert after_status["state"] == "pause"  # comes back paused at the same place
+        assert abs(float(after_status["elapsed"]) - float(before_status["elapsed"])) <= 0.5
+        for key in ["volume", "repeat", "random", "single", "consume", "playlistlength", "song", "songid"]:
+            assert after_status[key] == before_status[key], key
+        assert c2.cmd("play") == ["OK"]
+        assert c2.fields("status")["state"] == "play"
+    finally:
+        d2.close()
+
+
+def test_new_ids_never_reuse_restored_ones(tmp_path, http):
+    d = Daemon(tmp_path / "d", http)
+    c = d.client()
+    ids = [c.cmd('addid "http://127.0.0.1:1/a.mp3"')[0] for _ in range(3)]
+    assert ids == ["Id: 1", "Id: 2", "Id: 3"]
+    assert c.cmd("deleteid 3") == ["OK"]
+    d2 = restart(d, http)
+    try:
+        assert d2.client().cmd('addid "http://127.0.0.1:1/b.mp3"') == ["Id: 4", "OK"]
+    finally:
+        d2.close()
+
+
+def test_restore_playing_option_resumes(tmp_path, http):
+    d = Daemon(tmp_path / "d", http, output="null", pace="realtime")
+    c = d.client()
+    assert c.cmd(f'add "{http}/corpus/preview-01.mp3"') == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    d2 = restart(d, http, output="null", pace="realtime", extra=("--restore-playing",))
+    try:
+        assert d2.client().fields("status")["state"] == "play"
+    finally:
+        d2.close()
+
+
+def test_corrupt_state_files_are_set_aside(tmp_path, http):
+    # Truncated JSON, binary garbage, valid JSON of the wrong shape.
+    for i, body in enumerate([b'{"format":1,"queue":[{"id":1,', bytes(range(256)) * 4, b'{"queue": "not a list"}']):
+        state = tmp_path / f"d{i}" / "state"
+        state.mkdir(parents=True)
+        (state / "state.json").write_bytes(body)
+        (state / "want.json").write_bytes(body)
+        d = Daemon(tmp_path / f"d{i}", http)
+        try:
+            c = d.client()
+            assert c.fields("status")["playlistlength"] == "0"
+            assert c.cmd("wantlist") == ["OK"]
+            aside = sorted(os.path.basename(p).split(".corrupt-")[0] for p in glob.glob(str(state / "*.corrupt-*")))
+            assert aside == ["state.json", "want.json"]
+            assert "does not parse" in d.log()
+            assert c.cmd("add deezer:track:3135556") == ["OK"]
+        finally:
+            d.close()
+        # What it writes next parses.
+        saved = json.loads((state / "state.json").read_text())
+        assert saved["queue"][0]["song"]["uri"] == "deezer:track:3135556"
+
+
+def test_want_list(tmp_path, http):
+    d = Daemon(tmp_path / "d", http)
+    c = d.client()
+    t0 = time.time()
+    assert c.cmd("wantadd deezer:album:302127") == ["OK"]
+    time.sleep(1.1)
+    assert c.cmd("wantadd https://www.deezer.com/fr/track/3135556") == ["OK"]
+    assert c.cmd("wantadd deezer:album:302127") == ["unchanged: deezer:album:302127 is already in the want list", "OK"]
+    assert c.cmd("wantadd deezer:artist:27") == [
+        "ACK [2@0] {wantadd} the want list holds albums and tracks (deezer:album:ID, deezer:track:ID)"]
+    lines = c.cmd("wantlist")
+    assert lines[0] == "file: deezer:track:3135556"  # newest first
+    assert "album: deezer:album:302127" in lines
+    assert "Title: Discovery" in lines
+    added = [l[len("added: "):] for l in lines if l.startswith("added: ")]
+    stamps = [time.mktime(time.strptime(a, "%Y-%m-%dT%H:%M:%SZ")) - time.timezone for a in added]
+    assert all(t0 - 2 <= s <= time.time() + 1 for s in stamps), (added, t0)
+    assert stamps[0] > stamps[1]
+    assert c.cmd("lsinfo deezer:wantlist")[0::2][:2] == ["file: deezer:track:3135556", "directory: deezer:album:302127"]
+    assert c.cmd("wanttoggle deezer:track:3135556") == ["wanted: 0", "OK"]
+    assert c.cmd("wanttoggle deezer:track:3135556") == ["wanted: 1", "OK"]
+    assert c.cmd("wantrm deezer:track:3135556") == ["OK"]
+    assert c.cmd("wantrm deezer:track:3135556") == ["ACK [50@0] {wantrm} deezer:track:3135556 is not in the want list"]
+    d2 = restart(d, http)
+    try:
+        c2 = d2.client()
+        assert [l for l in c2.cmd("wantlist") if l.startswith("album: ")] == ["album: deezer:album:302127"]
+        assert c2.cmd("wantplay") == ["OK"]
+        st = c2.fields("status")
+        assert st["playlistlength"] == "14" and st["state"] in ("play", "stop")
+        p = d2.ctl("want")
+        assert p.returncode == 0
+        assert p.stdout.startswith("Daft Punk - Discovery  (album, added ")
+        assert "ago" in p.stdout or "just now" in p.stdout
+    finally:
+        d2.close()
+
+
+def test_want_idle_fires_stored_playlist(daemon):
+    a, b = daemon.client(), daemon.client()
+    a.send("idle stored_playlist\n")
+    assert b.cmd("wantadd deezer:track:3135556") == ["OK"]
+    assert a.reply() == ["changed: stored_playlist", "OK"]
+
+
+def test_kill_9_never_tears_or_loses_acknowledged_state(tmp_path, http):
+    rng = random.Random(1234)
+    root = tmp_path / "crash"
+    acknowledged = []  # (queue length, time of the acknowledgement)
+    previous = 0
+    for i in range(200):
+        d = Daemon(root, http, output="null")
+        c = d.client()
+        toggler = d.client()
+        length = int(c.fields("status")["playlistlength"])
+        # What came back is one of the acknowledged states, and no state
+        # acknowledged more than the debounce interval before the kill is lost.
+        durable = [n for n, at in acknowledged if at < last_kill - 1.0] if acknowledged else []
+        assert length in {n for n, _ in acknowledged} | {0}, (i, length)
+        assert length >= (max(durable) if durable else 0), (i, length)
+        assert not glob.glob(str(root / "state" / "*.corrupt-*"))
+        acknowledged = [(length, 0.0)]
+        for _ in range(rng.randint(1, 3)):
+            assert c.cmd(f'add "http://127.0.0.1:1/{i}.mp3"') == ["OK"]
+            length += 1
+            acknowledged.append((length, time.monotonic()))
+            toggler.send(f"wanttoggle deezer:track:{1 + i % 5}\n")  # not waited for: the kill may cut it
+        time.sleep(rng.uniform(0, 0.3))
+        os.kill(d.proc.pid, signal.SIGKILL)
+        last_kill = time.monotonic()
+        d.proc.wait()
+        d.log_file.close()
+        previous = length
+    assert previous > 0
+    d = Daemon(root, http)
+    try:
+        json.loads((root / "state" / "state.json").read_text())
+        json.loads((root / "state" / "want.json").read_text())
+    finally:
+        d.close()
+
+
+def test_previewctl_want_and_playlists(daemon, http):
+    assert daemon.ctl("want").stdout == "the want list is empty\n"
+    p = daemon.ctl("want", "add", "deezer:album:302127")
+    assert (p.returncode, p.stdout) == (0, "")
+    p = daemon.ctl("want", "add", "deezer:album:302127")
+    assert p.stdout == "deezer:album:302127 is already in the want list\n"
+    assert daemon.ctl("want", "toggle", "deezer:track:3135556").stdout == "added deezer:track:3135556\n"
+    lines = daemon.ctl("want").stdout.splitlines()
+    assert lines[0].startswith("Daft Punk - Harder, Better, Faster, Stronger  (track, added ")
+    assert lines[1].startswith("Daft Punk - Discovery  (album, added ")
+    assert daemon.ctl("want", "rm", "deezer:track:3135556").returncode == 0
+    p = daemon.ctl("want", "rm", "deezer:track:3135556")
+    assert (p.returncode, p.stderr) == (1, "previewctl: wantrm: deezer:track:3135556 is not in the want list\n")
+    assert daemon.ctl("want", "bogus").returncode == 64
+    p = daemon.ctl("want", "play")
+    assert p.returncode == 0 and p.stdout.startswith("Daft Punk - One More Time\n")
+    # Stored playlists.
+    assert daemon.ctl("save", "mix").returncode == 0
+    assert daemon.ctl("playlists").stdout == "mix\n"
+    assert daemon.ctl("playlist", "mix").stdout.splitlines()[:2] == ["1. Daft Punk - One More Time", "2. Daft Punk - Aerodynamic"]
+    assert daemon.ctl("clear").returncode == 0
+    assert daemon.ctl("load", "mix").returncode == 0
+    assert daemon.client().fields("status")["playlistlength"] == "14"
+    assert daemon.ctl("rmplaylist", "mix").returncode == 0
+    p = daemon.ctl("load", "mix")
+    assert (p.returncode, p.stderr) == (1, "previewctl: load: No such playlist\n")
