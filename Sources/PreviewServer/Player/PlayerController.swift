@@ -171,36 +171,20 @@ final class PlayerController {
         }
     }
 
-    /// Collects every page of a track list, following `next` links.
+    /// Every track of a paged list as songs (an empty list is an error).
     private func pages(first path: String, item: String, albumTitle: String?, follow: Bool = true,
                        completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
-        var collected: [Song] = []
-        var requests = 0
-        func step(_ path: String) {
-            requests += 1
-            catalog.request(path, as: DeezerPage<DeezerTrack>.self) { [weak self] result in
-                guard let self else { return }
-                switch result {
-                case .failure(let e): completion(.failure(e.protocolError(item: item)))
-                case .success(let page):
-                    for track in page.data {
-                        self.remember(track)
-                        collected.append(track.song(albumTitle: albumTitle))
-                    }
-                    let total = page.total ?? collected.count
-                    if follow, !page.data.isEmpty, collected.count < total, requests < 100,
-                       collected.count < self.queue.maxLength,
-                       let next = page.next.flatMap(self.catalog.path(ofNextLink:)) {
-                        step(next)
-                    } else if collected.isEmpty {
-                        completion(.failure(ProtocolError(.noExist, "\(item): no tracks")))
-                    } else {
-                        completion(.success(collected))
-                    }
-                }
+        catalogPages(path, as: DeezerTrack.self, item: item, maxPages: follow ? 100 : 1) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .failure(let e): completion(.failure(e))
+            case .success(let tracks) where tracks.isEmpty:
+                completion(.failure(ProtocolError(.noExist, "\(item): no tracks")))
+            case .success(let tracks):
+                for track in tracks { self.remember(track) }
+                completion(.success(tracks.prefix(self.queue.maxLength).map { $0.song(albumTitle: albumTitle) }))
             }
         }
-        step(path)
     }
 
     private func remember(_ track: DeezerTrack) {
@@ -431,8 +415,8 @@ final class PlayerController {
         }
     }
 
-    /// Every item of a paged list (following `next`, at most 20 pages).
-    func catalogPages<T: Decodable & Sendable>(_ first: String, as type: T.Type, item: String,
+    /// Every item of a paged list, following `next` links (at most `maxPages`).
+    func catalogPages<T: Decodable & Sendable>(_ first: String, as type: T.Type, item: String, maxPages: Int = 20,
                                                  completion: @escaping (Result<[T], ProtocolError>) -> Void) {
         var collected: [T] = []
         var pages = 0
@@ -444,7 +428,7 @@ final class PlayerController {
                 case .failure(let e): completion(.failure(e.protocolError(item: item)))
                 case .success(let page):
                     collected += page.data
-                    if !page.data.isEmpty, pages < 20, collected.count < (page.total ?? Int.max),
+                    if !page.data.isEmpty, pages < maxPages, collected.count < (page.total ?? Int.max),
                        let next = page.next.flatMap(self.catalog.path(ofNextLink:)) {
                         step(next)
                     } else {
