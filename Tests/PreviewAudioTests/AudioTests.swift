@@ -159,3 +159,14 @@ extension Corpus {
         return data
     }
 }
+
+@Suite struct SoftwareVolumeTests {
+    @Test func fullVolumeIsBitExactAndLowerFollowsTheCubicScale() {
+        #expect(SoftwareVolume.gain(percent: 100) == 65536)
+        #expect(SoftwareVolume.gain(percent: 50) == 8192)
+        #expect(SoftwareVolume.gain(percent: 0) == 0)
+        var samples: [Int16] = [1000, -1000, 32767, -32768, 7]
+        samples.withUnsafeMutableBytes { SoftwareVolume.apply(gain: 8192, to: $0) }
+        #expect(samples == [125, -125, 4095, -4096, 0])
+    }
+}

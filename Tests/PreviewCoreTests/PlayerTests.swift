@@ -112,3 +112,16 @@ import Testing
         #expect(p.songFinished(in: q) == [.start(7)])
     }
 }
+
+@Suite struct PreviousRestartTests {
+    @Test func previousRestartsAfterThreshold() throws {
+        var q = Queue()
+        for i in 0..<3 { try q.add(Song(uri: "u\(i)")) }
+        var p = Player(seed: 1)
+        _ = try p.play(position: 1, in: q)
+        #expect(p.previous(in: q, elapsed: 5, restartAfter: 3) == [.start(2)])
+        #expect(p.previous(in: q, elapsed: 1, restartAfter: 3) == [.start(1)])
+        _ = try p.play(position: 1, in: q)
+        #expect(p.previous(in: q, elapsed: 5, restartAfter: 0) == [.start(1)])
+    }
+}

@@ -41,7 +41,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     private var pending: Request?
     private var currentRing: ByteRing?
     private var stopping = false
-    private var volume = 100
+    private let softwareGain = Atomic<Int32>(65536)
     // Read lock-free by the output while it holds its own lock.
     private let pausedFlag = Atomic<Bool>(false)
     private let interruptFlag = Atomic<Bool>(false)
@@ -98,7 +98,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     }
 
     public func setVolume(_ percent: Int) {
-        monitor.locked { volume = percent }
+        softwareGain.store(SoftwareVolume.gain(percent: percent), ordering: .releasing)
         output?.setVolume(percent)
     }
 
@@ -219,6 +219,10 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                 }
                 if let stopAt {
                     bytes = min(bytes, offset + max(0, stopAt - frames) * f.bytesPerFrame)
+                }
+                if !output.hasMixer, offset < bytes {
+                    SoftwareVolume.apply(gain: softwareGain.load(ordering: .acquiring),
+                                         to: UnsafeMutableRawBufferPointer(rebasing: pcm[offset..<bytes]))
                 }
                 while offset < bytes {
                     if !started && offset < bytes {

@@ -23,8 +23,12 @@ protocol AudioOutput: AnyObject, Sendable {
     /// A track ended cleanly: make what was written durable (WAV header).
     func trackEnded()
 
-    /// Volume in percent, 0...100.
+    /// Volume in percent, 0...100 (outputs with a mixer of their own).
     func setVolume(_ percent: Int)
+
+    /// Whether the output applies volume itself; if not, the engine scales
+    /// the samples (`SoftwareVolume`).
+    var hasMixer: Bool { get }
 
     /// Wakes a `write` blocked waiting for the device, so it re-checks `interrupted`.
     func wake()
@@ -73,4 +77,24 @@ final class PacingClock: @unchecked Sendable {
 
     /// Ends a wait so the writer re-checks `interrupted`.
     func wake() { monitor.locked { monitor.broadcast() } }
+}
+
+/// Volume applied to s16 samples, for outputs without a mixer: 100 % leaves
+/// samples bit-exact; below, the gain follows PulseAudio's cubic scale,
+/// `(percent / 100)^3`, in Q16 fixed point (`(sample * gain) >> 16`).
+enum SoftwareVolume {
+    /// The Q16 gain for `percent`; 65536 means unchanged.
+    static func gain(percent: Int) -> Int32 {
+        let p = Double(max(0, min(100, percent))) / 100
+        return Int32((p * p * p * 65536).rounded())
+    }
+
+    /// Scales the s16 samples in `pcm` in place.
+    static func apply(gain: Int32, to pcm: UnsafeMutableRawBufferPointer) {
+        guard gain != 65536 else { return }
+        let samples = pcm.bindMemory(to: Int16.self)
+        for i in samples.indices {
+            samples[i] = Int16(truncatingIfNeeded: (Int32(samples[i]) * gain) >> 16)
+        }
+    }
 }

@@ -23,6 +23,7 @@ final class NullOutput: AudioOutput, @unchecked Sendable {
     func discard() { clock.reset() }
     func trackEnded() {}
     func setVolume(_ percent: Int) {}
+    var hasMixer: Bool { false }
     func wake() { clock.wake() }
     func close() {}
 }

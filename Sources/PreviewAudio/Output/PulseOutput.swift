@@ -164,6 +164,8 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
     }
 
+    var hasMixer: Bool { true }
+
     func wake() {
         lock()
         pa_threaded_mainloop_signal(mainloop, 0)

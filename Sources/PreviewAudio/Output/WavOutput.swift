@@ -77,6 +77,7 @@ final class WavOutput: AudioOutput, @unchecked Sendable {
     func discard() { clock.reset() }
     func trackEnded() { try? writeHeader() }
     func setVolume(_ percent: Int) {}
+    var hasMixer: Bool { false }
     func wake() { clock.wake() }
 
     func close() {

@@ -125,9 +125,11 @@ public struct Player: Sendable {
     }
 
     /// `previous`: the preceding song in play order; at the first song without
-    /// `repeat`, that song starts again.
-    public mutating func previous(in queue: Queue) -> [PlayerEffect] {
+    /// `repeat`, that song starts again. Like a CD player's back button, more
+    /// than `restartAfter` seconds into a song (when > 0) it restarts that song.
+    public mutating func previous(in queue: Queue, elapsed: Double = 0, restartAfter: Double = 0) -> [PlayerEffect] {
         guard state != .stop, let current else { return [] }
+        if restartAfter > 0, elapsed > restartAfter { return start(current) }
         return start(predecessor(of: current, in: queue) ?? current)
     }
 

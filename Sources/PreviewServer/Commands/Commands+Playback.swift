@@ -41,7 +41,9 @@ extension Commands {
         }
         t.register("previous", 0, 0) { call throws(ProtocolError) in
             guard c.player.state != .stop else { throw ProtocolError(.playerSync, "Not playing") }
-            try c.run { (p: inout Player, q: Queue) in p.previous(in: q) }
+            let elapsed = c.elapsed
+            let after = c.previousRestartSeconds
+            try c.run { (p: inout Player, q: Queue) in p.previous(in: q, elapsed: elapsed, restartAfter: after) }
             return awaitAudible(c, call)
         }
         t.register("seek", 2, 2) { call throws(ProtocolError) in

@@ -54,6 +54,9 @@ final class PlayerController {
     let outputPlugin: String
     /// `enableoutput`/`disableoutput`: a disabled output plays silence.
     private(set) var outputEnabled = true
+    /// `previous` more than this many seconds into a song restarts it (0: mpd's
+    /// behaviour, always the song before).
+    var previousRestartSeconds = 3.0
     /// `replay_gain_mode`; previews carry no ReplayGain tags, so it is reported only.
     private(set) var replayGainMode = "off"
     private var updateJobs = 0

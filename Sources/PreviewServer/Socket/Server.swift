@@ -22,6 +22,8 @@ public struct ServerOptions: Sendable {
     public var catalogCacheTTL = 600.0
     /// A restored session resumes playing (else it comes back paused).
     public var restorePlaying = false
+    /// `previous` past this many seconds restarts the song; 0 turns it off.
+    public var previousRestart = 3.0
 
     public init(socketPath: String, apiBase: String, stateDirectory: String, logLevel: LogLevel, outputName: String = "pulse") {
         self.outputName = outputName
@@ -152,6 +154,7 @@ public final class Server {
                                       }) { [unowned self] changed in
             pendingChanges.formUnion(changed)
         }
+        controller.previousRestartSeconds = options.previousRestart
         let wants = WantList(file: JSONFile(path: options.stateDirectory + "/want.json", log: log))
         table = Commands.table(Services(controller: controller, hub: hub,
                                         playlists: PlaylistStore(directory: options.stateDirectory + "/playlists"),

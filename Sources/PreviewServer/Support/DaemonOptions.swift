@@ -27,6 +27,8 @@ public struct DaemonOptions: Equatable, Sendable {
     public var catalogCacheTTL = 600.0
     /// `--restore-playing`: a restored session resumes instead of coming back paused.
     public var restorePlaying = false
+    /// `--previous-restart S`: `previous` past S seconds restarts the song (0: mpd's way).
+    public var previousRestart = 3.0
     /// `--help` was given: print `usage` and exit 0.
     public var showHelp = false
     /// `--version` was given.
@@ -53,6 +55,8 @@ public struct DaemonOptions: Equatable, Sendable {
       --catalog-cache-ttl S  seconds Deezer answers are reused (default 600; 0 off)
       --restore-playing      resume playback of the restored session (default:
                              it comes back paused at the same place)
+      --previous-restart S   previous more than S seconds into a song restarts
+                             it (default 3; 0 always goes back, as mpd does)
       --help                 show this text
       --version              show the version
 
@@ -134,6 +138,12 @@ public struct DaemonOptions: Equatable, Sendable {
                 }
                 o.catalogCacheTTL = ttl
             case "--restore-playing": o.restorePlaying = true
+            case "--previous-restart":
+                let text = try v()
+                guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
+                    throw UsageError(description: "--previous-restart takes seconds, not \"\(text)\"")
+                }
+                o.previousRestart = seconds
             case "--help", "-h": o.showHelp = true
             case "--version", "-V": o.showVersion = true
             default: throw UsageError(description: "unknown option \"\(arguments[i])\" (see --help)")
@@ -170,6 +180,7 @@ public struct DaemonOptions: Equatable, Sendable {
         server.lastfmBase = lastfmBase
         server.catalogCacheTTL = catalogCacheTTL
         server.restorePlaying = restorePlaying
+        server.previousRestart = previousRestart
         return server
     }
 }
