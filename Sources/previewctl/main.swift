@@ -157,7 +157,14 @@ while let first = args.first, first.hasPrefix("-") {
         fail("unknown option \"\(first)\"\n" + ControlCommand.usage, 64)
     }
 }
+/// The version of this previewctl (the daemon's is `previewd --version`).
+let previewctlVersion = "0.1.0"
+
 let command: ControlCommand
+if args == ["version"] {
+    out("previewctl \(previewctlVersion)\n")
+    exit(0)
+}
 do { command = try ControlCommand(arguments: args) } catch {
     fail("\(error.message)\n" + ControlCommand.usage, 64)
 }
@@ -232,6 +239,39 @@ case .volume(let change):
     out("volume: \(volume)%\n")
 case .status:
     showStatus()
+case .pauseIfPlaying:
+    guard dictionary(connection.must(["status"]))["state"] == "play" else { exit(1) }
+    _ = connection.must(["pause 1"])
+case .seek(let arg):
+    let status = dictionary(connection.must(["status"]))
+    guard status["state"] != "stop" else { fail("seek: nothing is playing", 1) }
+    if arg.hasSuffix("%") {
+        let duration = Double(status["duration"] ?? "") ?? 0
+        let seconds = duration * (Double(arg.dropLast()) ?? 0) / 100
+        _ = connection.must(["seekcur \(seconds)"])
+    } else {
+        _ = connection.must(["seekcur \(arg)"])
+    }
+    showStatus()
+case .insert(let uri):
+    switch connection.request(["add \(q(uri)) +0"]) {
+    case .ok: break
+    case .ack(code: 55, _, _, _, _): _ = connection.must(["add \(q(uri))"])  // nothing current: at the end
+    case .ack(_, _, let command, let message, _): fail("\(command): \(message)", 1)
+    }
+case .crop:
+    let status = dictionary(connection.must(["status"]))
+    guard let pos = status["song"].flatMap({ Int($0) }), let length = status["playlistlength"].flatMap({ Int($0) }) else {
+        fail("crop: no current song", 1)
+    }
+    var commands: [String] = []
+    if pos + 1 < length { commands.append("delete \(pos + 1):\(length)") }
+    if pos > 0 { commands.append("delete 0:\(pos)") }
+    if !commands.isEmpty { _ = connection.must(commands) }
+case .move(let from, let to):
+    _ = connection.must(["move \(from - 1) \(to - 1)"])
+case .version:
+    out("previewctl \(previewctlVersion)\n")
 case .want(let action, let uri):
     switch action {
     case "list":

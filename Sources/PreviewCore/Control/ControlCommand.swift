@@ -23,6 +23,16 @@ public enum ControlCommand: Equatable, Sendable {
     case want(action: String, uri: String?)
     /// Stored playlists: `playlists`, `save NAME`, `load NAME`,
     /// `playlist NAME` (show), `rmplaylist NAME`.
+    case pauseIfPlaying
+    /// `seek [+|-]SECONDS` or `seek PERCENT%`.
+    case seek(String)
+    /// `insert URI`: queue right after the current song.
+    case insert(String)
+    /// `crop`: remove every song but the current one.
+    case crop
+    /// `move FROM TO` (positions from 1).
+    case move(Int, Int)
+    case version
     case playlists
     case save(String)
     case load(String)
@@ -36,6 +46,10 @@ public enum ControlCommand: Equatable, Sendable {
                         deezer:artist:ID, deezer:chart, Deezer links or MP3 URLs
       play [POS]        start playing (at queue position POS, from 1)
       pause | toggle    pause; toggle between play and pause
+      pause-if-playing  pause, exit 1 when nothing was playing (for scripts)
+      seek [+|-]S|P%    jump to S seconds (or P percent), or S seconds on or back
+      insert URI        queue URI right after the current song
+      crop | move FROM TO | version
       stop | next | prev
       shuffle           shuffle the queue
       random on|off     play in random order
@@ -91,12 +105,23 @@ public enum ControlCommand: Equatable, Sendable {
             guard !args.isEmpty else { throw UsageError(message: "add needs at least one URI") }
             self = .add(args)
         case "play":
-            try count(0...1)
-            self = .play(args.isEmpty ? nil : try position())
+            // play and next answer once the audio started; --wait says so explicitly.
+            let rest = args.filter { $0 != "--wait" }
+            guard rest.count <= 1 else { throw UsageError(message: "wrong number of arguments for \"play\"") }
+            if let p = rest.first {
+                guard let n = Int(p), n >= 1, n <= Int(Int32.max) else {
+                    throw UsageError(message: "play takes a queue position from 1, not \"\(p)\"")
+                }
+                self = .play(n)
+            } else {
+                self = .play(nil)
+            }
         case "pause": try count(0...0); self = .pause
         case "toggle": try count(0...0); self = .toggle
         case "stop": try count(0...0); self = .stop
-        case "next": try count(0...0); self = .next
+        case "next":
+            guard args.allSatisfy({ $0 == "--wait" }) else { throw UsageError(message: "wrong number of arguments for \"next\"") }
+            self = .next
         case "prev", "previous": try count(0...0); self = .previous
         case "shuffle": try count(0...0); self = .shuffle
         case "random": self = .random(try onOff())
@@ -116,6 +141,24 @@ public enum ControlCommand: Equatable, Sendable {
             }
             self = .volume(args.first)
         case "status": try count(0...0); self = .status
+        case "pause-if-playing": try count(0...0); self = .pauseIfPlaying
+        case "seek":
+            try count(1...1)
+            let v = args[0]
+            let body = v.hasSuffix("%") ? v.dropLast() : (v.hasPrefix("+") || v.hasPrefix("-") ? v.dropFirst() : v[...])
+            guard let n = Double(body), n >= 0, n.isFinite, !(v.hasSuffix("%") && n > 100) else {
+                throw UsageError(message: "seek takes SECONDS, +SECONDS, -SECONDS or PERCENT%, not \"\(v)\"")
+            }
+            self = .seek(v)
+        case "insert": try count(1...1); self = .insert(args[0])
+        case "crop": try count(0...0); self = .crop
+        case "move":
+            try count(2...2)
+            guard let from = Int(args[0]), let to = Int(args[1]), from >= 1, to >= 1, from <= Int(Int32.max), to <= Int(Int32.max) else {
+                throw UsageError(message: "move takes two queue positions from 1")
+            }
+            self = .move(from, to)
+        case "version": try count(0...0); self = .version
         case "want":
             if args.isEmpty { self = .want(action: "list", uri: nil); return }
             switch args[0] {

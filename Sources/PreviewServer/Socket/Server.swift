@@ -103,7 +103,13 @@ public final class Server {
     /// - Throws: `SocketError` or `EngineError` when start-up fails.
     public func run() throws {
         try UnixListener.makeDirectories(options.stateDirectory)
-        let listener = try UnixListener(path: options.socketPath)
+        let listener: UnixListener
+        if let fd = ServiceManager.listeningSocket() {
+            listener = UnixListener(inheritedFD: fd, path: options.socketPath)
+            log.info("using the listening socket passed by the service manager")
+        } else {
+            listener = try UnixListener(path: options.socketPath)
+        }
         self.listener = listener
         defer { listener.close() }
 
@@ -189,6 +195,8 @@ public final class Server {
         }
         defer { saveState(force: true) }
         log.info("listening on \(options.socketPath)")
+        ServiceManager.notify("READY=1")
+        defer { ServiceManager.notify("STOPPING=1") }
 
         var running = true
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)

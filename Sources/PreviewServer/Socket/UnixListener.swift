@@ -14,12 +14,24 @@ public struct SocketError: Error, CustomStringConvertible, Sendable {
 final class UnixListener {
     let fd: Int32
     let path: String
+    /// Whether the socket came from the service manager (socket activation):
+    /// then it is not ours to remove.
+    let inherited: Bool
+
+    /// Adopts a listening socket passed by systemd (`LISTEN_FDS`), fd 3.
+    init(inheritedFD: Int32, path: String) {
+        fd = inheritedFD
+        self.path = path
+        inherited = true
+        setNonBlockingCloseOnExec(inheritedFD)
+    }
 
     /// Creates the directory (0700) and binds `path` (0600 from the start).
     /// A stale socket file is replaced; a live daemon on the path is an error.
     /// - Throws: `SocketError` naming the step that failed.
     init(path: String) throws(SocketError) {
         self.path = path
+        inherited = false
         var addr = sockaddr_un()
         guard path.utf8.count < MemoryLayout.size(ofValue: addr.sun_path) else {
             throw SocketError(message: "socket path too long: \(path)")
@@ -69,10 +81,10 @@ final class UnixListener {
         return c
     }
 
-    /// Closes the socket and removes its file.
+    /// Closes the socket and removes its file (unless systemd owns it).
     func close() {
         Glibc.close(fd)
-        unlink(path)
+        if !inherited { unlink(path) }
     }
 
     /// Whether something accepts connections on `path`.
