@@ -165,6 +165,10 @@ if args == ["version"] {
     out("previewctl \(previewctlVersion)\n")
     exit(0)
 }
+if args.count == 2, args[0] == "completions", let script = Completions.script(for: args[1]) {
+    out(script)  // needs no daemon
+    exit(0)
+}
 do { command = try ControlCommand(arguments: args) } catch {
     fail("\(error.message)\n" + ControlCommand.usage, 64)
 }
@@ -272,6 +276,8 @@ case .move(let from, let to):
     _ = connection.must(["move \(from - 1) \(to - 1)"])
 case .version:
     out("previewctl \(previewctlVersion)\n")
+case .completions(let shell):
+    out(Completions.script(for: shell) ?? "")
 case .want(let action, let uri):
     switch action {
     case "list":

@@ -115,3 +115,21 @@ import Testing
         #expect(table.split(separator: "\n").allSatisfy { CatalogFormat.displayWidth(String($0)) <= 60 })
     }
 }
+
+@Suite struct CompletionTests {
+    @Test func everyCompletedSubcommandIsKnownToTheParser() {
+        for (name, _) in ControlCommand.subcommands {
+            do {
+                _ = try ControlCommand(arguments: [name])
+            } catch {
+                #expect(!error.message.hasPrefix("unknown command"), "\(name): \(error.message)")
+            }
+        }
+    }
+
+    @Test func scripts() {
+        #expect(Completions.script(for: "bash")?.contains("complete -F _previewctl previewctl") == true)
+        #expect(Completions.script(for: "fish")?.contains("-a want -d 'the Want to Listen list'") == true)
+        #expect(Completions.script(for: "tcsh") == nil)
+    }
+}

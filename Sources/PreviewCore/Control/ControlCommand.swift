@@ -33,11 +33,29 @@ public enum ControlCommand: Equatable, Sendable {
     /// `move FROM TO` (positions from 1).
     case move(Int, Int)
     case version
+    /// `completions bash|zsh|fish`: print the completion script.
+    case completions(String)
     case playlists
     case save(String)
     case load(String)
     case showPlaylist(String)
     case removePlaylist(String)
+
+    /// Every subcommand with a one-line summary: the source of the shell
+    /// completions (a test checks that each one parses).
+    public static let subcommands: [(name: String, summary: String)] = [
+        ("add", "queue URIs"), ("play", "start playing"), ("pause", "pause"), ("toggle", "play or pause"),
+        ("pause-if-playing", "pause when playing"), ("stop", "stop"), ("next", "next song"),
+        ("prev", "previous song"), ("seek", "jump within the song"), ("insert", "queue after the current song"),
+        ("shuffle", "shuffle the queue"), ("random", "random order on or off"), ("repeat", "repeat on or off"),
+        ("queue", "list the queue"), ("clear", "empty the queue"), ("del", "remove a song"), ("crop", "keep only the current song"),
+        ("move", "move a song"), ("volume", "show or change the volume"), ("status", "show the current song"),
+        ("search", "search the catalog"), ("chart", "top lists"), ("album", "an album's tracks"),
+        ("artist", "an artist's top tracks and albums"), ("related", "artists like this one"), ("info", "details of an item"),
+        ("want", "the Want to Listen list"), ("playlists", "stored playlists"), ("save", "store the queue"),
+        ("load", "queue a stored playlist"), ("playlist", "show a stored playlist"), ("rmplaylist", "remove a stored playlist"),
+        ("completions", "print shell completions"), ("version", "show the version"),
+    ]
 
     /// The usage text, printed with exit code 64 on a usage error.
     public static let usage = """
@@ -49,7 +67,7 @@ public enum ControlCommand: Equatable, Sendable {
       pause-if-playing  pause, exit 1 when nothing was playing (for scripts)
       seek [+|-]S|P%    jump to S seconds (or P percent), or S seconds on or back
       insert URI        queue URI right after the current song
-      crop | move FROM TO | version
+      crop | move FROM TO | version | completions bash|zsh|fish
       stop | next | prev
       shuffle           shuffle the queue
       random on|off     play in random order
@@ -159,6 +177,12 @@ public enum ControlCommand: Equatable, Sendable {
             }
             self = .move(from, to)
         case "version": try count(0...0); self = .version
+        case "completions":
+            try count(1...1)
+            guard Completions.script(for: args[0]) != nil else {
+                throw UsageError(message: "completions are for bash, zsh and fish, not \"\(args[0])\"")
+            }
+            self = .completions(args[0])
         case "want":
             if args.isEmpty { self = .want(action: "list", uri: nil); return }
             switch args[0] {
