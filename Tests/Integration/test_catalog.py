@@ -278,3 +278,17 @@ def test_mpc_search_finds_catalog_tracks(daemon):
     assert p.returncode == 0, p.stderr
     c = daemon.client()
     assert c.fields("status")["playlistlength"] == str(sum(1 for t in data if t["artist"]["name"] == "Eminem"))
+
+
+def test_isrc_lookup_and_genres(daemon):
+    c = daemon.client()
+    t = load("track-isrc-GBDUW0000061.json")
+    got = c.cmd("cataloginfo isrc:GBDUW0000061")
+    assert got[:3] == [f"file: deezer:track:{t['id']}", f"Artist: {t['artist']['name']}", f"Title: {t['title']}"]
+    assert f"ISRC: {t['isrc']}" in got
+    assert c.cmd("cataloginfo isrc:bad-code!") == ['ACK [2@0] {cataloginfo} an ISRC is letters and digits, not "bad-code!"']
+    genres = load("genre.json")["data"]
+    lines = c.cmd("cataloggenres")
+    assert lines == [x for g in genres for x in (f"genre: {g['id']}", f"Name: {g['name']}")] + ["OK"]
+    p = daemon.ctl("info", "isrc:GBDUW0000061")
+    assert p.returncode == 0 and p.stdout.startswith(f"file: deezer:track:{t['id']}\n")

@@ -108,6 +108,12 @@ public struct DeezerPlaylist: Decodable, Sendable {
     public var user: DeezerUserRef?
 }
 
+/// A genre (`/genre`).
+public struct DeezerGenre: Decodable, Sendable {
+    public var id: Int
+    public var name: String?
+}
+
 /// `/chart`: the top lists of every kind.
 public struct DeezerChart: Decodable, Sendable {
     public var tracks: DeezerPage<DeezerTrack>?

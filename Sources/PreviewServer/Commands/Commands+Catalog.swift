@@ -82,11 +82,21 @@ extension Commands {
             return .pending
         }
 
-        // cataloginfo URI: one record with the item's details.
+        // cataloginfo URI (or isrc:CODE): one record with the item's details.
         t.register("cataloginfo", 1, 1) { call throws(ProtocolError) in
-            switch try CatalogURI(parsing: call.args[0]) {
-            case .track(let id):
-                c.catalogRequest("/track/\(id)", as: DeezerTrack.self, call: call) { track in
+            var trackPath: String?
+            let arg = call.args[0]
+            if arg.lowercased().hasPrefix("isrc:") {
+                let code = String(arg.dropFirst(5))
+                guard !code.isEmpty, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+                    throw ProtocolError(.argument, "an ISRC is letters and digits, not \"\(code)\"")
+                }
+                trackPath = "/track/isrc:\(code.uppercased())"
+            } else if case .track(let id) = try CatalogURI(parsing: arg) {
+                trackPath = "/track/\(id)"
+            }
+            if let trackPath {
+                c.catalogRequest(trackPath, as: DeezerTrack.self, call: call) { track in
                     call.reply.song(track.song(), tags: call.session.tags)
                     if let d = track.duration { call.reply.field("TrackDuration", d) }
                     if let date = track.release_date { call.reply.field("Date", date) }
@@ -96,6 +106,9 @@ extension Commands {
                     if let albumID = track.album?.id { call.reply.field("AlbumURI", "deezer:album:\(albumID)") }
                     if let artistID = track.artist?.id { call.reply.field("ArtistURI", "deezer:artist:\(artistID)") }
                 }
+                return .pending
+            }
+            switch try CatalogURI(parsing: arg) {
             case .album(let id):
                 c.catalogRequest("/album/\(id)", as: DeezerAlbum.self, call: call) { album in
                     call.reply.album(album, details: true)
@@ -148,6 +161,17 @@ extension Commands {
             }
             c.catalogRequest("/artist/\(id)/radio", as: DeezerPage<DeezerTrack>.self, call: call) { page in
                 for track in page.data { call.reply.song(track.song(), tags: call.session.tags) }
+            }
+            return .pending
+        }
+
+        // cataloggenres: Deezer's genres.
+        t.register("cataloggenres", 0, 0) { call in
+            c.catalogRequest("/genre", as: DeezerPage<DeezerGenre>.self, call: call) { page in
+                for g in page.data {
+                    call.reply.field("genre", g.id)
+                    if let name = g.name { call.reply.field("Name", name) }
+                }
             }
             return .pending
         }
