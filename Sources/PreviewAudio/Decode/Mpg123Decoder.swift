@@ -28,9 +28,11 @@ final class Mpg123Decoder {
             throw .decode(String(cString: mpg123_plain_strerror(err)))
         }
         handle = h
-        // Quiet: no stderr chatter. No Frankenstein: a stream that changes
-        // into another stream mid-way is a different track, not more of this one.
-        pv_mpg123_param_long(h, MPG123_ADD_FLAGS, Int(MPG123_QUIET.rawValue | MPG123_NO_FRANKENSTEIN.rawValue))
+        // Quiet: no stderr chatter. Frankenstein streams stay allowed: a
+        // mid-stream channel-mode or rate switch (e.g. ISO's he_mode) is still
+        // this track, and `mpg123 -s` (the corpus reference) plays it through,
+        // announcing each new format, which the output follows.
+        pv_mpg123_param_long(h, MPG123_ADD_FLAGS, Int(MPG123_QUIET.rawValue))
         mpg123_format_none(h)
         var rates: UnsafePointer<Int>?
         var count = 0
