@@ -34,7 +34,7 @@ case .wav(let path):
     }
     output = .wav(path)
 }
-let engine = Engine(output: output, paced: options.realtimePace)
+let engine = Engine(output: output, paced: options.realtimePace, stallTimeout: options.streamTimeout)
 do {
     try Server(options: options.serverOptions, engine: engine).run()
 } catch {

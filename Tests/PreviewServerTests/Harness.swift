@@ -167,8 +167,8 @@ final class Harness {
     }
 
     func take(_ s: ClientSession) -> String {
-        let out = String(decoding: s.output, as: UTF8.self)
-        s.output.removeAll()
+        let out = String(decoding: s.pendingOutput, as: UTF8.self)
+        s.consumeOutput(s.pendingOutput.count)
         return out
     }
 }

@@ -47,14 +47,19 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     private let interruptFlag = Atomic<Bool>(false)
     private let positionState = Mutex<PlaybackPosition?>(nil)
 
+    /// Seconds a stream may deliver nothing before it counts as failed.
+    public let stallTimeout: Double
+
     /// - Parameters:
     ///   - output: where PCM goes.
     ///   - paced: null/wav consume PCM at real-time speed (true) or as fast as decoding allows.
     ///   - ringCapacity: bytes buffered per stream (at least 32 KiB).
-    public init(output: OutputKind, paced: Bool, ringCapacity: Int = 256 * 1024) {
+    ///   - stallTimeout: seconds without a byte before a stream fails.
+    public init(output: OutputKind, paced: Bool, ringCapacity: Int = 256 * 1024, stallTimeout: Double = 15) {
         outputKind = output
         self.paced = paced
         self.ringCapacity = max(ringCapacity, 32 * 1024)
+        self.stallTimeout = stallTimeout
     }
 
     public func start(events: @escaping @Sendable (EngineEvent) -> Void) throws {
@@ -249,7 +254,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                         ? .failed(.notAudio("no MPEG audio frames found"), frames)
                         : .finished(frames)
                 }
-                switch ring.read(into: input) {
+                switch ring.read(into: input, stallTimeout: stallTimeout) {
                 case .bytes(let n):
                     if format == nil {
                         fedBeforeAudio += n

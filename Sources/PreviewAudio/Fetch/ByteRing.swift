@@ -84,11 +84,21 @@ final class ByteRing: @unchecked Sendable {
     /// Whether `cancel()` was called.
     var isCancelled: Bool { monitor.locked { cancelled } }
 
-    /// Consumer: blocks until at least one byte, the end, a failure or a cancel.
-    func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+    /// Consumer: blocks until at least one byte, the end, a failure or a
+    /// cancel; after `stallTimeout` seconds without a byte, the stream has
+    /// stalled and counts as failed (curl's own speed check would also fire
+    /// while the transfer is paused on a full ring, so it is done here).
+    func read(into buffer: UnsafeMutableRawBufferPointer, stallTimeout: Double = .infinity) -> ReadResult {
         var wake = false
         let result: ReadResult = monitor.locked {
-            while !cancelled && count == 0 && !finished { monitor.wait() }
+            let deadline = monotonicSeconds() + stallTimeout
+            while !cancelled && count == 0 && !finished {
+                let left = deadline - monotonicSeconds()
+                if left <= 0 {
+                    return .failed(.transport("no data for \(Int(stallTimeout)) s"))
+                }
+                if left.isFinite { monitor.wait(seconds: left) } else { monitor.wait() }
+            }
             if cancelled { return .cancelled }
             if count == 0 {
                 if let failure { return .failed(failure) }

@@ -209,7 +209,10 @@ final class CurlNetwork: @unchecked Sendable {
         pv_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         let type = CurlNetwork.contentType(easy)
         var error: String?
-        if let result, result != CURLE_OK {
+        if let result, result == CURLE_UNSUPPORTED_PROTOCOL {
+            // Only http(s) is allowed, so this is a redirect elsewhere (file://, ftp://, ...).
+            error = "redirected to a URL that is not http or https; refused"
+        } else if let result, result != CURLE_OK {
             error = String(cString: curl_easy_strerror(result))
         } else if result == nil {
             error = "cancelled"

@@ -11,8 +11,25 @@ final class ClientSession {
     /// default `max_command_list_size`, 2 MiB).
     static let maxCommandListBytes = 2 << 20
 
-    /// Reply bytes waiting to be written to the socket.
-    var output: [UInt8] = []
+    /// Reply bytes; those from `outputHead` on wait to be written.
+    private(set) var output: [UInt8] = []
+    private var outputHead = 0
+
+    /// Reply bytes not written yet.
+    var pendingOutput: ArraySlice<UInt8> { output[outputHead...] }
+
+    /// The socket took `n` more bytes. Storage is compacted only now and
+    /// then, so a large reply drains in linear time.
+    func consumeOutput(_ n: Int) {
+        outputHead += n
+        if outputHead == output.count {
+            output.removeAll(keepingCapacity: output.count < 1 << 20)
+            outputHead = 0
+        } else if outputHead > 1 << 16, outputHead > output.count / 2 {
+            output.removeSubrange(0..<outputHead)
+            outputHead = 0
+        }
+    }
     /// Set when the connection should close once `output` is written.
     private(set) var closing = false
 

@@ -24,6 +24,8 @@ public struct ServerOptions: Sendable {
     public var restorePlaying = false
     /// `previous` past this many seconds restarts the song; 0 turns it off.
     public var previousRestart = 3.0
+    /// Most connections at once; the next one gets an ACK and is closed.
+    public var maxClients = 100
 
     public init(socketPath: String, apiBase: String, stateDirectory: String, logLevel: LogLevel, outputName: String = "pulse") {
         self.outputName = outputName
@@ -205,8 +207,10 @@ public final class Server {
                        pollfd(fd: inbox.readFD, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: sigfds[0], events: Int16(POLLIN), revents: 0)]
             for (fd, session) in clients {
-                var events = Int16(POLLIN)
-                if !session.output.isEmpty { events |= Int16(POLLOUT) }
+                // A client that does not read its replies is not read from
+                // either, so its requests cannot pile up replies in memory.
+                var events = Int16(session.pendingOutput.count > Server.readPauseBytes ? 0 : POLLIN)
+                if !session.pendingOutput.isEmpty { events |= Int16(POLLOUT) }
                 fds.append(pollfd(fd: fd, events: events, revents: 0))
             }
             var timeout: Int32 = -1
@@ -247,11 +251,18 @@ public final class Server {
             deliverChanges()
             saveState(force: false)
             // Write what is pending for every client (events may have produced output).
-            for (fd, session) in clients where !session.output.isEmpty || session.closing {
+            for (fd, session) in clients where !session.pendingOutput.isEmpty || session.closing {
                 flush(fd, session)
             }
             if fds[0].revents != 0 {
                 while let fd = listener.accept() {
+                    guard clients.count < options.maxClients else {
+                        var refusal = Array("OK MPD 0.23.5\nACK [5@0] {} too many clients (at most \(options.maxClients))\n".utf8)
+                        _ = refusal.withUnsafeMutableBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                        Glibc.close(fd)
+                        log.warning("refused a client: \(options.maxClients) already connected")
+                        continue
+                    }
                     let session = ClientSession(table: table, log: log, hub: hub)
                     clients[fd] = session
                     flush(fd, session)
@@ -292,11 +303,22 @@ public final class Server {
         controller.handle(event)
     }
 
+    /// Pending reply bytes above which a client's input is left unread.
+    static let readPauseBytes = 1 << 20
+    /// Pending reply bytes at which a client that does not read is dropped.
+    static let maxPendingBytes = 64 << 20
+
     private func flush(_ fd: Int32, _ session: ClientSession) {
-        while !session.output.isEmpty {
-            let w = session.output.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        defer {
+            if clients[fd] != nil, session.pendingOutput.count > Server.maxPendingBytes {
+                log.warning("dropping a client that does not read its replies (\(session.pendingOutput.count) bytes pending)")
+                drop(fd)
+            }
+        }
+        while !session.pendingOutput.isEmpty {
+            let w = session.pendingOutput.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if w > 0 {
-                session.output.removeFirst(w)
+                session.consumeOutput(w)
             } else {
                 if w < 0 && (errno == EAGAIN || errno == EINTR) { return }
                 drop(fd)

@@ -29,6 +29,10 @@ public struct DaemonOptions: Equatable, Sendable {
     public var restorePlaying = false
     /// `--previous-restart S`: `previous` past S seconds restarts the song (0: mpd's way).
     public var previousRestart = 3.0
+    /// `--stream-timeout S`: a preview delivering nothing for S seconds fails.
+    public var streamTimeout = 15.0
+    /// `--max-clients N`: connections beyond N get an ACK saying so.
+    public var maxClients = 100
     /// `--help` was given: print `usage` and exit 0.
     public var showHelp = false
     /// `--version` was given.
@@ -55,6 +59,9 @@ public struct DaemonOptions: Equatable, Sendable {
       --catalog-cache-ttl S  seconds Deezer answers are reused (default 600; 0 off)
       --restore-playing      resume playback of the restored session (default:
                              it comes back paused at the same place)
+      --stream-timeout S     a preview that sends nothing for S seconds fails
+                             (default 15)
+      --max-clients N        connections at once (default 100); more get an ACK
       --previous-restart S   previous more than S seconds into a song restarts
                              it (default 3; 0 always goes back, as mpd does)
       --help                 show this text
@@ -138,6 +145,18 @@ public struct DaemonOptions: Equatable, Sendable {
                 }
                 o.catalogCacheTTL = ttl
             case "--restore-playing": o.restorePlaying = true
+            case "--stream-timeout":
+                let text = try v()
+                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                    throw UsageError(description: "--stream-timeout takes seconds, not \"\(text)\"")
+                }
+                o.streamTimeout = seconds
+            case "--max-clients":
+                let text = try v()
+                guard let n = Int(text), n >= 1, n <= 100_000 else {
+                    throw UsageError(description: "--max-clients takes a number from 1 to 100000, not \"\(text)\"")
+                }
+                o.maxClients = n
             case "--previous-restart":
                 let text = try v()
                 guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
@@ -181,6 +200,7 @@ public struct DaemonOptions: Equatable, Sendable {
         server.catalogCacheTTL = catalogCacheTTL
         server.restorePlaying = restorePlaying
         server.previousRestart = previousRestart
+        server.maxClients = maxClients
         return server
     }
 }

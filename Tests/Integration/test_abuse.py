@@ -1,0 +1,91 @@
+"""Bad clients: they get clear refusals, and never block the daemon or
+other clients."""
+import socket
+import time
+
+from conftest import Client
+
+
+def test_connection_limit_answers_with_an_ack(daemon_factory):
+    d = daemon_factory(extra=("--max-clients", "20"))
+    held = [d.client() for _ in range(20)]
+    extra = socket.socket(socket.AF_UNIX)
+    extra.connect(d.socket)
+    extra.settimeout(5)
+    data = b""
+    while not data.endswith(b"\n") or data.count(b"\n") < 2:
+        chunk = extra.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    assert data == b"OK MPD 0.23.5\nACK [5@0] {} too many clients (at most 20)\n"
+    assert extra.recv(10) == b""  # and closed
+    held[0].close()
+    time.sleep(0.1)
+    assert d.client().cmd("ping") == ["OK"]
+    assert held[5].cmd("ping") == ["OK"]
+
+
+def test_500_connections_with_the_default_limit(daemon):
+    socks = []
+    refused = 0
+    for _ in range(500):
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(daemon.socket)
+        socks.append(s)
+    for s in socks:
+        s.settimeout(5)
+        data = b""
+        while data.count(b"\n") < 1:
+            data += s.recv(4096)
+        if data.startswith(b"OK MPD 0.23.5\n") and b"too many clients" not in data:
+            s.settimeout(0.01)
+            try:
+                more = s.recv(4096)
+            except socket.timeout:
+                more = b""
+            if b"too many clients" in more:
+                refused += 1
+        else:
+            refused += 1
+    assert refused == 400
+    for s in socks:
+        s.close()
+    time.sleep(0.2)
+    assert daemon.client().cmd("ping") == ["OK"]
+
+
+def test_client_that_never_reads_does_not_block_others(daemon):
+    hog = socket.socket(socket.AF_UNIX)
+    hog.connect(daemon.socket)
+    hog.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    c = daemon.client()
+    assert c.cmd("add deezer:album:302127") == ["OK"]
+    request = b"playlistinfo\n" * 2000  # ~ 5 MB of replies it never reads
+    hog.setblocking(False)
+    sent = 0
+    t0 = time.time()
+    while sent < len(request) and time.time() - t0 < 5:
+        try:
+            sent += hog.send(request[sent:])
+        except BlockingIOError:
+            time.sleep(0.01)
+    for _ in range(20):
+        t = time.time()
+        assert c.cmd("status")[-1] == "OK"
+        assert time.time() - t < 1
+    hog.close()
+
+
+def test_100000_command_list_and_disconnect_mid_list(daemon):
+    c = daemon.client()
+    c.sock.settimeout(60)
+    c.send("command_list_ok_begin\n" + "ping\n" * 100000 + "command_list_end\n")
+    lines = [c.readline() for _ in range(100001)]
+    assert lines[:-1] == ["list_OK"] * 100000 and lines[-1] == "OK"
+    quitter = daemon.client()
+    quitter.send('command_list_begin\nadd "http://127.0.0.1:1/a.mp3"\n')
+    quitter.close()
+    time.sleep(0.1)
+    assert c.fields("status")["playlistlength"] == "0"  # an unfinished list never runs
+    assert c.cmd("ping") == ["OK"]
