@@ -182,14 +182,6 @@ class Handler(BaseHTTPRequestHandler):
         if not path.startswith("/api/"):
             return self._send(404, b"not found", "text/plain")
         api = path[len("/api"):]
-        m = re.fullmatch(r"/track/(-?\d+)", api)
-        if m:
-            tid = int(m[1])
-            if os.path.exists(os.path.join(FIXTURES, f"track-{tid}.json")):
-                return self._json(self._rewrite(_load(f"track-{tid}.json")))
-            if tid in STATE.tracks:
-                return self._json(self._rewrite(json.loads(json.dumps(STATE.tracks[tid]))))
-            return self._json(NO_DATA)
         with STATE.lock:
             STATE.api_requests += 1
             STATE.api_times.append(time.monotonic())
@@ -207,6 +199,16 @@ class Handler(BaseHTTPRequestHandler):
             return self._json(_load("error-nocode-episode-minus1.json"))
         if fault == "slow":
             time.sleep(STATE.slow_seconds)
+        if api == "/track/3135556" and STATE.old_track:
+            return self._json(self._rewrite(_load("track-3135556-recorded-2019.json")))
+        m = re.fullmatch(r"/track/(-?\d+)", api)
+        if m:
+            tid = int(m[1])
+            if os.path.exists(os.path.join(FIXTURES, f"track-{tid}.json")):
+                return self._json(self._rewrite(_load(f"track-{tid}.json")))
+            if tid in STATE.tracks:
+                return self._json(self._rewrite(json.loads(json.dumps(STATE.tracks[tid]))))
+            return self._json(NO_DATA)
         m = re.fullmatch(r"/search(?:/(track|album|artist))?", api)
         if m:
             q = query.get("q", [""])[0].lower()
@@ -222,8 +224,6 @@ class Handler(BaseHTTPRequestHandler):
                 and os.path.exists(os.path.join(FIXTURES, f"playlist-{m[1]}.json")):
             tracks = _load(f"playlist-{m[1]}.json")["tracks"]
             return self._json(self._rewrite({"data": tracks["data"], "total": len(tracks["data"])}))
-        if api == "/track/3135556" and STATE.old_track:
-            return self._json(self._rewrite(_load("track-3135556-recorded-2019.json")))
         for pattern, name in ROUTES:
             m = re.fullmatch(pattern, api)
             if m:

@@ -64,7 +64,12 @@ final class DeezerClient {
     private(set) var requestsSent = 0
     private(set) var cacheHits = 0
 
-    private var sentAt: [Double] = []  // send times within the current window, oldest first
+    // The API counts a request when it arrives, somewhere between our send and
+    // its answer. So a request occupies the window from its send until
+    // `rateWindow` after its answer: then no `rateLimit + 1` requests can ever
+    // arrive within one window, however the network delays them.
+    private var inFlightCount = 0
+    private var answeredAt: [Double] = []  // answer times within the window, oldest first
     private var waiting: [(url: String, done: (HTTPResult) -> Void)] = []
     private var drainScheduled = false
     private var cache: [String: (body: [UInt8], expires: Double)] = [:]
@@ -248,14 +253,21 @@ final class DeezerClient {
 
     private func drain() {
         let t = now()
-        sentAt.removeAll { $0 <= t - rateWindow }
-        while !waiting.isEmpty, sentAt.count < rateLimit {
+        answeredAt.removeAll { $0 <= t - rateWindow }
+        while !waiting.isEmpty, inFlightCount + answeredAt.count < rateLimit {
             let (url, done) = waiting.removeFirst()
-            sentAt.append(t)
+            inFlightCount += 1
             requestsSent += 1
-            get(url, done)
+            get(url) { [weak self] result in
+                if let self {
+                    self.inFlightCount -= 1
+                    self.answeredAt.append(self.now())
+                }
+                done(result)
+                self?.drain()
+            }
         }
-        if !waiting.isEmpty, !drainScheduled, let oldest = sentAt.first {
+        if !waiting.isEmpty, !drainScheduled, let oldest = answeredAt.first {
             drainScheduled = true
             schedule(max(0.001, oldest + rateWindow - t)) { [weak self] in
                 self?.drainScheduled = false
