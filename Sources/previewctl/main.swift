@@ -113,6 +113,25 @@ final class Connection {
         }
     }
 
+    /// Waits in `idle` for a change of `subsystems`, or `timeout` seconds
+    /// (then `noidle`); exits 69 when the daemon goes away.
+    func idle(_ subsystems: [String], timeout: Double?) {
+        var text = Array(("idle " + subsystems.joined(separator: " ") + "\n").utf8)
+        _ = text.withUnsafeMutableBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        if let timeout, buffer.firstIndex(of: 0x0A) == nil {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, Int32(timeout * 1000)) == 0 {
+                var noidle = Array("noidle\n".utf8)
+                _ = noidle.withUnsafeMutableBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            }
+        }
+        while true {
+            guard let line = readLine() else { fail("connection to previewd lost", 69) }
+            if line == "OK" { return }
+            if line.hasPrefix("ACK ") { fail(line, 1) }
+        }
+    }
+
     /// Like `request`, exiting 1 with the daemon's message on an ACK.
     func must(_ commands: [String]) -> [(String, String)] {
         switch request(commands) {
@@ -175,6 +194,12 @@ do { command = try ControlCommand(arguments: args) } catch {
 let path = SocketPath.resolve(explicit: socketOption, environment: { getenv($0).map { String(cString: $0) } }, uid: getuid())
 let connection = Connection(path: path)
 let q = RequestParser.quote
+
+@MainActor func currentLine(format: String, json: Bool) -> String {
+    let replies = connection.mustEach(["status", "currentsong"])
+    let values = StatusFormat.values(status: dictionary(replies[0]), song: dictionary(replies[1]))
+    return json ? StatusFormat.json(values) : StatusFormat.render(format, values)
+}
 
 @MainActor func showStatus() {
     let replies = connection.mustEach(["status", "currentsong"])
@@ -274,6 +299,18 @@ case .crop:
     if !commands.isEmpty { _ = connection.must(commands) }
 case .move(let from, let to):
     _ = connection.must(["move \(from - 1) \(to - 1)"])
+case .current(let format, let json):
+    out(currentLine(format: format, json: json) + "\n")
+case .watch(let format, let json, let interval):
+    var last = ""
+    while true {
+        let line = currentLine(format: format, json: json)
+        if line != last || interval != nil {
+            out(line + "\n")
+            last = line
+        }
+        connection.idle(["player", "mixer", "options", "playlist"], timeout: interval)
+    }
 case .version:
     out("previewctl \(previewctlVersion)\n")
 case .completions(let shell):

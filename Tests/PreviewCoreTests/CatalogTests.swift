@@ -133,3 +133,16 @@ import Testing
         #expect(Completions.script(for: "tcsh") == nil)
     }
 }
+
+@Suite struct StatusFormatTests {
+    @Test func groupsDropWhenEmpty() {
+        let playing = StatusFormat.values(
+            status: ["state": "play", "song": "1", "playlistlength": "3", "elapsed": "15.0", "duration": "30.000", "volume": "80"],
+            song: ["Title": "T", "Artist": "A", "file": "deezer:track:1"])
+        #expect(StatusFormat.render(ControlCommand.defaultFormat, playing) == "playing: A - T 0:15/0:30")
+        #expect(StatusFormat.render("[%album% / ]%title% \\[%position%/%length%\\] %percent%\\%", playing) == "T [2/3] 50%")
+        let stopped = StatusFormat.values(status: ["state": "stop", "volume": "80"], song: [:])
+        #expect(StatusFormat.render(ControlCommand.defaultFormat, stopped) == "stopped")
+        #expect(StatusFormat.json(stopped) == #"{"state":"stopped","volume":"80"}"#)
+    }
+}

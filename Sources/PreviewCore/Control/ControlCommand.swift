@@ -35,11 +35,18 @@ public enum ControlCommand: Equatable, Sendable {
     case version
     /// `completions bash|zsh|fish`: print the completion script.
     case completions(String)
+    /// `current [--format FMT] [--json]`: one line about the current song.
+    case current(format: String, json: Bool)
+    /// `watch [--format FMT] [--json] [--interval S]`: a line per change.
+    case watch(format: String, json: Bool, interval: Double?)
     case playlists
     case save(String)
     case load(String)
     case showPlaylist(String)
     case removePlaylist(String)
+
+    /// The format `current` and `watch` use without `--format`.
+    public static let defaultFormat = "%state%[: [%artist% - ]%title%][ %elapsed%/%duration%]"
 
     /// Every subcommand with a one-line summary: the source of the shell
     /// completions (a test checks that each one parses).
@@ -54,6 +61,7 @@ public enum ControlCommand: Equatable, Sendable {
         ("artist", "an artist's top tracks and albums"), ("related", "artists like this one"), ("info", "details of an item"),
         ("want", "the Want to Listen list"), ("playlists", "stored playlists"), ("save", "store the queue"),
         ("load", "queue a stored playlist"), ("playlist", "show a stored playlist"), ("rmplaylist", "remove a stored playlist"),
+        ("current", "one line about the current song"), ("watch", "a line per change, for status bars"),
         ("completions", "print shell completions"), ("version", "show the version"),
     ]
 
@@ -68,6 +76,11 @@ public enum ControlCommand: Equatable, Sendable {
       seek [+|-]S|P%    jump to S seconds (or P percent), or S seconds on or back
       insert URI        queue URI right after the current song
       crop | move FROM TO | version | completions bash|zsh|fish
+      current [--format FMT] [--json]
+      watch [--format FMT] [--json] [--interval S]
+                        one line now, or one per change (for status bars); FMT
+                        uses %title% %artist% %album% %state% %elapsed% %duration%
+                        %percent% %volume% %position% %length%, [optional groups]
       stop | next | prev
       shuffle           shuffle the queue
       random on|off     play in random order
@@ -183,6 +196,29 @@ public enum ControlCommand: Equatable, Sendable {
                 throw UsageError(message: "completions are for bash, zsh and fish, not \"\(args[0])\"")
             }
             self = .completions(args[0])
+        case "current", "watch":
+            var format = ControlCommand.defaultFormat
+            var json = false
+            var interval: Double?
+            var i = 0
+            while i < args.count {
+                switch args[i] {
+                case "--json": json = true
+                case "--format":
+                    guard i + 1 < args.count else { throw UsageError(message: "--format needs a value") }
+                    format = args[i + 1]
+                    i += 1
+                case "--interval" where name == "watch":
+                    guard i + 1 < args.count, let s = Double(args[i + 1]), s >= 0.1, s <= 3600 else {
+                        throw UsageError(message: "--interval takes seconds from 0.1 to 3600")
+                    }
+                    interval = s
+                    i += 1
+                default: throw UsageError(message: "unknown option \"\(args[i])\" for \(name)")
+                }
+                i += 1
+            }
+            self = name == "current" ? .current(format: format, json: json) : .watch(format: format, json: json, interval: interval)
         case "want":
             if args.isEmpty { self = .want(action: "list", uri: nil); return }
             switch args[0] {

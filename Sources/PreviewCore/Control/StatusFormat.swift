@@ -1,0 +1,65 @@
+/// mpc-like format strings for status bars: `%title%`, `%artist%`,
+/// `%album%`, `%file%`, `%state%`, `%elapsed%`, `%duration%`, `%percent%`,
+/// `%volume%`, `%position%`, `%length%`; `[...]` is an optional group,
+/// dropped when a placeholder inside it has no value; `\\[` and `\\%` are
+/// literal; `&` is not special.
+public enum StatusFormat {
+    /// The values a format can name, from `status` and `currentsong` fields.
+    public static func values(status: [String: String], song: [String: String]) -> [String: String] {
+        var v: [String: String] = [:]
+        v["state"] = ["play": "playing", "pause": "paused", "stop": "stopped"][status["state"] ?? "stop"]
+        v["volume"] = status["volume"]
+        v["length"] = status["playlistlength"]
+        guard status["state"] != "stop", !song.isEmpty else { return v }
+        v["title"] = song["Title"]
+        v["artist"] = song["Artist"]
+        v["album"] = song["Album"]
+        v["file"] = song["file"]
+        if let pos = status["song"].flatMap({ Int($0) }) { v["position"] = String(pos + 1) }
+        let elapsed = Double(status["elapsed"] ?? "") ?? 0
+        v["elapsed"] = ControlFormat.clock(elapsed)
+        if let d = Double(status["duration"] ?? ""), d > 0 {
+            v["duration"] = ControlFormat.clock(d)
+            v["percent"] = String(Int((elapsed / d * 100).rounded(.down)))
+        }
+        return v
+    }
+
+    /// Renders `format` with `values`.
+    public static func render(_ format: String, _ values: [String: String]) -> String {
+        var chars = Array(format)[...]
+        return render(&chars, values, inGroup: false) ?? ""
+    }
+
+    /// nil when a group's placeholder had no value.
+    private static func render(_ chars: inout ArraySlice<Character>, _ values: [String: String], inGroup: Bool) -> String? {
+        var out = ""
+        var missing = false
+        while let c = chars.popFirst() {
+            switch c {
+            case "\\":
+                if let next = chars.popFirst() { out.append(next) }
+            case "[":
+                if let group = render(&chars, values, inGroup: true) { out += group }
+            case "]" where inGroup:
+                return missing ? nil : out
+            case "%":
+                if let end = chars.firstIndex(of: "%") {
+                    let name = String(chars[chars.startIndex..<end])
+                    chars = chars[chars.index(after: end)...]
+                    if let value = values[name], !value.isEmpty { out += value } else { missing = true }
+                } else {
+                    out.append(c)
+                }
+            default:
+                out.append(c)
+            }
+        }
+        return missing && inGroup ? nil : out
+    }
+
+    /// One JSON object with the same values (only those present).
+    public static func json(_ values: [String: String]) -> String {
+        "{" + values.keys.sorted().map { "\"\($0)\":" + CatalogFormat.jsonString(values[$0]!) }.joined(separator: ",") + "}"
+    }
+}
