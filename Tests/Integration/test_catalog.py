@@ -147,7 +147,7 @@ def test_info_track_album_artist_playlist(daemon):
     got = c.cmd("cataloginfo deezer:playlist:908622995")
     assert got[:3] == ["playlist: deezer:playlist:908622995", f"Title: {p['title']}", f"Tracks: {p['nb_tracks']}"]
     assert c.cmd("cataloginfo deezer:track:-1") == [
-        "ACK [50@0] {cataloginfo} deezer:track:-1: no data (Deezer error 800)"]
+        "ACK [50@0] {cataloginfo} deezer:track:-1: not found (Deezer: no data, error 800)"]
     assert c.cmd("cataloginfo http://x/y.mp3") == [
         "ACK [2@0] {cataloginfo} cataloginfo takes deezer:track, album, artist or playlist URIs"]
 
@@ -164,7 +164,7 @@ def test_artist_albums_follow_every_page(daemon):
 def test_related_without_data_is_a_clear_error(daemon):
     # No recorded /artist/27/related: the stand-in answers Deezer's "no data".
     assert daemon.client().cmd("catalogrelated deezer:artist:27") == [
-        "ACK [50@0] {catalogrelated} deezer:artist:27: no data (Deezer error 800)"]
+        "ACK [50@0] {catalogrelated} deezer:artist:27: not found (Deezer: no data, error 800)"]
 
 
 def test_radio_and_playlist_queue_only_marked_unplayables_are_skipped(daemon):
@@ -257,7 +257,7 @@ def test_burst_of_200_lookups_respects_the_rate_limit(daemon_factory, http):
         cl.sock.settimeout(60)
         cl.send(f"cataloginfo deezer:track:{100000 + i}\n")
     replies = [cl.reply() for cl in clients]
-    assert all(r == [f"ACK [50@0] {{cataloginfo}} deezer:track:{100000 + i}: no data (Deezer error 800)"]
+    assert all(r == [f"ACK [50@0] {{cataloginfo}} deezer:track:{100000 + i}: not found (Deezer: no data, error 800)"]
                for i, r in enumerate(replies))
     times = json.load(urlopen(http + "/_control/count"))["api_times"][-200:]
     worst = max(sum(1 for u in times if t <= u < t + 5.0) for t in times)

@@ -228,7 +228,7 @@ def test_del_99_refused(daemon, http):
 def test_add_unknown_track_refused(daemon):
     p = daemon.ctl("add", "deezer:track:-1")
     assert (p.returncode, p.stdout) == (1, "")
-    assert p.stderr == "previewctl: add: deezer:track:-1: no data (Deezer error 800)\n"
+    assert p.stderr == "previewctl: add: deezer:track:-1: not found (Deezer: no data, error 800)\n"
 
 
 def test_add_unsupported_scheme_refused(daemon):

@@ -83,7 +83,7 @@ def test_add_and_play_results(daemon):
 
 def test_errors_and_usage(daemon):
     p = daemon.ctl("info", "deezer:track:-1")
-    assert (p.returncode, p.stderr) == (1, "previewctl: cataloginfo: deezer:track:-1: no data (Deezer error 800)\n")
+    assert (p.returncode, p.stderr) == (1, "previewctl: cataloginfo: deezer:track:-1: not found (Deezer: no data, error 800)\n")
     for args, message in [
         (["search"], "search needs a query"),
         (["search", "x", "--limit", "500"], '--limit takes a number from 1 to 100, not "500"'),

@@ -30,7 +30,7 @@ def test_zsh(tmp_path):
 
 def test_fish(tmp_path):
     path = script("fish", tmp_path)
-    out = subprocess.run(["fish", "--no-config", "-c", f"source {path}; complete -C 'previewctl wa'"],
+    out = subprocess.run(["fish", "--no-config", "-c", f"source {path}; complete -C 'previewctl wan'"],
                          capture_output=True, text=True, env={"HOME": str(tmp_path)})
     assert (out.returncode, out.stderr) == (0, "")
     assert out.stdout.splitlines() == ["want\tthe Want to Listen list"]

@@ -152,7 +152,7 @@ def test_mpc_add_refused_scheme(daemon):
 def test_mpc_add_unknown_track(daemon):
     p = run_mpc(daemon, "add", "deezer:track:-1")
     assert p.returncode == 1
-    assert p.stderr == "error adding deezer:track:-1: deezer:track:-1: no data (Deezer error 800)\n"
+    assert p.stderr == "error adding deezer:track:-1: deezer:track:-1: not found (Deezer: no data, error 800)\n"
 
 
 def test_mpc_volume(daemon):
@@ -236,7 +236,7 @@ def test_python_mpd_command_error(client):
     assert str(e.value) == "[2@0] {play} Bad song index"
     with pytest.raises(mpd.CommandError) as e:
         client.add("deezer:track:-1")
-    assert str(e.value) == "[50@0] {add} deezer:track:-1: no data (Deezer error 800)"
+    assert str(e.value) == "[50@0] {add} deezer:track:-1: not found (Deezer: no data, error 800)"
     assert client.ping() is None
 
 

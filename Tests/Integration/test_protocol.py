@@ -607,7 +607,7 @@ def test_command_list_with_catalog_add_runs_in_order(daemon):
     reply = c.reply()
     assert reply[0] == "list_OK"
     assert "playlistlength: 1" in reply
-    assert reply[-2:] == ["list_OK", "ACK [50@2] {add} deezer:track:-1: no data (Deezer error 800)"]
+    assert reply[-2:] == ["list_OK", "ACK [50@2] {add} deezer:track:-1: not found (Deezer: no data, error 800)"]
     assert c.cmd("playlist") == [f"0:file: deezer:track:{TRACK}", "OK"]
 
 
@@ -766,7 +766,7 @@ def test_addid_album_returns_one_id_per_track(daemon):
 
 def test_add_unknown_track_ack(daemon):
     c = daemon.client()
-    assert c.cmd("add deezer:track:-1") == ["ACK [50@0] {add} deezer:track:-1: no data (Deezer error 800)"]
+    assert c.cmd("add deezer:track:-1") == ["ACK [50@0] {add} deezer:track:-1: not found (Deezer: no data, error 800)"]
     assert c.fields("status")["playlistlength"] == "0"
 
 

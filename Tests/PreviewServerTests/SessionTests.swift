@@ -118,7 +118,7 @@ import PreviewCore
     @Test func deezerErrorBecomesACK() {
         let h = Harness()
         let c = h.connect()
-        #expect(h.send(c, "add deezer:track:-1\n") == "ACK [50@0] {add} deezer:track:-1: no data (Deezer error 800)\n")
+        #expect(h.send(c, "add deezer:track:-1\n") == "ACK [50@0] {add} deezer:track:-1: not found (Deezer: no data, error 800)\n")
         h.bodies["/track/5"] = #"{"error":{"type":"Exception","message":"An error has occured"}}"#
         #expect(h.send(c, "add deezer:track:5\n") == "ACK [52@0] {add} deezer:track:5: An error has occured\n")
         #expect(h.send(c, "add file:///etc/passwd\n") == "ACK [4@0] {add} Access denied\n")

@@ -16,8 +16,9 @@ public enum CatalogError: Error, Equatable, Sendable {
     public func protocolError(item: String) -> ProtocolError {
         switch self {
         case .api(let code, _, let message):
+            if code == 800 { return ProtocolError(.noExist, "\(item): not found (Deezer: \(message), error 800)") }
             let codeText = code.map { " (Deezer error \($0))" } ?? ""
-            return ProtocolError(code == 800 ? .noExist : .system, "\(item): \(message)\(codeText)")
+            return ProtocolError(.system, "\(item): \(message)\(codeText)")
         case .busy:
             return ProtocolError(.updateAlready, "\(item): the Deezer API is busy (request quota exceeded); try again in a few seconds")
         case .transport(let why):

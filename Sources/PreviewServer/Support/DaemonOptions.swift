@@ -99,6 +99,20 @@ public struct DaemonOptions: Equatable, Sendable {
                 arg = String(arg[..<eq])
             }
             func v() throws(UsageError) -> String { if let inline { return inline }; return try value(arg) }
+            func webURL() throws(UsageError) -> String {
+                let url = try v()
+                guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                    throw UsageError(description: "\(arg) must be an http:// or https:// URL, not \"\(url)\"")
+                }
+                return url
+            }
+            func seconds(allowZero: Bool) throws(UsageError) -> Double {
+                let text = try v()
+                guard let s = Double(text), s.isFinite, allowZero ? s >= 0 : s > 0 else {
+                    throw UsageError(description: "\(arg) takes seconds, not \"\(text)\"")
+                }
+                return s
+            }
             switch arg {
             case "--socket": socket = try v()
             case "--output":
@@ -118,12 +132,7 @@ public struct DaemonOptions: Equatable, Sendable {
                 case "none": o.realtimePace = false
                 case let other: throw UsageError(description: "--pace must be realtime or none, not \"\(other)\"")
                 }
-            case "--api-base":
-                let url = try v()
-                guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
-                    throw UsageError(description: "--api-base must be an http:// or https:// URL, not \"\(url)\"")
-                }
-                apiBase = url
+            case "--api-base": apiBase = try webURL()
             case "--state-dir": stateDir = try v()
             case "--log-level":
                 let text = try v()
@@ -132,37 +141,17 @@ public struct DaemonOptions: Equatable, Sendable {
                 }
                 o.logLevel = level
             case "--lastfm-key": o.lastfmKey = try v()
-            case "--lastfm-base":
-                let url = try v()
-                guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
-                    throw UsageError(description: "--lastfm-base must be an http:// or https:// URL, not \"\(url)\"")
-                }
-                o.lastfmBase = url
-            case "--catalog-cache-ttl":
-                let text = try v()
-                guard let ttl = Double(text), ttl >= 0, ttl.isFinite else {
-                    throw UsageError(description: "--catalog-cache-ttl takes seconds, not \"\(text)\"")
-                }
-                o.catalogCacheTTL = ttl
+            case "--lastfm-base": o.lastfmBase = try webURL()
+            case "--catalog-cache-ttl": o.catalogCacheTTL = try seconds(allowZero: true)
             case "--restore-playing": o.restorePlaying = true
-            case "--stream-timeout":
-                let text = try v()
-                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-                    throw UsageError(description: "--stream-timeout takes seconds, not \"\(text)\"")
-                }
-                o.streamTimeout = seconds
+            case "--stream-timeout": o.streamTimeout = try seconds(allowZero: false)
+            case "--previous-restart": o.previousRestart = try seconds(allowZero: true)
             case "--max-clients":
                 let text = try v()
                 guard let n = Int(text), n >= 1, n <= 100_000 else {
                     throw UsageError(description: "--max-clients takes a number from 1 to 100000, not \"\(text)\"")
                 }
                 o.maxClients = n
-            case "--previous-restart":
-                let text = try v()
-                guard let seconds = Double(text), seconds >= 0, seconds.isFinite else {
-                    throw UsageError(description: "--previous-restart takes seconds, not \"\(text)\"")
-                }
-                o.previousRestart = seconds
             case "--help", "-h": o.showHelp = true
             case "--version", "-V": o.showVersion = true
             default: throw UsageError(description: "unknown option \"\(arguments[i])\" (see --help)")
