@@ -1,11 +1,13 @@
 """Shared fixtures for the integration tests: the loopback catalog server,
 a previewd started per test in a temp dir, and a raw MPD-protocol client."""
 import hashlib
+import json
 import os
 import socket
 import subprocess
 import sys
 import time
+import urllib.request
 import wave
 
 import pytest
@@ -193,3 +195,52 @@ def reference_pcm(name):
                           capture_output=True, check=True).stdout
     assert md5(data) == MANIFEST[name]["pcm_md5_s16"], name
     return data
+
+
+# ---- helpers shared by the protocol tests
+
+def url(http, n):
+    """The corpus preview number n as a plain MP3 URL."""
+    return f"{http}/corpus/preview-0{n}.mp3"
+
+
+def fixture(name):
+    """A Deezer fixture body, decoded."""
+    with open(os.path.join(catalog.FIXTURES, name), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def album_tracks():
+    """The tracks of album 302127, the album most tests queue."""
+    return fixture("album-302127-tracks.json")["data"]
+
+
+def control(http, what):
+    """GET /_control/WHAT on the catalog server; the decoded JSON."""
+    with urllib.request.urlopen(f"{http}/_control/{what}", timeout=10) as r:
+        return json.load(r)
+
+
+def songs(lines):
+    """Song-list reply lines as dicts (one per `file:`)."""
+    assert lines[-1] == "OK", lines
+    out = []
+    for line in lines[:-1]:
+        k, _, v = line.partition(": ")
+        if k == "file":
+            out.append({})
+        out[-1][k] = v
+    return out
+
+
+def assert_silent(client, seconds=0.3):
+    """Nothing arrives from the daemon for `seconds`."""
+    assert client.buf == b""
+    client.sock.settimeout(seconds)
+    try:
+        data = client.sock.recv(65536)
+    except socket.timeout:
+        data = None
+    finally:
+        client.sock.settimeout(10)
+    assert data is None, data

@@ -3,20 +3,14 @@ Deezer stand-in serving ../shared/fixtures/deezer, and the API client's
 behaviour under faults: quota, rate limit, bad bodies, slow answers."""
 import json
 import os
-import threading
 import time
 from urllib.request import urlopen
 
 import pytest
 
-from conftest import Client, catalog
+from conftest import Client, catalog, fixture as load
 
 FIX = catalog.FIXTURES
-
-
-def load(name):
-    with open(os.path.join(FIX, name), encoding="utf-8") as f:
-        return json.load(f)
 
 
 @pytest.fixture(autouse=True)

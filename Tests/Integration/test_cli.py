@@ -7,14 +7,10 @@ import subprocess
 
 import pytest
 
-from conftest import PREVIEWCTL
+from conftest import PREVIEWCTL, url
 
 MODES = "volume:100%   repeat: off   random: off   single: off   consume: off"
 ALBUM = "deezer:album:302127"
-
-
-def url(http, n):
-    return f"{http}/corpus/preview-0{n}.mp3"
 
 
 def ok(daemon, *args):

@@ -3,12 +3,7 @@ import json
 import os
 import subprocess
 
-from conftest import PREVIEWCTL, catalog
-
-
-def load(name):
-    with open(os.path.join(catalog.FIXTURES, name), encoding="utf-8") as f:
-        return json.load(f)
+from conftest import PREVIEWCTL, catalog, fixture as load
 
 
 def test_album_plain_lines_when_piped(daemon):

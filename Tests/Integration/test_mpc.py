@@ -10,14 +10,10 @@ import time
 import mpd
 import pytest
 
-from conftest import catalog
+from conftest import catalog, url
 
 MODES = "volume:100%   repeat: off   random: off   single: off   consume: off"
 ALBUM = "302127"
-
-
-def url(http, n):
-    return f"{http}/corpus/preview-0{n}.mp3"
 
 
 def album_lines():

@@ -6,34 +6,18 @@ stored playlists, the catalog as MPD's database, and idle.
 Expected replies are mpd 0.23's (its source, and /tmp/mpdref/transcript.txt
 for the texts it recorded); where mpd has nothing to say (Deezer URIs, the
 want-list, save modes, crossfade), they follow previewd's design brief."""
-import json
 import os
-import socket
 import time
 
 import pytest
 
-from conftest import catalog, md5, reference_pcm, wav_pcm
+from conftest import catalog, md5, reference_pcm, wav_pcm, album_tracks, assert_silent, fixture, songs, url
 
 ALBUM = "302127"
 TRACK = 3135556
 COVER_PATH = "/cover/images/cover/93b50f6ab0f44d53f8aee5ad207271ee/500x500-000000-80-0-0.jpg"
 RATE = 44100
 BYTES_PER_FRAME = 4
-
-
-def url(http, n):
-    """The corpus preview number n as a plain MP3 URL."""
-    return f"{http}/corpus/preview-0{n}.mp3"
-
-
-def fixture(name):
-    with open(os.path.join(catalog.FIXTURES, name), encoding="utf-8") as f:
-        return json.load(f)
-
-
-def album_tracks():
-    return fixture(f"album-{ALBUM}-tracks.json")["data"]
 
 
 def eminem_tracks():
@@ -59,31 +43,6 @@ def queued(i, pos, song_id, prio=None):
 
 def plain(http, n, pos, song_id):
     return [f"file: {url(http, n)}", f"Pos: {pos}", f"Id: {song_id}"]
-
-
-def songs(lines):
-    """Song-list reply lines as dicts (one per `file:`)."""
-    assert lines[-1] == "OK", lines
-    out = []
-    for line in lines[:-1]:
-        k, _, v = line.partition(": ")
-        if k == "file":
-            out.append({})
-        out[-1][k] = v
-    return out
-
-
-def assert_silent(client, seconds=0.2):
-    """Nothing arrives from the daemon for `seconds`."""
-    assert client.buf == b""
-    client.sock.settimeout(seconds)
-    try:
-        data = client.sock.recv(65536)
-    except socket.timeout:
-        data = None
-    finally:
-        client.sock.settimeout(10)
-    assert data is None, data
 
 
 def binary_cmd(client, line):

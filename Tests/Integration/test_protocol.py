@@ -2,15 +2,11 @@
 
 Expected lines are those of the design brief and of mpd 0.23 as recorded in
 /tmp/mpdref/transcript.txt (ACK texts, reply shapes, list and idle rules)."""
-import json
-import os
-import socket
 import time
-import urllib.request
 
 import pytest
 
-from conftest import MANIFEST, catalog, md5, wav_pcm
+from conftest import MANIFEST, catalog, md5, wav_pcm, album_tracks, assert_silent, control, songs, url
 
 FRESH_STATUS = [
     "volume: 100", "repeat: 0", "random: 0", "single: 0", "consume: 0",
@@ -19,47 +15,6 @@ FRESH_STATUS = [
 ]
 ALBUM = "302127"
 TRACK = 3135556
-
-
-def url(http, n):
-    """The corpus preview number n as a plain MP3 URL."""
-    return f"{http}/corpus/preview-0{n}.mp3"
-
-
-def control(http, what):
-    """GET /_control/WHAT on the catalog server; the decoded JSON."""
-    with urllib.request.urlopen(f"{http}/_control/{what}", timeout=10) as r:
-        return json.load(r)
-
-
-def album_tracks():
-    with open(os.path.join(catalog.FIXTURES, f"album-{ALBUM}-tracks.json"), encoding="utf-8") as f:
-        return json.load(f)["data"]
-
-
-def songs(lines):
-    """playlistinfo-style reply lines as a list of dicts (one per `file:`)."""
-    assert lines[-1] == "OK", lines
-    out = []
-    for line in lines[:-1]:
-        k, _, v = line.partition(": ")
-        if k == "file":
-            out.append({})
-        out[-1][k] = v
-    return out
-
-
-def assert_silent(client, seconds=0.3):
-    """Nothing arrives from the daemon for `seconds`."""
-    assert client.buf == b""
-    client.sock.settimeout(seconds)
-    try:
-        data = client.sock.recv(65536)
-    except socket.timeout:
-        data = None
-    finally:
-        client.sock.settimeout(10)
-    assert data is None, data
 
 
 def assert_closed(client):

@@ -7,27 +7,17 @@ Every result is compared with its exact expected value. The comparisons do
 not stop at the first difference: the session runs to its end and the test
 fails listing every command whose result differed, so one daemon bug does
 not hide the next."""
-import json
 import os
 import threading
 import time
 
 import mpd
 
-from conftest import catalog, md5, reference_pcm, wav_pcm
+from conftest import catalog, md5, reference_pcm, wav_pcm, fixture, url
 
 ALBUM = "302127"
 TRACK = 3135556
 COVER_PATH = "/cover/images/cover/93b50f6ab0f44d53f8aee5ad207271ee/500x500-000000-80-0-0.jpg"
-
-
-def url(http, n):
-    return f"{http}/corpus/preview-0{n}.mp3"
-
-
-def fixture(name):
-    with open(os.path.join(catalog.FIXTURES, name), encoding="utf-8") as f:
-        return json.load(f)
 
 
 def song(t, album=None):
