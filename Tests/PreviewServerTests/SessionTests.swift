@@ -73,6 +73,14 @@ import PreviewCore
         #expect(a.closing)
     }
 
+    @Test func invalidUTF8FailsItsCommandList() {
+        let h = Harness()
+        let c = h.connect()
+        let bytes: [UInt8] = Array("command_list_begin\nping\n".utf8) + [0x61, 0xFF, 0x0A] + Array("ping\ncommand_list_end\nping\n".utf8)
+        bytes.withUnsafeBytes { c.receive($0) }
+        #expect(h.take(c) == "ACK [2@1] {} request is not valid UTF-8\nOK\n")
+    }
+
     @Test func overlongLineIsRefusedAndConnectionStays() {
         let h = Harness()
         let c = h.connect()

@@ -42,19 +42,22 @@ final class ClientSession {
     private var inputStart = 0
     private var discardingLongLine = false
 
-    /// The command list being collected (`command_list_begin` seen): its
-    /// lines (`nil` stands for a line that was too long: the list fails
-    /// there), kept outside any enum so appending stays O(1).
+    /// A request line, or why it could not be read (too long, not UTF-8):
+    /// inside a command list the list then fails at that line.
+    private typealias Line = Result<String, ProtocolError>
+
+    /// The command list being collected (`command_list_begin` seen), kept
+    /// outside any enum so appending stays O(1).
     private struct ListCollection {
         var okMode: Bool
-        var lines: [String?] = []
+        var lines: [Line] = []
         var bytes = 0
     }
     private var collecting: ListCollection?
 
     /// A command list (or a lone command) being executed.
     private struct Execution {
-        var lines: [String?]
+        var lines: [Line]
         var index = 0
         var inList: Bool
         var okMode: Bool
@@ -124,7 +127,7 @@ final class ClientSession {
                 discardingLongLine = false
                 if collecting != nil {
                     // Fail the list at this line when it runs, like any other bad line in it.
-                    collecting!.lines.append(nil)
+                    collecting!.lines.append(.failure(ClientSession.tooLong))
                 } else {
                     send(ClientSession.tooLong.ackLine(index: 0, command: ""))
                 }
@@ -132,7 +135,7 @@ final class ClientSession {
             }
             guard let line = String(validating: lineBytes, as: UTF8.self) else {
                 if collecting != nil {
-                    collecting!.lines.append("\u{0}invalid-utf8")
+                    collecting!.lines.append(.failure(ClientSession.invalidUTF8))
                 } else {
                     send(ClientSession.invalidUTF8.ackLine(index: 0, command: ""))
                 }
@@ -179,7 +182,7 @@ final class ClientSession {
                 send(ProtocolError(.argument, "command list too long (at most \(ClientSession.maxCommandListBytes) bytes)").ackLine(index: index, command: ""))
                 return
             }
-            collecting!.lines.append(line)
+            collecting!.lines.append(.success(line))
             collecting!.bytes += line.utf8.count
             return
         }
@@ -188,7 +191,7 @@ final class ClientSession {
         case "command_list_ok_begin": collecting = ListCollection(okMode: true)
         case "noidle": break  // not idle: mpd ignores it silently
         default:
-            execution = Execution(lines: [line], inList: false, okMode: false)
+            execution = Execution(lines: [.success(line)], inList: false, okMode: false)
             run()
         }
     }
@@ -204,12 +207,11 @@ final class ClientSession {
                 return
             }
             let ackIndex = ex.inList ? ex.index : 0
-            guard let line = ex.lines[ex.index] else {
-                fail(ClientSession.tooLong, index: ackIndex, command: "")
-                return
-            }
-            if line == "\u{0}invalid-utf8" {
-                fail(ClientSession.invalidUTF8, index: ackIndex, command: "")
+            let line: String
+            switch ex.lines[ex.index] {
+            case .success(let text): line = text
+            case .failure(let error):
+                fail(error, index: ackIndex, command: "")
                 return
             }
             var name = ""
