@@ -101,3 +101,11 @@ import Testing
         #expect(throws: ProtocolError(.argument, "Number too large: -9223372036854775809")) { try Arguments.integer("-9223372036854775809") }
     }
 }
+
+@Suite struct TextEncodingTests {
+    @Test func replaceAndPercentEncode() {
+        #expect("a--b--c".replacingAll("--", with: "+") == "a+b+c")
+        #expect("x\"y".replacingAll("\"", with: " ") == "x y")
+        #expect(percentEncodeQueryValue("Not Afraid artist:\"é\"") == "Not%20Afraid%20artist%3A%22%C3%A9%22")
+    }
+}

@@ -136,7 +136,7 @@ final class Harness {
         var path = String(url.dropFirst("http://api.test".count))
         if let q = path.firstIndex(of: "?") { path = String(path[..<q]) }
         if let body = bodies[path] { return HTTPResult(status: 200, contentType: "application/json", body: Array(body.utf8), transportError: nil) }
-        let name = String(path.dropFirst()).replacingOccurrences(of: "/", with: "-") + ".json"
+        let name = String(path.dropFirst()).replacingAll("/", with: "-") + ".json"
         if let text = Fixtures.read("fixtures/deezer/" + name) {
             return HTTPResult(status: 200, contentType: "application/json", body: Array(text.utf8), transportError: nil)
         }
@@ -173,11 +173,6 @@ final class Harness {
     }
 }
 
-extension String {
-    func replacingOccurrences(of a: String, with b: String) -> String {
-        split(separator: Character(a), omittingEmptySubsequences: false).joined(separator: b)
-    }
-}
 
 import Glibc
 import Synchronization

@@ -46,9 +46,3 @@ public enum Completions {
         }
     }
 }
-
-extension String {
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        split(separator: Character(target), omittingEmptySubsequences: false).joined(separator: replacement)
-    }
-}

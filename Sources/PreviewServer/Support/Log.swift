@@ -83,18 +83,3 @@ func isoTime(_ seconds: Int) -> String {
     strftime(&buf, buf.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
     return String(cString: buf)
 }
-
-extension String {
-    /// The string with every `target` replaced by `replacement`.
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var out = ""
-        var rest = self[...]
-        while let r = rest.firstRange(of: target) {
-            out += rest[..<r.lowerBound]
-            out += replacement
-            rest = rest[r.upperBound...]
-        }
-        return out + rest
-    }
-}

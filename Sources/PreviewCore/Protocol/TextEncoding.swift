@@ -17,3 +17,18 @@ public func percentEncodeQueryValue(_ text: String) -> String {
     }
     return out
 }
+
+extension String {
+    /// The string with every `target` replaced by `replacement`.
+    public func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var out = ""
+        var rest = self[...]
+        while let r = rest.firstRange(of: target) {
+            out += rest[..<r.lowerBound]
+            out += replacement
+            rest = rest[r.upperBound...]
+        }
+        return out + rest
+    }
+}
