@@ -23,7 +23,7 @@ if options.showVersion {
 
 let output: OutputKind
 switch options.output {
-case .pulse: output = .pulse
+case .pulse(let sink): output = .pulse(sink: sink)
 case .null: output = .null
 case .wav(let path):
     // Fail now, not on every song, when the WAV files cannot be written.
@@ -34,7 +34,8 @@ case .wav(let path):
     }
     output = .wav(path)
 }
-let engine = Engine(output: output, paced: options.realtimePace, stallTimeout: options.streamTimeout)
+let engine = Engine(output: output, paced: options.realtimePace, stallTimeout: options.streamTimeout,
+                    prefetchBudget: options.prefetchMemory)
 do {
     try Server(options: options.serverOptions, engine: engine).run()
 } catch {

@@ -94,6 +94,10 @@ class State:
         self.faults = {}  # API path -> "500" | "malformed" | "nocode" | "slow", once
         self.slow_seconds = 0.0
         self.old_track = False  # serve the 2019 recording of /track/3135556
+        self.delay = 0.0  # seconds every non-control response waits
+        self.slow_rate = 0  # bytes/s for whole (non-Range) preview bodies; 0: full speed
+        self.cut_at_expiry = False  # close a slow preview body once its URL expires
+        self.ranges = []  # (path, Range header) of each ranged request
         self.tracks = _index_tracks()
 
 
@@ -163,9 +167,14 @@ class Handler(BaseHTTPRequestHandler):
         query = parse_qs(url.query)
         with STATE.lock:
             STATE.log.append(self.path)
+            delay = STATE.delay
+            if self.headers.get("Range"):
+                STATE.ranges.append((self.path, self.headers["Range"]))
         path = url.path
         if path.startswith("/_control/"):
             return self._control(path, query)
+        if delay:
+            time.sleep(delay)
         if path.startswith("/corpus/"):
             return self._file(os.path.join(CORPUS, os.path.basename(path)))
         m = re.fullmatch(r"/preview/(-?\d+)\.mp3", path)
@@ -174,7 +183,11 @@ class Handler(BaseHTTPRequestHandler):
                 status = STATE.fail_once.pop(int(m[1]), None)
             if status:
                 return self._send(status, b"<html>denied</html>", "text/html")
-            return self._file(os.path.join(CORPUS, preview_file_for(m[1])))
+            exp = re.search(r"exp=(\d+)", url.query)
+            if exp and int(exp[1]) < time.time():
+                # Signed CDN URLs are refused once expired, as Deezer's are.
+                return self._send(403, b"<html>URL expired</html>", "text/html")
+            return self._file(os.path.join(CORPUS, preview_file_for(m[1])), expires=int(exp[1]) if exp else None)
         if path.startswith("/lastfm/"):
             return self._lastfm(query)
         if path.startswith("/cover/"):
@@ -275,13 +288,47 @@ class Handler(BaseHTTPRequestHandler):
                          "pop": "tag-gettoptracks-pop-limit5-page2.json"}.get(tag, "tag-gettoptracks-unknown-tag-empty.json"))
         return send("error-3-invalid-method-chart-gettopalbums.json", 400)
 
-    def _file(self, path):
+    def _file(self, path, expires=None):
+        """Serves a file, honouring `Range: bytes=N-` (206); whole preview
+        bodies go at STATE.slow_rate and, with cut_at_expiry, stop once the
+        signed URL has expired (the connection closes mid-body)."""
         try:
             with open(path, "rb") as f:
                 body = f.read()
         except OSError:
             return self._send(404, b"not found", "text/plain")
-        self._send(200, body, "audio/mpeg")
+        ranged = re.fullmatch(r"bytes=(\d+)-", self.headers.get("Range", "") or "")
+        if ranged:
+            start = int(ranged[1])
+            if start >= len(body):
+                self.send_response(416)
+                self.send_header("Content-Range", f"bytes */{len(body)}")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            self.send_response(206)
+            self.send_header("Content-Type", "audio/mpeg")
+            self.send_header("Content-Range", f"bytes {start}-{len(body) - 1}/{len(body)}")
+            self.send_header("Content-Length", str(len(body) - start))
+            self.end_headers()
+            self.wfile.write(body[start:])
+            return
+        with STATE.lock:
+            rate, cut = STATE.slow_rate, STATE.cut_at_expiry
+        if not rate or expires is None:
+            return self._send(200, body, "audio/mpeg")
+        self.send_response(200)
+        self.send_header("Content-Type", "audio/mpeg")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        chunk = max(1, rate // 20)
+        for i in range(0, len(body), chunk):
+            if cut and time.time() > expires:
+                self.close_connection = True
+                return
+            self.wfile.write(body[i:i + chunk])
+            self.wfile.flush()
+            time.sleep(0.05)
 
     def _control(self, path, query):
         if path == "/_control/fail-once":
@@ -308,6 +355,18 @@ class Handler(BaseHTTPRequestHandler):
             with STATE.lock:
                 STATE.old_track = query.get("on", ["1"])[0] == "1"
             return self._json({"ok": True})
+        if path == "/_control/delay":
+            with STATE.lock:
+                STATE.delay = float(query["ms"][0]) / 1000
+            return self._json({"ok": True})
+        if path == "/_control/slow-preview":
+            with STATE.lock:
+                STATE.slow_rate = int(query["rate"][0])
+                STATE.cut_at_expiry = query.get("cut", ["0"])[0] == "1"
+            return self._json({"ok": True})
+        if path == "/_control/ranges":
+            with STATE.lock:
+                return self._json([list(r) for r in STATE.ranges])
         if path == "/_control/count":
             with STATE.lock:
                 return self._json({"api_requests": STATE.api_requests, "api_times": STATE.api_times})
@@ -318,6 +377,11 @@ class Handler(BaseHTTPRequestHandler):
                 STATE.faults.clear()
                 STATE.quota_left = 0
                 STATE.old_track = False
+                STATE.delay = 0.0
+                STATE.slow_rate = 0
+                STATE.cut_at_expiry = False
+                STATE.ranges.clear()
+                STATE.expiry = 900
             return self._json({"ok": True})
         return self._send(404, b"unknown control", "text/plain")
 

@@ -12,40 +12,72 @@ import pytest
 from conftest import reference_pcm
 
 
+class PulseServer:
+    """A private headless PulseAudio server (DESIGN section 4) on a fixed
+    socket, which a test may kill and start again."""
+
+    def __init__(self, tmp_path):
+        self.tmp = tmp_path
+        runtime = tmp_path / "pulse-runtime"
+        runtime.mkdir(mode=0o700)
+        self.sock = runtime / "pulse-native"
+        self.env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime), PULSE_SERVER=f"unix:{self.sock}",
+                        HOME=str(tmp_path))
+        self.proc = None
+        self.runs = 0
+
+    def start(self):
+        self.runs += 1
+        self.log = open(self.tmp / f"pulseaudio-{self.runs}.log", "wb")
+        self.proc = subprocess.Popen(
+            [shutil.which("pulseaudio"), "--daemonize=no", "-n", "--exit-idle-time=-1", "--disallow-exit",
+             "--load=module-null-sink sink_name=test_sink norewinds=1 rate=44100 channels=2",
+             "--load=module-null-sink sink_name=other_sink norewinds=1 rate=44100 channels=2",
+             f"--load=module-native-protocol-unix socket={self.sock} auth-anonymous=1"],
+            env=self.env, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        deadline = time.time() + 15
+        while subprocess.run(["pactl", "info"], env=self.env, capture_output=True).returncode != 0:
+            assert self.proc.poll() is None, (self.tmp / f"pulseaudio-{self.runs}.log").read_text()
+            assert time.time() < deadline, "PulseAudio did not start"
+            time.sleep(0.05)
+        subprocess.run(["pactl", "set-default-sink", "test_sink"], env=self.env, check=True)
+
+    def kill(self):
+        """SIGKILL: the server vanishes as in a crash."""
+        self.proc.kill()
+        self.proc.wait()
+        self.log.close()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
 @pytest.fixture
-def pulse(tmp_path, monkeypatch):
-    """A private PulseAudio server (DESIGN section 4); yields its environment."""
-    runtime = tmp_path / "pulse-runtime"
-    runtime.mkdir(mode=0o700)
-    sock = runtime / "pulse-native"
-    env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime), PULSE_SERVER=f"unix:{sock}",
-               HOME=str(tmp_path))
-    log = open(tmp_path / "pulseaudio.log", "wb")
-    proc = subprocess.Popen(
-        [shutil.which("pulseaudio"), "--daemonize=no", "-n", "--exit-idle-time=-1", "--disallow-exit",
-         "--load=module-null-sink sink_name=test_sink norewinds=1 rate=44100 channels=2",
-         f"--load=module-native-protocol-unix socket={sock} auth-anonymous=1"],
-        env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    deadline = time.time() + 15
-    while subprocess.run(["pactl", "info"], env=env, capture_output=True).returncode != 0:
-        assert proc.poll() is None, (tmp_path / "pulseaudio.log").read_text()
-        assert time.time() < deadline, "PulseAudio did not start"
-        time.sleep(0.05)
+def pulse_server(tmp_path, monkeypatch):
+    server = PulseServer(tmp_path)
+    server.start()
     for k in ("XDG_RUNTIME_DIR", "PULSE_SERVER", "HOME"):
-        monkeypatch.setenv(k, env[k])
-    yield env
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    log.close()
+        monkeypatch.setenv(k, server.env[k])
+    yield server
+    server.stop()
 
 
-def record(env, path):
+@pytest.fixture
+def pulse(pulse_server):
+    """The private server's environment."""
+    return pulse_server.env
+
+
+def record(env, path, sink="test_sink"):
     return subprocess.Popen(
-        ["parecord", "--device=test_sink.monitor", "--file-format=wav", "--format=s16le",
+        ["parecord", f"--device={sink}.monitor", "--file-format=wav", "--format=s16le",
          "--rate=44100", "--channels=2", str(path)],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -99,3 +131,102 @@ def test_pause_corks_and_resume_continues(pulse, daemon_factory, http):
     assert c.fields("getvol")["volume"] == "40"
     sinks = subprocess.run(["pactl", "list", "sink-inputs"], env=pulse, capture_output=True, text=True).stdout
     assert "40%" in sinks, sinks
+
+
+def wait_for_error(client):
+    """The status once it shows an `error:` (or after 10 s)."""
+    deadline = time.time() + 10
+    while "error" not in (st := client.fields("status")) and time.time() < deadline:
+        time.sleep(0.05)
+    return st
+
+
+def stop_recording(recorder, path):
+    time.sleep(0.5)  # the monitor trails the sink slightly
+    recorder.send_signal(signal.SIGINT)
+    recorder.wait(10)
+    with wave.open(str(path), "rb") as w:
+        return w.readframes(w.getnframes())
+
+
+def audible_start(recording):
+    """Byte offset of the first non-zero frame."""
+    for i in range(0, len(recording), 4):
+        if recording[i:i + 4] != b"\0\0\0\0":
+            return i
+    raise AssertionError("the recording is silent")
+
+
+def test_playback_continues_by_itself_after_pulseaudio_restarts(pulse_server, daemon_factory, http, tmp_path):
+    d = daemon_factory(output="pulse")
+    c = d.client()
+    assert c.cmd(f'add "{http}/corpus/preview-05.mp3"') == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    assert c.cmd("seekcur 20") == ["OK"]  # a shorter test; the cut is the same
+    deadline = time.time() + 10
+    while float(c.fields("status").get("elapsed", "0")) < 21 and time.time() < deadline:
+        time.sleep(0.05)
+    pulse_server.kill()
+    st = wait_for_error(c)
+    assert st["error"].startswith("output: "), st
+    assert st["error"].endswith("; reconnecting"), st
+    assert st["state"] == "play"
+    held = float(st["elapsed"])
+    time.sleep(1)
+    assert float(c.fields("status")["elapsed"]) - held < 0.5, "no output, so no progress"
+
+    pulse_server.start()
+    restarted = time.time()
+    rec_path = tmp_path / "after-restart.wav"
+    recorder = record(pulse_server.env, rec_path)
+    # No command is sent: the daemon reconnects by itself.
+    deadline = time.time() + 10
+    while float(c.fields("status")["elapsed"]) < held + 0.5 and time.time() < deadline:
+        time.sleep(0.02)
+    print(f"playing again {time.time() - restarted:.2f} s after the server came back")
+    st = c.fields("status")
+    assert float(st["elapsed"]) >= held + 0.5, st
+    assert "error" not in st, st
+    d.wait_state(c, "stop", timeout=60)
+    recording = stop_recording(recorder, rec_path)
+    ref = reference_pcm("preview-05.mp3")
+    start = audible_start(recording)
+    at = ref.find(recording[start:start + 4 * 4410])
+    assert at > 21 * 44100 * 4, "resumed where it was cut"
+    assert at % 4 == 0
+    rest = ref[at:]
+    assert recording[start:start + len(rest)] == rest, "the reference PCM from the resume point to the end"
+    tail = recording[start + len(rest):]
+    assert tail.count(0) == len(tail)
+
+
+def test_a_named_sink_is_used_and_a_missing_one_is_reported(pulse_server, daemon_factory, http, tmp_path):
+    rec_path = tmp_path / "other.wav"
+    recorder = record(pulse_server.env, rec_path, sink="other_sink")
+    time.sleep(0.3)
+    d = daemon_factory(output="pulse:other_sink")
+    c = d.client()
+    assert c.cmd(f'add "{http}/corpus/preview-08-mono22k.mp3"') == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    time.sleep(2)
+    assert c.cmd("stop") == ["OK"]
+    recording = stop_recording(recorder, rec_path)
+    assert recording.count(0) < len(recording) // 2, "the other sink carried the preview"
+
+    missing = daemon_factory(output="pulse:no_such_sink")
+    c = missing.client()
+    assert c.cmd(f'add "{http}/corpus/preview-01.mp3"') == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    st = wait_for_error(c)
+    assert st["error"].startswith("output: cannot play to PulseAudio sink no_such_sink: "), st
+
+
+def test_daemon_starts_without_a_sound_server_and_says_why(daemon_factory, tmp_path, monkeypatch, http):
+    monkeypatch.setenv("PULSE_SERVER", f"unix:{tmp_path}/nobody-here")
+    d = daemon_factory(output="pulse")
+    c = d.client()
+    st = c.fields("status")
+    assert st["error"].startswith("output: cannot connect to PulseAudio: "), st
+    assert c.cmd(f'add "{http}/corpus/preview-01.mp3"') == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    assert c.fields("status")["state"] == "play"

@@ -125,3 +125,26 @@ import Testing
         #expect(p.previous(in: q, elapsed: 5, restartAfter: 0) == [.start(1)])
     }
 }
+
+extension PlayerTests {
+    @Test func upcomingFollowsPlayOrderAndWrapsOnlyWithRepeat() throws {
+        var (p, q) = try setup(4)
+        #expect(p.upcoming(2, in: q) == [], "stopped")
+        _ = try p.play(position: 2, in: q)
+        #expect(p.upcoming(2, in: q) == [4])
+        p.setRepeat(true)
+        #expect(p.upcoming(2, in: q) == [4, 1])
+        #expect(p.upcoming(9, in: q) == [4, 1, 2], "each song once, never the current one")
+        p.setSingle(.on)
+        #expect(p.upcoming(2, in: q) == [])
+    }
+
+    @Test func upcomingInRandomModeIsTheShuffledOrder() throws {
+        var (p, q) = try setup(6)
+        p.setRandom(true, in: q)
+        _ = try p.play(position: nil, in: q)
+        let order = p.randomOrder
+        #expect(p.upcoming(3, in: q) == Array(order[1...3]))
+        #expect(p.songFinished(in: q) == [.start(order[1])])
+    }
+}

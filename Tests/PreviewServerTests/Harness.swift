@@ -20,11 +20,17 @@ final class FakeEngine: AudioEngine, @unchecked Sendable {
     var autoStart = true
 
     func start(events: @escaping @Sendable (EngineEvent) -> Void) throws {}
-    func play(stream id: StreamID, url: String, from start: Double, until end: Double?) {
+    func play(stream id: StreamID, url: String, key: String?, from start: Double, until end: Double?) {
         calls.append(.play(id, url))
         if autoStart { events.append(.streamStarted(id, AudioFormat(sampleRate: 44100, channels: 2), bitrate: 128, totalFrames: nil)) }
         if start != 0 || end != nil { calls.append(.range(start, end)) }
     }
+    /// Each `prefetch` list, as keys.
+    var prefetches: [[String]] = []
+    /// Each `resume`, in order.
+    var resumes: [(StreamID, String)] = []
+    func prefetch(_ items: [MediaItem]) { prefetches.append(items.map(\.key)) }
+    func resume(stream id: StreamID, url: String) { resumes.append((id, url)) }
     func setPaused(_ paused: Bool) { calls.append(.paused(paused)) }
     func stop() { calls.append(.stop) }
     func setVolume(_ percent: Int) { calls.append(.volume(percent)) }

@@ -240,7 +240,7 @@ import PreviewCore
         #expect(o.socketPath == "/run/user/1/previewd/socket")
         #expect(o.apiBase == "http://127.0.0.1:9/api")
         #expect(o.stateDirectory == "/home/u/.local/state/previewd")
-        #expect(o.output == .pulse)
+        #expect(o.output == .pulse(sink: nil))
     }
 
     @Test func options() throws {
@@ -250,11 +250,19 @@ import PreviewCore
         #expect(!o.realtimePace)
         #expect(o.socketPath == "/s")
         #expect(o.logLevel == .debug)
+        let p = try DaemonOptions.parse(["--output=pulse:alsa_output.usb", "--prefetch", "0", "--prefetch-memory", "16"],
+                                        environment: { _ in nil }, uid: 0)
+        #expect(p.output == .pulse(sink: "alsa_output.usb"))
+        #expect(p.prefetch == 0 && p.serverOptions.prefetch == 0)
+        #expect(p.prefetchMemory == 16 << 20)
     }
 
     @Test func usageErrors() {
-        #expect(throws: DaemonOptions.UsageError(description: "--output must be pulse, null or wav:PATH, not \"alsa\"")) {
+        #expect(throws: DaemonOptions.UsageError(description: "--output must be pulse, pulse:SINK, null or wav:PATH, not \"alsa\"")) {
             try DaemonOptions.parse(["--output", "alsa"], environment: { _ in nil }, uid: 0)
+        }
+        #expect(throws: DaemonOptions.UsageError(description: "--prefetch takes a number of songs from 0 to 16, not \"-1\"")) {
+            try DaemonOptions.parse(["--prefetch", "-1"], environment: { _ in nil }, uid: 0)
         }
         #expect(throws: DaemonOptions.UsageError(description: "--socket needs a value")) {
             try DaemonOptions.parse(["--socket"], environment: { _ in nil }, uid: 0)

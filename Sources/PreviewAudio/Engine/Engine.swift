@@ -4,17 +4,19 @@ import Synchronization
 
 /// Which output the engine plays to.
 public enum OutputKind: Equatable, Sendable {
-    /// PulseAudio through the asynchronous API.
-    case pulse
+    /// PulseAudio through the asynchronous API, to this sink (nil: the
+    /// server's default).
+    case pulse(sink: String?)
     /// Discard the PCM.
     case null
     /// Write the PCM to WAV files starting at this path.
     case wav(String)
 }
 
-/// The real `AudioEngine`: a network thread (curl multi) streaming into a
-/// bounded ring, and a decode/output thread feeding libmpg123 and writing
-/// PCM to the output. All methods return at once; outcomes are events.
+/// The real `AudioEngine`: a network thread (curl multi) filling in-memory
+/// downloads (previews, prefetched ahead of play) or a bounded ring (other
+/// streams), and a decode/output thread feeding libmpg123 and writing PCM
+/// to the output. All methods return at once; outcomes are events.
 public final class Engine: AudioEngine, @unchecked Sendable {
     /// Bytes buffered between network and decoder, per stream.
     public let ringCapacity: Int
@@ -35,11 +37,24 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     private struct Request {
         var id: StreamID
         var url: String
+        var key: String?
         var start: Double
         var end: Double?
     }
     private var pending: Request?
-    private var currentRing: ByteRing?
+    private var currentInput: StreamInput?
+    /// Bodies kept in memory by key: prefetched ones and the one playing.
+    private var downloads: [String: Download] = [:]
+    private var playingDownload: Download?
+    /// The last `prefetch` list.
+    private var wanted: [MediaItem] = []
+    /// The largest body downloaded whole: what a new prefetch is expected to take.
+    private var expectedSize = 512 * 1024
+    /// The stream the decode thread is on.
+    private var currentStream: StreamID?
+    /// `resume(stream:url:)` answers for a cut stream.
+    private var resumeURL: (id: StreamID, url: String)?
+    private let budget: MemoryBudget
     private var stopping = false
     private let softwareGain = Atomic<Int32>(65536)
     // Read lock-free by the output while it holds its own lock.
@@ -55,29 +70,41 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     ///   - paced: null/wav consume PCM at real-time speed (true) or as fast as decoding allows.
     ///   - ringCapacity: bytes buffered per stream (at least 32 KiB).
     ///   - stallTimeout: seconds without a byte before a stream fails.
-    public init(output: OutputKind, paced: Bool, ringCapacity: Int = 256 * 1024, stallTimeout: Double = 15) {
+    ///   - prefetchBudget: bytes all in-memory downloads may hold together
+    ///     (the playing one may pass it; prefetches may not).
+    public init(output: OutputKind, paced: Bool, ringCapacity: Int = 256 * 1024, stallTimeout: Double = 15,
+                prefetchBudget: Int = 8 << 20) {
         outputKind = output
         self.paced = paced
         self.ringCapacity = max(ringCapacity, 32 * 1024)
         self.stallTimeout = stallTimeout
+        budget = MemoryBudget(limit: prefetchBudget)
     }
+
+    /// Most times one stream is resumed after a cut before it fails.
+    public let maxResumes = Download.maxResumes
 
     public func start(events: @escaping @Sendable (EngineEvent) -> Void) throws {
         self.events = events
         switch outputKind {
         case .null: output = NullOutput(paced: paced)
         case .wav(let path): output = WavOutput(path: path, paced: paced)
-        case .pulse:
-            do { output = try PulseOutput() } catch { throw EngineError("\(error)") }
+        case .pulse(let sink):
+            let pulse: PulseOutput
+            do { pulse = try PulseOutput(sink: sink) } catch { throw EngineError("\(error)") }
+            output = pulse
+            // No server yet is no reason not to start: say why, and connect
+            // when there is something to play.
+            do { try pulse.connect() } catch { reportOutput(lost: error) }
         }
         network.start()
         decodeThread = startThread { [self] in decodeLoop() }
     }
 
-    public func play(stream id: StreamID, url: String, from start: Double, until end: Double?) {
+    public func play(stream id: StreamID, url: String, key: String?, from start: Double, until end: Double?) {
         monitor.locked {
-            pending = Request(id: id, url: url, start: max(0, start), end: end)
-            currentRing?.cancel()
+            pending = Request(id: id, url: url, key: key, start: max(0, start), end: end)
+            currentInput?.cancel()
             interruptFlag.store(true, ordering: .releasing)
             monitor.broadcast()
         }
@@ -91,10 +118,74 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         output?.wake()
     }
 
+    public func prefetch(_ items: [MediaItem]) {
+        var dropped: [Transfer] = []
+        let started: Transfer? = monitor.locked {
+            wanted = items
+            var keep: [String: Download] = [:]
+            // A failed prefetch stays (and is not retried) until it is played.
+            for item in items { keep[item.key] = downloads[item.key] }
+            if let p = playingDownload { keep[p.key] = p }
+            if let key = pending?.key { keep[key] = downloads[key] }
+            for (key, d) in downloads where keep[key] !== d {
+                if let t = d.transfer { dropped.append(t) }
+            }
+            downloads = keep
+            return nextPrefetchLocked()
+        }
+        for t in dropped { network.remove(t) }
+        if let started { network.add(started) }
+    }
+
+    /// Starts the first wanted item not downloaded yet: one at a time (the
+    /// next song first, and the playing one keeps its bandwidth), and only
+    /// while a body of the largest size seen still fits the budget. Locked.
+    private func nextPrefetchLocked() -> Transfer? {
+        if downloads.values.contains(where: { $0 !== playingDownload && !$0.isFinished }) { return nil }
+        guard let item = wanted.first(where: { downloads[$0.key] == nil }),
+              budget.inUse + expectedSize <= budget.limit else { return nil }
+        let download = Download(key: item.key, budget: budget)
+        let t = Transfer(url: item.url, sink: .download(download))
+        download.transfer = t
+        download.setFinishHandler { [weak self, weak download] in
+            guard let self, let download else { return }
+            self.prefetchEnded(download)
+        }
+        downloads[item.key] = download
+        return t
+    }
+
+    /// Network thread: a prefetch ended; learn its size and start the next.
+    private func prefetchEnded(_ download: Download) {
+        let next: Transfer? = monitor.locked {
+            if download.isComplete { expectedSize = max(expectedSize, download.count) }
+            return nextPrefetchLocked()
+        }
+        if let next { network.add(next) }
+    }
+
+    public func resume(stream id: StreamID, url: String) {
+        let transfer: Transfer? = monitor.locked {
+            guard currentStream == id else { return nil }
+            guard let download = playingDownload else {
+                // A ring stream: its decode thread waits for this.
+                resumeURL = (id, url)
+                monitor.broadcast()
+                return nil
+            }
+            // A download is resumed at once, behind the decoder's back.
+            let t = Transfer(url: url, sink: .download(download), rangeStart: download.count)
+            download.transfer = t
+            download.reopen()
+            return t
+        }
+        if let transfer { network.add(transfer) }
+    }
+
     public func stop() {
         monitor.locked {
             pending = nil
-            currentRing?.cancel()
+            currentInput?.cancel()
             interruptFlag.store(true, ordering: .releasing)
             monitor.broadcast()
         }
@@ -119,7 +210,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     public func shutdown() {
         let wasRunning = monitor.locked { () -> Bool in
             defer { stopping = true }
-            currentRing?.cancel()
+            currentInput?.cancel()
             interruptFlag.store(true, ordering: .releasing)
             monitor.broadcast()
             return !stopping
@@ -133,24 +224,89 @@ public final class Engine: AudioEngine, @unchecked Sendable {
 
     // MARK: decode thread
 
+    /// Where a stream's bytes come from and the transfer fetching them.
+    private struct Feed {
+        var input: StreamInput
+        /// The transfer this stream owns (ring streams); downloads own theirs.
+        var transfer: Transfer?
+        var download: Download?
+    }
+
+    /// Sets up the input for `request`: its kept download (started now if
+    /// missing or failed), or a fresh ring and transfer. Call locked, in the
+    /// same turn that takes `pending`, so a `play` cancels the right input.
+    private func openFeed(_ request: Request) -> Feed {
+        playingDownload?.setPlaying(false)
+        playingDownload?.setCutHandler(nil)
+        playingDownload = nil
+        currentStream = request.id
+        interruptFlag.store(false, ordering: .releasing)
+        resumeURL = nil
+        guard let key = request.key else {
+            let ring = ByteRing(capacity: ringCapacity)
+            currentInput = ring
+            return Feed(input: ring, transfer: Transfer(url: request.url, sink: .ring(ring)), download: nil)
+        }
+        var fresh: Transfer?
+        let download: Download
+        if let d = downloads[key], !d.hasFailed {
+            download = d
+        } else {
+            download = Download(key: key, budget: budget)
+            let t = Transfer(url: request.url, sink: .download(download))
+            download.transfer = t
+            downloads[key] = download
+            fresh = t
+        }
+        download.setPlaying(true)
+        let id = request.id
+        download.setCutHandler { [weak self] failure, bytes in self?.events?(.streamCut(id, failure, bytes: bytes)) }
+        playingDownload = download
+        let reader = DownloadReader(download)
+        currentInput = reader
+        if let fresh { network.add(fresh) }
+        return Feed(input: reader, transfer: nil, download: download)
+    }
+
+    /// Fetches the rest of a cut ring stream's body from `url`, from the
+    /// first byte not yet received.
+    private func restart(_ feed: inout Feed, url: String) {
+        let from = feed.input.received
+        feed.input.reopen()
+        if case .ring(let ring)? = feed.transfer?.sink {
+            if let old = feed.transfer { network.remove(old) }
+            let t = Transfer(url: url, sink: .ring(ring), rangeStart: from)
+            feed.transfer = t
+            network.add(t)
+        }
+    }
+
+    /// Blocks until `resume(stream: id, ...)` names a URL, or the stream is
+    /// abandoned (nil).
+    private func awaitResume(_ id: StreamID, input: StreamInput) -> String? {
+        monitor.locked {
+            while resumeURL?.id != id && !input.isCancelled && !stopping { monitor.wait(seconds: 1) }
+            guard !input.isCancelled, !stopping, let url = resumeURL?.url else { return nil }
+            resumeURL = nil
+            return url
+        }
+    }
+
     private func decodeLoop() {
         while true {
-            let next: (Request, ByteRing)? = monitor.locked {
+            let next: (Request, Feed)? = monitor.locked {
                 while pending == nil && !stopping { monitor.wait() }
                 guard !stopping, let request = pending else { return nil }
                 pending = nil
-                let ring = ByteRing(capacity: ringCapacity)
-                currentRing = ring
-                interruptFlag.store(false, ordering: .releasing)
-                return (request, ring)
+                return (request, openFeed(request))
             }
-            guard let (request, ring) = next else { return }
+            guard let (request, opened) = next else { return }
+            var feed = opened
             let id = request.id
-            let transfer = Transfer(url: request.url, sink: .ring(ring))
-            network.add(transfer)
-            let outcome = decode(request, ring: ring)
-            network.remove(transfer)
-            monitor.locked { if currentRing === ring { currentRing = nil } }
+            if let t = feed.transfer { network.add(t) }
+            let outcome = decode(request, feed: &feed)
+            if let t = feed.transfer { network.remove(t) }
+            monitor.locked { if currentInput === feed.input { currentInput = nil } }
             switch outcome {
             case .finished(let frames):
                 output?.trackEnded()
@@ -176,7 +332,9 @@ public final class Engine: AudioEngine, @unchecked Sendable {
 
     /// Decodes one stream from `ring` to the output until its end (or the
     /// request's end point), dropping the frames before its start point.
-    private func decode(_ request: Request, ring: ByteRing) -> Outcome {
+    private func decode(_ request: Request, feed: inout Feed) -> Outcome {
+        let source = feed.input
+        var resumes = 0
         let id = request.id
         guard let output else { return .failed(.output("no output"), 0) }
         let decoder: Mpg123Decoder
@@ -205,7 +363,17 @@ public final class Engine: AudioEngine, @unchecked Sendable {
             }
             switch produced {
             case .newFormat(let f):
-                do { try output.configure(f) } catch { return .failed(error, frames) }
+                while true {
+                    do {
+                        try output.configure(f)
+                        reportOutput(lost: nil)
+                        break
+                    } catch {
+                        guard output.canReconnect else { return .failed(error, frames) }
+                        reportOutput(lost: error)
+                        if !backOff(source) { return .cancelled }
+                    }
+                }
                 if format == nil {
                     skipUntil = Int((request.start * Double(f.sampleRate)).rounded())
                     stopAt = request.end.map { Int(($0 * Double(f.sampleRate)).rounded()) }
@@ -237,13 +405,23 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                         started = true
                         events?(.streamStarted(id, f, bitrate: decoder.bitrate, totalFrames: decoder.lengthInFrames))
                     }
-                    if waitWhilePaused(ring) { return .cancelled }
+                    if waitWhilePaused(source) { return .cancelled }
                     let chunk = UnsafeRawBufferPointer(rebasing: pcm[offset..<bytes])
                     let n: Int
-                    do { n = try output.write(chunk, interrupted: isInterrupted) } catch { return .failed(error, frames) }
+                    do { n = try output.write(chunk, interrupted: isInterrupted) } catch {
+                        // The sound server went away: hold this place and reopen
+                        // the output until it is back, or the stream is dropped.
+                        guard output.canReconnect else { return .failed(error, frames) }
+                        reportOutput(lost: error)
+                        repeat {
+                            if !backOff(source) { return .cancelled }
+                        } while (try? output.configure(f)) == nil
+                        reportOutput(lost: nil)
+                        continue
+                    }
                     offset += n
                     frames += n / f.bytesPerFrame
-                    if ring.isCancelled { return .cancelled }
+                    if source.isCancelled { return .cancelled }
                 }
                 let bitrate = decoder.bitrate
                 positionState.withLock { $0 = PlaybackPosition(stream: id, frames: frames, format: f, bitrate: bitrate) }
@@ -254,7 +432,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                         ? .failed(.notAudio("no MPEG audio frames found"), frames)
                         : .finished(frames)
                 }
-                switch ring.read(into: input, stallTimeout: stallTimeout) {
+                switch source.read(into: input, stallTimeout: stallTimeout) {
                 case .bytes(let n):
                     if format == nil {
                         fedBeforeAudio += n
@@ -266,9 +444,18 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                 case .end:
                     inputEnded = true
                 case .failed(let failure):
-                    // Play what decoded before a mid-stream failure only if nothing
-                    // came at all is it the track's failure; otherwise report it too.
-                    return .failed(failure, frames)
+                    // A body cut short after some bytes can go on where it
+                    // stopped; the decoder keeps its state, so no sample is
+                    // lost or repeated. A failure before any byte is the track's.
+                    // (Downloads report their cuts from the network side.)
+                    let received = source.received
+                    guard feed.download == nil, received > 0, resumes < maxResumes, failure.isResumable else {
+                        return .failed(failure, frames)
+                    }
+                    resumes += 1
+                    events?(.streamCut(id, failure, bytes: received))
+                    guard let url = awaitResume(id, input: source) else { return .cancelled }
+                    restart(&feed, url: url)
                 case .cancelled:
                     return .cancelled
                 }
@@ -276,15 +463,50 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         }
     }
 
+    // Decode thread and start-up only.
+    private var outputLost = false
+    private var reconnectDelay = 0.0
+
+    /// Reports the output lost (with why) or back (nil), once per change.
+    private func reportOutput(lost failure: StreamFailure?) {
+        if let failure {
+            guard !outputLost else { return }
+            outputLost = true
+            reconnectDelay = 0
+            let why: String
+            if case .output(let text) = failure { why = text } else { why = "\(failure)" }
+            events?(.outputChanged(lost: why))
+        } else if outputLost {
+            outputLost = false
+            events?(.outputChanged(lost: nil))
+        }
+    }
+
+    /// Waits before the next reconnection attempt: 0.1 s, doubling to at
+    /// most 1 s so a restarted server is heard again within about a second.
+    /// - Returns: false when the stream was dropped meanwhile.
+    private func backOff(_ source: StreamInput) -> Bool {
+        reconnectDelay = min(max(reconnectDelay * 2, 0.1), 1)
+        let deadline = monotonicSeconds() + reconnectDelay
+        return monitor.locked {
+            while !source.isCancelled && !stopping {
+                let left = deadline - monotonicSeconds()
+                if left <= 0 { break }
+                monitor.wait(seconds: left)
+            }
+            return !source.isCancelled && !stopping
+        }
+    }
+
     /// Blocks while paused. - Returns: true when the stream was cancelled meanwhile.
-    private func waitWhilePaused(_ ring: ByteRing) -> Bool {
-        if ring.isCancelled { return true }
+    private func waitWhilePaused(_ source: StreamInput) -> Bool {
+        if source.isCancelled { return true }
         guard pausedFlag.load(ordering: .acquiring) else { return false }
         return monitor.locked {
-            while pausedFlag.load(ordering: .acquiring) && currentRing === ring && !stopping && !ring.isCancelled {
+            while pausedFlag.load(ordering: .acquiring) && currentInput === source && !stopping && !source.isCancelled {
                 monitor.wait(seconds: 0.5)
             }
-            return ring.isCancelled || stopping
+            return source.isCancelled || stopping
         }
     }
 }

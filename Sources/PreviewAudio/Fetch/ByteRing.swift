@@ -4,7 +4,7 @@ import PreviewCore
 /// callback) and the decode thread (consumer). Memory never grows: when a
 /// chunk does not fit, the producer pauses its transfer and is woken through
 /// `onSpace` once the consumer has made room.
-final class ByteRing: @unchecked Sendable {
+final class ByteRing: StreamInput, @unchecked Sendable {
     /// How a read ended.
     enum ReadResult: Equatable {
         /// `n` bytes were copied.
@@ -27,6 +27,7 @@ final class ByteRing: @unchecked Sendable {
     private var failure: StreamFailure?
     private var cancelled = false
     private var producerWaiting = false
+    private var written = 0
     /// Called (on the consumer's thread, without the lock) when a paused
     /// producer may continue.
     var onSpace: (@Sendable () -> Void)?
@@ -59,6 +60,7 @@ final class ByteRing: @unchecked Sendable {
                 tail = (tail + n) % capacity
             }
             count += bytes.count
+            written += bytes.count
             monitor.broadcast()
             return true
         }
@@ -84,6 +86,18 @@ final class ByteRing: @unchecked Sendable {
     /// Whether `cancel()` was called.
     var isCancelled: Bool { monitor.locked { cancelled } }
 
+    /// Bytes written since the start, over every transfer.
+    var received: Int { monitor.locked { written } }
+
+    /// Accepts bytes again after the end or a failure (a resumed transfer).
+    func reopen() {
+        monitor.locked {
+            finished = false
+            failure = nil
+            producerWaiting = false
+        }
+    }
+
     /// Consumer: blocks until at least one byte, the end, a failure or a
     /// cancel; after `stallTimeout` seconds without a byte, the stream has
     /// stalled and counts as failed (curl's own speed check would also fire
@@ -95,7 +109,7 @@ final class ByteRing: @unchecked Sendable {
             while !cancelled && count == 0 && !finished {
                 let left = deadline - monotonicSeconds()
                 if left <= 0 {
-                    return .failed(.transport("no data for \(Int(stallTimeout)) s"))
+                    return .failed(.stalled(seconds: Int(stallTimeout)))
                 }
                 if left.isFinite { monitor.wait(seconds: left) } else { monitor.wait() }
             }

@@ -3,17 +3,23 @@ import Glibc
 import PreviewCore
 
 /// One HTTP transfer owned by the network thread: an API fetch collected in
-/// memory, or a preview streamed into a `ByteRing`.
+/// memory, or a preview streamed into a `ByteRing` or kept in a `Download`.
 final class Transfer: @unchecked Sendable {
     enum Sink {
         /// Collect the body (at most `limit` bytes), then call `done`.
         case memory(limit: Int, done: @Sendable (HTTPResult) -> Void)
         /// Stream into the ring; the ring learns the end or the failure.
         case ring(ByteRing)
+        /// Append to the download; it learns the end or the failure.
+        case download(Download)
     }
 
     let url: String
     let sink: Sink
+    /// First byte wanted (an HTTP Range request `bytes=N-` when above 0).
+    let rangeStart: Int
+    /// Body bytes still to drop: a server that ignores Range sends it all.
+    fileprivate var skip = 0
     // Network-thread state.
     fileprivate var easy: UnsafeMutableRawPointer?
     fileprivate var body: [UInt8] = []
@@ -21,9 +27,25 @@ final class Transfer: @unchecked Sendable {
     fileprivate var checkedHeaders = false
     fileprivate var paused = false
 
-    init(url: String, sink: Sink) {
+    /// - Parameters: as the properties; `rangeStart` in bytes.
+    init(url: String, sink: Sink, rangeStart: Int = 0) {
         self.url = url
         self.sink = sink
+        self.rangeStart = rangeStart
+    }
+
+    /// `bytes` without the part still to skip (which it uses up).
+    fileprivate func dropSkipped(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        guard skip > 0 else { return bytes }
+        let n = min(skip, bytes.count)
+        skip -= n
+        return UnsafeRawBufferPointer(rebasing: bytes[n...])
+    }
+
+    /// Whether the body is media (checked for errors and non-audio types).
+    fileprivate var isMedia: Bool {
+        if case .memory = sink { return false }
+        return true
     }
 }
 
@@ -145,6 +167,9 @@ final class CurlNetwork: @unchecked Sendable {
         if case .memory = t.sink {
             pv_curl_setopt_long(easy, CURLOPT_TIMEOUT, 30)
         }
+        if t.rangeStart > 0 {
+            pv_curl_setopt_string(easy, CURLOPT_RANGE, "\(t.rangeStart)-")
+        }
         let me = Unmanaged.passUnretained(t).toOpaque()
         pv_curl_setopt_pointer(easy, CURLOPT_PRIVATE, me)
         pv_curl_setopt_pointer(easy, CURLOPT_WRITEDATA, me)
@@ -169,7 +194,8 @@ final class CurlNetwork: @unchecked Sendable {
             t.checkedHeaders = true
             var status = 0
             pv_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-            if case .ring = t.sink {
+            if t.isMedia {
+                if t.rangeStart > 0 && status == 200 { t.skip = t.rangeStart }
                 if status >= 400 {
                     t.failure = .httpStatus(status)
                     return 0
@@ -190,9 +216,16 @@ final class CurlNetwork: @unchecked Sendable {
             t.body.append(contentsOf: bytes)
             return bytes.count
         case .ring(let ring):
-            if ring.write(bytes) { return bytes.count }
+            let body = t.dropSkipped(bytes)
+            if body.isEmpty || ring.write(body) { return bytes.count }
+            // Nothing was taken: curl hands the same chunk again after the pause.
+            t.skip += bytes.count - body.count
             t.paused = true
             return pv_curl_writefunc_pause()
+        case .download(let download):
+            let body = t.dropSkipped(bytes)
+            if body.isEmpty || download.append(body) { return bytes.count }
+            return 0
         }
     }
 
@@ -230,15 +263,19 @@ final class CurlNetwork: @unchecked Sendable {
             let message = t.failure.map { "\($0)" } ?? error
             done(HTTPResult(status: status, contentType: contentType, body: t.body, transportError: message))
         case .ring(let ring):
-            if let failure = t.failure {
-                ring.finish(failure: failure)
-            } else if let error {
-                ring.finish(failure: status >= 400 ? .httpStatus(status) : .transport(error))
-            } else if status >= 400 {
-                ring.finish(failure: .httpStatus(status))
-            } else {
-                ring.finish(failure: nil)
-            }
+            ring.finish(failure: mediaFailure(t, status: status, error: error))
+        case .download(let download):
+            download.finish(failure: mediaFailure(t, status: status, error: error))
         }
+    }
+
+    /// Why a media transfer ended early, or nil when it ended well. 416 to
+    /// a Range request means nothing was left to fetch.
+    private func mediaFailure(_ t: Transfer, status: Int, error: String?) -> StreamFailure? {
+        if status == 416 && t.rangeStart > 0 { return nil }
+        if let failure = t.failure { return failure }
+        if let error { return status >= 400 ? .httpStatus(status) : .transport(error) }
+        if status >= 400 { return .httpStatus(status) }
+        return nil
     }
 }

@@ -30,11 +30,20 @@ protocol AudioOutput: AnyObject, Sendable {
     /// the samples (`SoftwareVolume`).
     var hasMixer: Bool { get }
 
+    /// Whether a failed output may come back (a sound server restarting):
+    /// the engine then calls `configure` again, with back-off, instead of
+    /// failing the stream.
+    var canReconnect: Bool { get }
+
     /// Wakes a `write` blocked waiting for the device, so it re-checks `interrupted`.
     func wake()
 
     /// Finishes and releases the device or file. Idempotent.
     func close()
+}
+
+extension AudioOutput {
+    var canReconnect: Bool { false }
 }
 
 /// Consumes PCM at the speed of a sound card, keeping a small lead like a

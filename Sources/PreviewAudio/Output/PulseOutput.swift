@@ -5,7 +5,11 @@ import PreviewCore
 /// pa_context, pa_stream): pause corks the stream, volume is the stream's
 /// sink-input volume, a format change drains and reopens the stream.
 /// The server comes from the usual places (`PULSE_SERVER`, the user's runtime dir).
+/// When the server goes away, calls throw `StreamFailure.output`; calling
+/// `configure` again reconnects (the engine retries with back-off).
 final class PulseOutput: AudioOutput, @unchecked Sendable {
+    /// The sink streams go to; nil lets the server choose (its default sink).
+    let sink: String?
     private let mainloop: OpaquePointer
     private var context: OpaquePointer?
     private var stream: OpaquePointer?
@@ -16,9 +20,12 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// short enough that pause and skip feel immediate.
     private let bufferSeconds = 0.2
 
-    /// Creates and starts the mainloop thread (pa_threaded_mainloop_new/start).
+    /// Creates and starts the mainloop thread (pa_threaded_mainloop_new/start);
+    /// the server is first contacted by `connect()` or `configure`.
+    /// - Parameter sink: the sink's name, or nil for the server's default.
     /// - Throws: `StreamFailure.output` when the mainloop cannot start.
-    init() throws(StreamFailure) {
+    init(sink: String?) throws(StreamFailure) {
+        self.sink = sink
         guard let ml = pa_threaded_mainloop_new() else { throw .output("pa_threaded_mainloop_new failed") }
         mainloop = ml
         guard pa_threaded_mainloop_start(ml) == 0 else {
@@ -37,10 +44,10 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
     private func connectContext() throws(StreamFailure) {
         if let context, pv_pa_context_is_good(pa_context_get_state(context)) != 0 { return }
         if let old = context {
+            closeStreamLocked()
             pa_context_disconnect(old)
             pa_context_unref(old)
             context = nil
-            stream = nil
         }
         guard let api = pa_threaded_mainloop_get_api(mainloop),
               let ctx = pa_context_new(api, "previewd") else { throw .output("pa_context_new failed") }
@@ -84,7 +91,7 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         var cv = pa_cvolume()
         pa_cvolume_set(&cv, UInt32(newFormat.channels), volumeValue)
         let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | (paused ? PA_STREAM_START_CORKED.rawValue : 0))
-        guard pa_stream_connect_playback(s, nil, &attr, flags, &cv, nil) >= 0 else {
+        guard pa_stream_connect_playback(s, sink, &attr, flags, &cv, nil) >= 0 else {
             pa_stream_unref(s)
             throw .output("cannot open a PulseAudio stream: \(String(cString: pa_strerror(pa_context_errno(context))))")
         }
@@ -93,7 +100,8 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
             if state == PA_STREAM_READY { break }
             if pv_pa_stream_is_good(state) == 0 {
                 pa_stream_unref(s)
-                throw .output("PulseAudio stream failed: \(String(cString: pa_strerror(pa_context_errno(context))))")
+                let why = String(cString: pa_strerror(pa_context_errno(context)))
+                throw .output(sink.map { "cannot play to PulseAudio sink \($0): \(why)" } ?? "PulseAudio stream failed: \(why)")
             }
             pa_threaded_mainloop_wait(mainloop)
         }
@@ -165,6 +173,17 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
     }
 
     var hasMixer: Bool { true }
+
+    var canReconnect: Bool { true }
+
+    /// Connects to the server now (pa_context_connect), to learn at start
+    /// whether one is there.
+    /// - Throws: `StreamFailure.output` saying why not.
+    func connect() throws(StreamFailure) {
+        lock()
+        defer { unlock() }
+        try connectContext()
+    }
 
     func wake() {
         lock()

@@ -59,6 +59,20 @@ public enum StreamFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case decode(String)
     /// The output failed (PulseAudio gone, disk full, ...).
     case output(String)
+    /// No byte arrived for this many seconds.
+    case stalled(seconds: Int)
+    /// The body passed the largest size taken, in bytes.
+    case tooLarge(bytes: Int)
+
+    /// Whether fetching the rest of the body (maybe from a fresh URL) can
+    /// cure it: a broken connection or a refused Range request can heal; a
+    /// silent server, an oversized or undecodable body will not.
+    public var isResumable: Bool {
+        switch self {
+        case .transport, .httpStatus: return true
+        case .notAudio, .decode, .output, .stalled, .tooLarge: return false
+        }
+    }
 
     public var description: String {
         switch self {
@@ -67,6 +81,8 @@ public enum StreamFailure: Error, Equatable, Sendable, CustomStringConvertible {
         case .transport(let why): return "network error: \(why)"
         case .decode(let why): return "decode error: \(why)"
         case .output(let why): return "output error: \(why)"
+        case .stalled(let seconds): return "network error: no data for \(seconds) s"
+        case .tooLarge(let bytes): return "network error: body larger than \(bytes >> 20) MiB"
         }
     }
 }
@@ -84,6 +100,28 @@ public enum EngineEvent: Sendable {
     case streamFinished(StreamID, frames: Int)
     /// The stream stopped with an error after `frames` PCM frames.
     case streamFailed(StreamID, StreamFailure, frames: Int)
+    /// The download under the stream broke off after `bytes` bytes of the
+    /// body (connection closed, time-out, an expired URL refused). The
+    /// decoder keeps its place; the stream waits, silent, for
+    /// `AudioEngine.resume(stream:url:)` to fetch the rest with an HTTP
+    /// Range request, or for a `play`/`stop` that abandons it.
+    case streamCut(StreamID, StreamFailure, bytes: Int)
+    /// The output device went away (`lost` says why) or came back (nil).
+    /// While lost, the stream holds its place and the engine reconnects by
+    /// itself with back-off.
+    case outputChanged(lost: String?)
+}
+
+/// One preview to download ahead of play. `key` names the media across URL
+/// refreshes (the song's URI); `url` is where to fetch it now.
+public struct MediaItem: Equatable, Sendable {
+    public var key: String
+    public var url: String
+    /// - Parameters: as the properties.
+    public init(key: String, url: String) {
+        self.key = key
+        self.url = url
+    }
 }
 
 /// Where the output stands: which stream and how many of its frames have
@@ -117,7 +155,22 @@ public protocol AudioEngine: AnyObject, Sendable {
     /// dropped, so the cut is sample-exact) and, when `end` is given, ending
     /// the stream there. Positions reported for the stream count from the
     /// song's beginning, not from `start`.
-    func play(stream id: StreamID, url: String, from start: Double, until end: Double?)
+    ///
+    /// With a `key`, the body is kept whole in memory under that key (see
+    /// `prefetch`), so a download already made or under way is used and a
+    /// later seek or restart needs no network; without one, the body flows
+    /// through a small bounded buffer (endless or unknown streams).
+    func play(stream id: StreamID, url: String, key: String?, from start: Double, until end: Double?)
+    /// Downloads `items` into memory, most wanted first, so that playing
+    /// them starts without a network wait. Replaces the previous list: kept
+    /// downloads not named here are dropped, except the one playing. Total
+    /// memory stays within the engine's prefetch budget (bytes); an item
+    /// that would pass it is not downloaded.
+    func prefetch(_ items: [MediaItem])
+    /// Continues stream `id` after `.streamCut`, fetching the rest of the
+    /// body from `url` (the same media, maybe a fresh signed URL) with an
+    /// HTTP Range request starting at the first byte not yet received.
+    func resume(stream id: StreamID, url: String)
     /// Pauses (true) or resumes (false) the output.
     func setPaused(_ paused: Bool)
     /// Stops and discards buffered audio.
@@ -134,7 +187,7 @@ public protocol AudioEngine: AnyObject, Sendable {
 
 extension AudioEngine {
     /// Plays `url` from its beginning to its end.
-    public func play(stream id: StreamID, url: String) { play(stream: id, url: url, from: 0, until: nil) }
+    public func play(stream id: StreamID, url: String) { play(stream: id, url: url, key: nil, from: 0, until: nil) }
 }
 
 /// A failure to set the engine up.

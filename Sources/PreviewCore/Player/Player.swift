@@ -258,6 +258,21 @@ public struct Player: Sendable {
         return successor(of: current, in: queue, wrap: modes.repeat)
     }
 
+    /// Up to `count` songs that will play after the current one if nothing
+    /// changes, in order: what is worth downloading ahead. Empty when
+    /// stopped or in `single` mode (play stops, or repeats the current song).
+    public func upcoming(_ count: Int, in queue: Queue) -> [SongID] {
+        guard state != .stop, let current, modes.single == .off else { return [] }
+        var out: [SongID] = []
+        var id = current
+        while out.count < count, let following = successor(of: id, in: queue, wrap: modes.repeat),
+              following != current, !out.contains(following) {
+            out.append(following)
+            id = following
+        }
+        return out
+    }
+
     // MARK: order
 
     private mutating func start(_ id: SongID) -> [PlayerEffect] {

@@ -21,8 +21,20 @@ final class PlayerController {
 
     private func notify(_ changed: Subsystems) {
         if !changed.isSubset(of: [.message, .subscription, .update]) { changeCount += 1 }
+        if !changed.isDisjoint(with: [.player, .playlist, .options]) { schedulePrefetch() }
         notifyServer(changed)
     }
+
+    /// How many songs ahead of the current one are downloaded in advance
+    /// (`--prefetch`; 0 turns prefetching off).
+    var prefetchCount = 2
+    /// The URL each prefetched song (by URI) was asked for with: playing it
+    /// must name the same media the engine holds.
+    private var prefetchURLs: [String: String] = [:]
+    /// Track ids being resolved for a prefetch, and ids that failed to.
+    private var prefetchResolving: Set<Int> = []
+    private var prefetchUnresolvable: Set<Int> = []
+    private var prefetchScheduled = false
 
     /// Signed preview URLs by track id (DESIGN section 1: reuse while valid).
     private var previewURLs: [Int: String] = [:]
@@ -214,6 +226,7 @@ final class PlayerController {
 
     /// `clear`.
     func clear() {
+        prefetchUnresolvable = []
         queue.removeAll()
         notify(.playlist)
         let effects = player.queueCleared()
@@ -628,14 +641,15 @@ final class PlayerController {
         }
         guard case .track(let trackID)? = try? CatalogURI(parsing: uri) else {
             log.info("playing \(uri)")
-            engine.play(stream: streamID, url: uri, from: from, until: until)
+            engine.play(stream: streamID, url: uri, key: nil, from: from, until: until)
             return
         }
-        if !retried, let url = previewURLs[trackID], !isExpiring(url) {
+        if !retried, let url = prefetchURLs[uri] ?? validPreviewURL(trackID) {
             log.info("playing \(uri)")
-            engine.play(stream: streamID, url: url, from: from, until: until)
+            engine.play(stream: streamID, url: url, key: uri, from: from, until: until)
             return
         }
+        prefetchURLs[uri] = nil
         engine.stop()
         catalog.request("/track/\(trackID)", as: DeezerTrack.self, fresh: retried) { [weak self] result in
             guard let self, self.stream?.id == streamID else { return }
@@ -655,7 +669,7 @@ final class PlayerController {
                     entry.song.artist = fresh.artist ?? entry.song.artist
                 }
                 self.log.info("playing \(uri)\(retried ? " (preview URL refreshed)" : "")")
-                self.engine.play(stream: streamID, url: track.preview!, from: from, until: until)
+                self.engine.play(stream: streamID, url: track.preview!, key: uri, from: from, until: until)
             }
         }
     }
@@ -664,6 +678,64 @@ final class PlayerController {
     private func isExpiring(_ url: String) -> Bool {
         guard let exp = previewExpiry(of: url) else { return false }
         return Double(exp) - unixTime() < 60
+    }
+
+    /// The track's known preview URL, unless it is about to expire.
+    private func validPreviewURL(_ trackID: Int) -> String? {
+        guard let url = previewURLs[trackID], !isExpiring(url) else { return nil }
+        return url
+    }
+
+    // MARK: prefetch
+
+    /// Refreshes the prefetch list on the next loop turn (once for a burst
+    /// of changes).
+    private func schedulePrefetch() {
+        guard !prefetchScheduled else { return }
+        prefetchScheduled = true
+        schedule(0) { [weak self] in
+            guard let self else { return }
+            self.prefetchScheduled = false
+            self.refreshPrefetch()
+        }
+    }
+
+    /// Tells the engine which songs to download ahead: the next
+    /// `prefetchCount` in play order, once the current song is audible (so
+    /// it never waits behind them); nothing when stopped. Catalog tracks
+    /// only: a direct URL may be an endless stream.
+    private func refreshPrefetch() {
+        // Until the new song is heard, keep what is under way: it is likely
+        // still wanted, and a new list would only compete with the song.
+        if player.state == .play && !streamAudible && stream != nil { return }
+        var items: [MediaItem] = []
+        if prefetchCount > 0, player.state != .stop {
+            for id in player.upcoming(prefetchCount, in: queue) {
+                guard let song = queue.song(withID: id)?.song, song.unplayable == nil,
+                      case .track(let trackID)? = try? CatalogURI(parsing: song.uri),
+                      !prefetchUnresolvable.contains(trackID) else { continue }
+                if let url = prefetchURLs[song.uri] ?? validPreviewURL(trackID) {
+                    items.append(MediaItem(key: song.uri, url: url))
+                } else if !prefetchResolving.contains(trackID) {
+                    prefetchResolving.insert(trackID)
+                    catalog.request("/track/\(trackID)", as: DeezerTrack.self) { [weak self] result in
+                        guard let self else { return }
+                        self.prefetchResolving.remove(trackID)
+                        if case .success(let track) = result, track.unplayableReason == nil {
+                            self.remember(track)
+                            self.schedulePrefetch()
+                        } else {
+                            self.prefetchUnresolvable.insert(trackID)
+                        }
+                    }
+                }
+            }
+        }
+        let wanted = Dictionary(items.map { ($0.key, $0.url) }, uniquingKeysWith: { first, _ in first })
+        guard wanted != prefetchURLs else { return }
+        prefetchURLs = wanted
+        if !items.isEmpty { log.debug("prefetching \(items.map(\.key).joined(separator: ", "))") }
+        engine.prefetch(items)
     }
 
     private func finishStreamAccounting() {
@@ -683,6 +755,7 @@ final class PlayerController {
             bitrate = rate
             streamAudible = true
             releaseWaiters()
+            schedulePrefetch()
             let ms = (monotonicTime() - streamRequestedAt) * 1000
             log.debug("first audio of song \(current.song) at the output after \(Int(ms.rounded())) ms")
             if let totalFrames, format.sampleRate > 0, queue.song(withID: current.song)?.song.duration == nil {
@@ -699,6 +772,44 @@ final class PlayerController {
             finishStreamAccounting()
             stream = nil
             try? run({ (p: inout Player, q: Queue) in p.songFinished(in: q) }, user: false)
+        case .streamCut(let id, let failure, let bytes):
+            guard let current = stream, current.id == id, let uri = queue.song(withID: current.song)?.song.uri else { return }
+            guard case .track(let trackID)? = try? CatalogURI(parsing: uri) else {
+                log.info("\(uri): download cut after \(bytes) bytes (\(failure)); fetching the rest")
+                engine.resume(stream: id, url: uri)
+                return
+            }
+            if let url = validPreviewURL(trackID), failure != .httpStatus(403) {
+                log.info("\(uri): download cut after \(bytes) bytes (\(failure)); fetching the rest")
+                engine.resume(stream: id, url: url)
+                return
+            }
+            // The signed URL expired (typically during a long pause): a fresh
+            // one for the same media, then the rest from the same byte.
+            log.info("\(uri): download cut after \(bytes) bytes (\(failure)); resolving the preview URL again")
+            previewURLs[trackID] = nil
+            prefetchURLs[uri] = nil
+            catalog.request("/track/\(trackID)", as: DeezerTrack.self, fresh: true) { [weak self] result in
+                guard let self, self.stream?.id == id else { return }
+                switch result {
+                case .success(let track) where track.unplayableReason == nil:
+                    self.remember(track)
+                    self.engine.resume(stream: id, url: track.preview!)
+                case .success(let track):
+                    self.skip(stream: id, reason: "\(uri): \(track.unplayableReason ?? "unplayable")")
+                case .failure(let e):
+                    self.skip(stream: id, reason: e.protocolError(item: uri).message)
+                }
+            }
+        case .outputChanged(let lost):
+            if let lost {
+                log.warning("output lost: \(lost); reconnecting")
+                lastError = "output: \(lost); reconnecting"
+            } else {
+                log.info("output back")
+                if lastError?.hasPrefix("output: ") == true { lastError = nil }
+            }
+            notify([.player, .output])
         case .streamFailed(let id, let failure, _):
             guard let current = stream, current.id == id else { return }
             if failure == .httpStatus(403), !current.retried,
@@ -706,6 +817,7 @@ final class PlayerController {
                 // Signed preview URLs turn 403 once expired: resolve once more.
                 log.info("deezer:track:\(trackID): preview answered 403, resolving it again")
                 previewURLs[trackID] = nil
+                prefetchURLs[queue.song(withID: current.song)?.song.uri ?? ""] = nil
                 start(song: current.song, retried: true, offset: current.from)
                 return
             }

@@ -26,6 +26,8 @@ public struct ServerOptions: Sendable {
     public var previousRestart = 3.0
     /// Most connections at once; the next one gets an ACK and is closed.
     public var maxClients = 100
+    /// Songs downloaded ahead of the current one; 0 turns prefetch off.
+    public var prefetch = 2
 
     public init(socketPath: String, apiBase: String, stateDirectory: String, logLevel: LogLevel, outputName: String = "pulse") {
         self.outputName = outputName
@@ -163,6 +165,7 @@ public final class Server {
             pendingChanges.formUnion(changed)
         }
         controller.previousRestartSeconds = options.previousRestart
+        controller.prefetchCount = options.prefetch
         let wants = WantList(file: JSONFile(path: options.stateDirectory + "/want.json", log: log))
         table = Commands.table(Services(controller: controller, hub: hub,
                                         playlists: PlaylistStore(directory: options.stateDirectory + "/playlists"),

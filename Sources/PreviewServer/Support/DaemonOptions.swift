@@ -4,13 +4,14 @@ import PreviewCore
 public struct DaemonOptions: Equatable, Sendable {
     /// Where PCM goes.
     public enum Output: Equatable, Sendable {
-        case pulse
+        /// PulseAudio; the sink's name pins one, nil follows the default sink.
+        case pulse(sink: String?)
         case null
         case wav(String)
     }
 
     public var socketPath: String
-    public var output = Output.pulse
+    public var output = Output.pulse(sink: nil)
     /// Null/WAV outputs consume PCM in real time (true) or as fast as decoding allows.
     public var realtimePace = true
     public var apiBase: String
@@ -33,6 +34,10 @@ public struct DaemonOptions: Equatable, Sendable {
     public var streamTimeout = 15.0
     /// `--max-clients N`: connections beyond N get an ACK saying so.
     public var maxClients = 100
+    /// `--prefetch N`: songs downloaded ahead of the current one (0: off).
+    public var prefetch = 2
+    /// `--prefetch-memory MIB`: bytes all in-memory downloads may hold.
+    public var prefetchMemory = 8 << 20
     /// `--help` was given: print `usage` and exit 0.
     public var showHelp = false
     /// `--version` was given.
@@ -45,7 +50,8 @@ public struct DaemonOptions: Equatable, Sendable {
 
       --socket PATH          Unix socket (default $PREVIEWD_SOCKET, else
                              $XDG_RUNTIME_DIR/previewd/socket)
-      --output KIND          pulse (default), null, or wav:PATH
+      --output KIND          pulse (default sink, followed when it changes),
+                             pulse:SINK (that sink), null, or wav:PATH
       --pace realtime|none   null/wav outputs: real-time speed (default) or
                              as fast as decoding allows
       --api-base URL         Deezer API base (default $PREVIEWD_API_BASE, else
@@ -64,6 +70,9 @@ public struct DaemonOptions: Equatable, Sendable {
       --max-clients N        connections at once (default 100); more get an ACK
       --previous-restart S   previous more than S seconds into a song restarts
                              it (default 3; 0 always goes back, as mpd does)
+      --prefetch N           songs downloaded ahead of the current one
+                             (default 2; 0 off)
+      --prefetch-memory MIB  memory all downloads may hold (default 8)
       --help                 show this text
       --version              show the version
 
@@ -118,11 +127,13 @@ public struct DaemonOptions: Equatable, Sendable {
             case "--output":
                 let text = try v()
                 switch text {
-                case "pulse": o.output = .pulse
+                case "pulse": o.output = .pulse(sink: nil)
                 case "null": o.output = .null
+                case _ where text.hasPrefix("pulse:") && text.count > 6:
+                    o.output = .pulse(sink: String(text.dropFirst(6)))
                 default:
                     guard text.hasPrefix("wav:"), text.count > 4 else {
-                        throw UsageError(description: "--output must be pulse, null or wav:PATH, not \"\(text)\"")
+                        throw UsageError(description: "--output must be pulse, pulse:SINK, null or wav:PATH, not \"\(text)\"")
                     }
                     o.output = .wav(String(text.dropFirst(4)))
                 }
@@ -152,6 +163,18 @@ public struct DaemonOptions: Equatable, Sendable {
                     throw UsageError(description: "--max-clients takes a number from 1 to 100000, not \"\(text)\"")
                 }
                 o.maxClients = n
+            case "--prefetch":
+                let text = try v()
+                guard let n = Int(text), n >= 0, n <= 16 else {
+                    throw UsageError(description: "--prefetch takes a number of songs from 0 to 16, not \"\(text)\"")
+                }
+                o.prefetch = n
+            case "--prefetch-memory":
+                let text = try v()
+                guard let n = Int(text), n >= 1, n <= 1024 else {
+                    throw UsageError(description: "--prefetch-memory takes MiB from 1 to 1024, not \"\(text)\"")
+                }
+                o.prefetchMemory = n << 20
             case "--help", "-h": o.showHelp = true
             case "--version", "-V": o.showVersion = true
             default: throw UsageError(description: "unknown option \"\(arguments[i])\" (see --help)")
@@ -190,6 +213,7 @@ public struct DaemonOptions: Equatable, Sendable {
         server.restorePlaying = restorePlaying
         server.previousRestart = previousRestart
         server.maxClients = maxClients
+        server.prefetch = prefetch
         return server
     }
 }

@@ -1,0 +1,137 @@
+"""Prefetch and self-healing downloads: the next songs are fetched while the
+current one plays, so `next` needs no network; a body cut off (an expired
+signed URL after a long pause) continues from the same byte with an HTTP
+Range request, sample-exact."""
+import re
+import time
+
+import catalog
+from conftest import MANIFEST, album_tracks, control, md5, reference_pcm, wav_pcm
+
+
+def file_of(track):
+    return catalog.preview_file_for(track["id"])
+
+
+def same_format_tracks(n):
+    """The first n album tracks whose previews are 44.1 kHz stereo (one WAV file)."""
+    out = [t for t in album_tracks()
+           if (MANIFEST[file_of(t)]["rate"], MANIFEST[file_of(t)]["channels"]) == ("44100", "2")]
+    assert len(out) >= n
+    return out[:n]
+
+
+def requests_since(http, mark):
+    """Paths the stand-in saw after log entry `mark`, without control calls."""
+    return [p for p in control(http, "log")[mark:] if not p.startswith("/_control/")]
+
+
+def wait_for(predicate, timeout=10):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def queue_and_play(d, tracks):
+    c = d.client()
+    for t in tracks:
+        assert c.cmd(f"add deezer:track:{t['id']}") == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    return c
+
+
+def test_next_to_a_prefetched_track_needs_no_request(daemon_factory, http):
+    control(http, "reset")
+    tracks = same_format_tracks(3)
+    d = daemon_factory(pace="realtime")
+    c = queue_and_play(d, tracks)
+    second = f"/preview/{tracks[1]['id']}.mp3"
+    assert wait_for(lambda: any(p.startswith(second) for p in control(http, "log"))), d.log()
+    time.sleep(1)  # the loopback download of ~0.5 MB takes milliseconds
+    try:
+        control(http, "delay?ms=300")
+        mark = len(control(http, "log"))
+        # `next` answers once the new song's first samples reached the output.
+        assert c.cmd("next") == ["OK"]
+        assert requests_since(http, mark) == []
+    finally:
+        control(http, "delay?ms=0")
+    st = c.fields("status")
+    assert (st["song"], st["audio"]) == ("1", "44100:16:2")
+    time.sleep(0.5)  # real-time output: let a little of the second song through
+    d.close()
+    _, _, _, pcm = wav_pcm(d.wav)
+    first, second_pcm = reference_pcm(file_of(tracks[0])), reference_pcm(file_of(tracks[1]))
+    cut = pcm.find(second_pcm[:44100])
+    assert cut > 0 and cut % 4 == 0
+    assert md5(pcm[:cut]) == md5(first[:cut]), "the first song, from its start"
+    assert md5(pcm[cut:]) == md5(second_pcm[:len(pcm) - cut]), "then the second, from its start"
+
+
+def test_without_prefetch_next_fetches_then_plays(daemon_factory, http):
+    control(http, "reset")
+    tracks = same_format_tracks(2)
+    d = daemon_factory(pace="realtime", extra=("--prefetch", "0"))
+    c = queue_and_play(d, tracks)
+    time.sleep(1)
+    assert not any(p.startswith(f"/preview/{tracks[1]['id']}.mp3") for p in control(http, "log"))
+    mark = len(control(http, "log"))
+    assert c.cmd("next") == ["OK"]
+    assert any(p.startswith(f"/preview/{tracks[1]['id']}.mp3") for p in requests_since(http, mark))
+
+
+def test_prefetched_album_plays_gapless_and_sample_exact(daemon_factory, http):
+    control(http, "reset")
+    tracks = same_format_tracks(4)
+    d = daemon_factory(pace="none")
+    c = queue_and_play(d, tracks)
+    d.wait_state(c, "stop", timeout=60)
+    _, _, _, pcm = wav_pcm(d.wav)
+    assert md5(pcm) == md5(b"".join(reference_pcm(file_of(t)) for t in tracks))
+    previews = [p for p in control(http, "log") if p.startswith("/preview/")]
+    assert len(previews) == 4, (previews, d.log())  # each downloaded once
+
+
+def test_prefetch_stays_within_its_memory_budget(daemon_factory, http):
+    control(http, "reset")
+    tracks = same_format_tracks(6)
+    # 1 MiB holds the playing preview and at most one more (~0.5 MB each).
+    d = daemon_factory(pace="realtime", extra=("--prefetch", "5", "--prefetch-memory", "1"))
+    queue_and_play(d, tracks)
+    time.sleep(1.5)
+    fetched = {m[1] for p in control(http, "log") if (m := re.match(r"/preview/(\d+)\.mp3", p))}
+    assert str(tracks[0]["id"]) in fetched
+    assert 2 <= len(fetched) <= 3, fetched
+
+
+def test_long_pause_resumes_with_one_resolution_and_one_range_request(daemon_factory, http):
+    control(http, "reset")
+    # Signed URLs live 2 s; whole bodies trickle at 64 KB/s and the CDN
+    # closes them once the URL has expired, so the body is cut mid-way.
+    control(http, "expiry?seconds=2")
+    control(http, "slow-preview?rate=65536&cut=1")
+    try:
+        track = album_tracks()[0]
+        d = daemon_factory(pace="realtime")
+        c = queue_and_play(d, [track])
+        time.sleep(0.5)
+        assert c.cmd("pause 1") == ["OK"]
+        time.sleep(5)
+        assert c.cmd("pause 0") == ["OK"]
+        d.wait_state(c, "stop", timeout=60)
+        log = [p for p in control(http, "log") if not p.startswith("/_control/")]
+        ranges = control(http, "ranges")
+    finally:
+        control(http, "reset")
+    first_fetch = next(i for i, p in enumerate(log) if p.startswith("/preview/"))
+    assert [p for p in log[first_fetch:] if p.startswith("/api/")] == [f"/api/track/{track['id']}"]
+    assert len([p for p in log if p.startswith("/preview/")]) == 2
+    assert len(ranges) == 1, ranges
+    start = int(re.fullmatch(r"bytes=(\d+)-", ranges[0][1])[1])
+    assert 0 < start < 400_000, start
+    _, _, _, pcm = wav_pcm(d.wav)
+    assert md5(pcm) == md5(reference_pcm(file_of(track))), "nothing replayed, nothing skipped"
+    assert "resolving the preview URL again" in d.log()
