@@ -133,12 +133,18 @@ def test_pause_corks_and_resume_continues(pulse, daemon_factory, http):
     assert "40%" in sinks, sinks
 
 
+def wait_until(predicate, timeout=10):
+    """Polls `predicate` until true or `timeout` seconds; its last value."""
+    deadline = time.time() + timeout
+    while not (value := predicate()) and time.time() < deadline:
+        time.sleep(0.05)
+    return value
+
+
 def wait_for_error(client):
     """The status once it shows an `error:` (or after 10 s)."""
-    deadline = time.time() + 10
-    while "error" not in (st := client.fields("status")) and time.time() < deadline:
-        time.sleep(0.05)
-    return st
+    wait_until(lambda: "error" in client.fields("status"))
+    return client.fields("status")
 
 
 def stop_recording(recorder, path):
@@ -163,9 +169,7 @@ def test_playback_continues_by_itself_after_pulseaudio_restarts(pulse_server, da
     assert c.cmd(f'add "{http}/corpus/preview-05.mp3"') == ["OK"]
     assert c.cmd("play") == ["OK"]
     assert c.cmd("seekcur 20") == ["OK"]  # a shorter test; the cut is the same
-    deadline = time.time() + 10
-    while float(c.fields("status").get("elapsed", "0")) < 21 and time.time() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: float(c.fields("status").get("elapsed", "0")) >= 21)
     pulse_server.kill()
     st = wait_for_error(c)
     assert st["error"].startswith("output: "), st
@@ -180,9 +184,7 @@ def test_playback_continues_by_itself_after_pulseaudio_restarts(pulse_server, da
     rec_path = tmp_path / "after-restart.wav"
     recorder = record(pulse_server.env, rec_path)
     # No command is sent: the daemon reconnects by itself.
-    deadline = time.time() + 10
-    while float(c.fields("status")["elapsed"]) < held + 0.5 and time.time() < deadline:
-        time.sleep(0.02)
+    wait_until(lambda: float(c.fields("status")["elapsed"]) >= held + 0.5)
     print(f"playing again {time.time() - restarted:.2f} s after the server came back")
     st = c.fields("status")
     assert float(st["elapsed"]) >= held + 0.5, st
@@ -230,3 +232,41 @@ def test_daemon_starts_without_a_sound_server_and_says_why(daemon_factory, tmp_p
     assert c.cmd(f'add "{http}/corpus/preview-01.mp3"') == ["OK"]
     assert c.cmd("play") == ["OK"]
     assert c.fields("status")["state"] == "play"
+
+
+def sink_inputs(env):
+    out = subprocess.run(["pactl", "list", "short", "sink-inputs"], env=env, capture_output=True, text=True, check=True)
+    return [line for line in out.stdout.splitlines() if line.strip()]
+
+
+def test_outputs_switch_between_pulse_and_null_at_runtime(pulse_server, daemon_factory, http):
+    d = daemon_factory(output="pulse")
+    c = d.client()
+    assert c.cmd("outputs") == ["outputid: 0", "outputname: pulse", "plugin: pulse", "outputenabled: 1",
+                                "outputid: 1", "outputname: null", "plugin: null", "outputenabled: 0", "OK"]
+    assert c.cmd(f'add "{http}/corpus/preview-02.mp3"') == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    assert wait_until(lambda: len(sink_inputs(pulse_server.env)) == 1)
+    assert c.cmd("disableoutput 0") == ["OK"]
+    assert wait_until(lambda: sink_inputs(pulse_server.env) == []), "the sound server was let go"
+    before = float(c.fields("status")["elapsed"])
+    assert wait_until(lambda: float(c.fields("status")["elapsed"]) > before + 0.5), "the null output keeps time"
+    assert c.cmd("outputs")[3] == "outputenabled: 0"
+    assert c.cmd("enableoutput 0") == ["OK"]
+    assert wait_until(lambda: len(sink_inputs(pulse_server.env)) == 1), "back on PulseAudio"
+    assert c.fields("status")["state"] == "play"
+    assert c.cmd("enableoutput 2") == ["ACK [50@0] {enableoutput} No such audio output"]
+
+
+def test_the_default_sink_is_followed_when_it_changes(pulse_server, daemon_factory, http):
+    d = daemon_factory(output="pulse")
+    c = d.client()
+    assert c.cmd(f'add "{http}/corpus/preview-03.mp3"') == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    env = pulse_server.env
+    sinks = dict(reversed(line.split("\t")[:2]) for line in
+                 subprocess.run(["pactl", "list", "short", "sinks"], env=env, capture_output=True, text=True).stdout.splitlines())
+    assert wait_until(lambda: sink_inputs(env))
+    assert sink_inputs(env)[0].split("\t")[1] == sinks["test_sink"]
+    subprocess.run(["pactl", "set-default-sink", "other_sink"], env=env, check=True)
+    assert wait_until(lambda: sink_inputs(env)[0].split("\t")[1] == sinks["other_sink"])

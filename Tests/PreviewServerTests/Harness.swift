@@ -32,6 +32,9 @@ final class FakeEngine: AudioEngine, @unchecked Sendable {
     func prefetch(_ items: [MediaItem]) { prefetches.append(items.map(\.key)) }
     func resume(stream id: StreamID, url: String) { resumes.append((id, url)) }
     func setPaused(_ paused: Bool) { calls.append(.paused(paused)) }
+    /// Each `selectOutput` argument, in order.
+    var outputSelections: [Bool] = []
+    func selectOutput(main: Bool) { outputSelections.append(main) }
     func stop() { calls.append(.stop) }
     func setVolume(_ percent: Int) { calls.append(.volume(percent)) }
     func httpGet(request id: RequestID, url: String) {}

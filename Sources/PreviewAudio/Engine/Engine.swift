@@ -28,7 +28,14 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     private let outputKind: OutputKind
     private let paced: Bool
     private let network = CurlNetwork()
+    /// The configured output, and beside PulseAudio a paced null output
+    /// that `selectOutput(main: false)` switches to (the sound device is
+    /// then released while the clock runs on).
     private var output: AudioOutput?
+    private var nullOutput: NullOutput?
+    private let useMainOutput = Atomic<Bool>(true)
+    /// Every output, for calls that reach them all.
+    private var outputs: [AudioOutput] { [output, nullOutput].compactMap { $0 } }
     private var events: (@Sendable (EngineEvent) -> Void)?
     private var decodeThread: pthread_t?
 
@@ -93,6 +100,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
             let pulse: PulseOutput
             do { pulse = try PulseOutput(sink: sink) } catch { throw EngineError("\(error)") }
             output = pulse
+            nullOutput = NullOutput(paced: true)
             // No server yet is no reason not to start: say why, and connect
             // when there is something to play.
             do { try pulse.connect() } catch { reportOutput(lost: error) }
@@ -108,15 +116,24 @@ public final class Engine: AudioEngine, @unchecked Sendable {
             interruptFlag.store(true, ordering: .releasing)
             monitor.broadcast()
         }
-        output?.wake()
+        wakeOutputs()
     }
 
     public func setPaused(_ paused: Bool) {
         pausedFlag.store(paused, ordering: .releasing)
-        output?.setPaused(paused)
+        for o in outputs { o.setPaused(paused) }
         monitor.locked { monitor.broadcast() }
-        output?.wake()
+        wakeOutputs()
     }
+
+    public func selectOutput(main: Bool) {
+        useMainOutput.store(main, ordering: .releasing)
+        // A write blocked on the old output sees the change in
+        // `isInterrupted` and returns; the next one goes to the new output.
+        wakeOutputs()
+    }
+
+    private func wakeOutputs() { for o in outputs { o.wake() } }
 
     public func prefetch(_ items: [MediaItem]) {
         var dropped: [Transfer] = []
@@ -195,7 +212,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
 
     public func setVolume(_ percent: Int) {
         softwareGain.store(SoftwareVolume.gain(percent: percent), ordering: .releasing)
-        output?.setVolume(percent)
+        for o in outputs { o.setVolume(percent) }
     }
 
     public func httpGet(request id: RequestID, url: String) {
@@ -219,7 +236,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         output?.wake()
         if let decodeThread { pthread_join(decodeThread, nil) }
         network.shutdown()
-        output?.close()
+        for o in outputs { o.close() }
     }
 
     // MARK: decode thread
@@ -309,13 +326,13 @@ public final class Engine: AudioEngine, @unchecked Sendable {
             monitor.locked { if currentInput === feed.input { currentInput = nil } }
             switch outcome {
             case .finished(let frames):
-                output?.trackEnded()
+                configuredOutput?.trackEnded()
                 events?(.streamFinished(id, frames: frames))
             case .failed(let failure, let frames):
-                output?.trackEnded()
+                configuredOutput?.trackEnded()
                 events?(.streamFailed(id, failure, frames: frames))
             case .cancelled:
-                output?.discard()
+                configuredOutput?.discard()
             }
         }
     }
@@ -328,6 +345,50 @@ public final class Engine: AudioEngine, @unchecked Sendable {
 
     private func isInterrupted() -> Bool {
         interruptFlag.load(ordering: .acquiring) || pausedFlag.load(ordering: .acquiring)
+            || (configuredOutput != nil && selectedOutput() !== configuredOutput)
+    }
+
+    // Decode thread only: the output last configured, and for which format.
+    private var configuredOutput: AudioOutput?
+    private var configuredFormat: AudioFormat?
+
+    /// The output `selectOutput` asks for.
+    private func selectedOutput() -> AudioOutput {
+        if let nullOutput, !useMainOutput.load(ordering: .acquiring) { return nullOutput }
+        return output!
+    }
+
+    private enum WriteOutcome {
+        case wrote(Int)
+        case failed(StreamFailure)
+        case cancelled
+    }
+
+    /// Writes `chunk` to the selected output, opening it for `format` first
+    /// when it is new or the format changed. A lost output that can come
+    /// back (the sound server restarting) holds the stream's place, tries
+    /// again with back-off, and the same samples go out once it is back.
+    private func write(_ chunk: UnsafeRawBufferPointer, format: AudioFormat, source: StreamInput) -> WriteOutcome {
+        while true {
+            let out = selectedOutput()
+            do {
+                if out !== configuredOutput || format != configuredFormat {
+                    if let old = configuredOutput, old !== out { old.release() }
+                    configuredOutput = nil
+                    try out.configure(format)
+                    configuredOutput = out
+                    configuredFormat = format
+                }
+                let n = try out.write(chunk, interrupted: isInterrupted)
+                reportOutput(lost: nil)
+                return .wrote(n)
+            } catch {
+                guard out.canReconnect else { return .failed(error) }
+                reportOutput(lost: error)
+                configuredOutput = nil
+                if !backOff(source) { return .cancelled }
+            }
+        }
     }
 
     /// Decodes one stream from `ring` to the output until its end (or the
@@ -336,7 +397,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         let source = feed.input
         var resumes = 0
         let id = request.id
-        guard let output else { return .failed(.output("no output"), 0) }
+        guard output != nil else { return .failed(.output("no output"), 0) }
         let decoder: Mpg123Decoder
         do { decoder = try Mpg123Decoder() } catch { return .failed(error, 0) }
         let input = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
@@ -363,17 +424,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
             }
             switch produced {
             case .newFormat(let f):
-                while true {
-                    do {
-                        try output.configure(f)
-                        reportOutput(lost: nil)
-                        break
-                    } catch {
-                        guard output.canReconnect else { return .failed(error, frames) }
-                        reportOutput(lost: error)
-                        if !backOff(source) { return .cancelled }
-                    }
-                }
+                // The output opens for it with the first samples written.
                 if format == nil {
                     skipUntil = Int((request.start * Double(f.sampleRate)).rounded())
                     stopAt = request.end.map { Int(($0 * Double(f.sampleRate)).rounded()) }
@@ -393,7 +444,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                 if let stopAt {
                     bytes = min(bytes, offset + max(0, stopAt - frames) * f.bytesPerFrame)
                 }
-                if !output.hasMixer, offset < bytes {
+                if !selectedOutput().hasMixer, offset < bytes {
                     SoftwareVolume.apply(gain: softwareGain.load(ordering: .acquiring),
                                          to: UnsafeMutableRawBufferPointer(rebasing: pcm[offset..<bytes]))
                 }
@@ -408,16 +459,10 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                     if waitWhilePaused(source) { return .cancelled }
                     let chunk = UnsafeRawBufferPointer(rebasing: pcm[offset..<bytes])
                     let n: Int
-                    do { n = try output.write(chunk, interrupted: isInterrupted) } catch {
-                        // The sound server went away: hold this place and reopen
-                        // the output until it is back, or the stream is dropped.
-                        guard output.canReconnect else { return .failed(error, frames) }
-                        reportOutput(lost: error)
-                        repeat {
-                            if !backOff(source) { return .cancelled }
-                        } while (try? output.configure(f)) == nil
-                        reportOutput(lost: nil)
-                        continue
+                    switch write(chunk, format: f, source: source) {
+                    case .wrote(let count): n = count
+                    case .failed(let failure): return .failed(failure, frames)
+                    case .cancelled: return .cancelled
                     }
                     offset += n
                     frames += n / f.bytesPerFrame

@@ -40,10 +40,15 @@ protocol AudioOutput: AnyObject, Sendable {
 
     /// Finishes and releases the device or file. Idempotent.
     func close()
+
+    /// Lets the device go while another output plays (dropping what is
+    /// buffered); the next `configure` opens it again.
+    func release()
 }
 
 extension AudioOutput {
     var canReconnect: Bool { false }
+    func release() {}
 }
 
 /// Consumes PCM at the speed of a sound card, keeping a small lead like a

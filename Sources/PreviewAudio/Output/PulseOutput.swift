@@ -191,6 +191,19 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         unlock()
     }
 
+    /// Closes the stream and the server connection, so the sound server
+    /// sees no client; `configure` connects again.
+    func release() {
+        lock()
+        defer { unlock() }
+        closeStreamLocked()
+        if let context {
+            pa_context_disconnect(context)
+            pa_context_unref(context)
+            self.context = nil
+        }
+    }
+
     private var closed = false
 
     func close() {

@@ -175,6 +175,11 @@ public protocol AudioEngine: AnyObject, Sendable {
     func setPaused(_ paused: Bool)
     /// Stops and discards buffered audio.
     func stop()
+    /// Plays to the configured output (true) or, where there is one beside
+    /// it, to a null output that keeps real time (false), so the sound
+    /// device is let go while playback goes on. Takes effect at the next
+    /// samples written; none are lost or repeated.
+    func selectOutput(main: Bool)
     /// Output volume, 0...100 percent.
     func setVolume(_ percent: Int)
     /// Fetches `url` with HTTP GET; the result arrives as `.httpResult(id, ...)`.

@@ -28,10 +28,12 @@ extension Commands {
             return .done
         }
         t.register("outputs", 0, 0) { call in
-            call.reply.field("outputid", 0)
-            call.reply.field("outputname", c.outputName)
-            call.reply.field("plugin", c.outputPlugin)
-            call.reply.field("outputenabled", c.outputEnabled ? 1 : 0)
+            for (id, output) in c.outputs.enumerated() {
+                call.reply.field("outputid", id)
+                call.reply.field("outputname", output.name)
+                call.reply.field("plugin", output.plugin)
+                call.reply.field("outputenabled", output.enabled ? 1 : 0)
+            }
             return .done
         }
         let outputChanges: [(String, @Sendable (Bool) -> Bool)] = [
@@ -39,8 +41,7 @@ extension Commands {
         ]
         for (name, change) in outputChanges {
             t.register(name, 1, 1) { call throws(ProtocolError) in
-                guard try Arguments.unsigned(call.args[0]) == 0 else { throw ProtocolError(.noExist, "No such audio output") }
-                c.setOutputEnabled(change(c.outputEnabled))
+                try c.setOutput(try Arguments.unsigned(call.args[0]), enabled: change)
                 return .done
             }
         }

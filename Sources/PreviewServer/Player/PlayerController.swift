@@ -61,11 +61,19 @@ final class PlayerController {
     /// Longest wait for first audio before a command answers anyway.
     static let startWaitLimit = 2.0
 
-    /// The output's name and plugin, for `outputs`.
-    let outputName: String
-    let outputPlugin: String
-    /// `enableoutput`/`disableoutput`: a disabled output plays silence.
-    private(set) var outputEnabled = true
+    /// One entry of `outputs`.
+    struct OutputEntry: Equatable {
+        let name: String
+        let plugin: String
+        var enabled: Bool
+    }
+    /// `outputs`: the configured output (id 0) and, beside PulseAudio, a
+    /// null output (id 1). Playback goes to PulseAudio while it is enabled,
+    /// else to the null output, which keeps time and holds no device. A
+    /// disabled output with nothing beside it plays silence.
+    private(set) var outputs: [OutputEntry]
+    /// Whether output 0 is enabled (saved with the state).
+    var outputEnabled: Bool { outputs[0].enabled }
     /// `previous` more than this many seconds into a song restarts it (0: mpd's
     /// behaviour, always the song before).
     var previousRestartSeconds = 3.0
@@ -80,8 +88,8 @@ final class PlayerController {
          schedule: @escaping (Double, @escaping () -> Void) -> Void = { _, _ in },
          notify: @escaping (Subsystems) -> Void) {
         self.schedule = schedule
-        outputName = output.name
-        outputPlugin = output.plugin
+        outputs = [OutputEntry(name: output.name, plugin: output.plugin, enabled: true)]
+        if output.plugin == "pulse" { outputs.append(OutputEntry(name: "null", plugin: "null", enabled: false)) }
         self.engine = engine
         self.catalog = catalog
         self.log = log
@@ -295,7 +303,7 @@ final class PlayerController {
         // mpd reports `mixer` for every setvol, a change or not.
         if percent != volume {
             volume = percent
-            if outputEnabled { engine.setVolume(percent) }
+            if outputs.count > 1 || outputEnabled { engine.setVolume(percent) }
         }
         notify(.mixer)
     }
@@ -304,12 +312,24 @@ final class PlayerController {
     /// playlists, subscriptions).
     func changed(_ subsystems: Subsystems) { notify(subsystems) }
 
-    /// `enableoutput`/`disableoutput`/`toggleoutput 0`.
-    func setOutputEnabled(_ enabled: Bool) {
-        guard enabled != outputEnabled else { return }
-        outputEnabled = enabled
-        engine.setVolume(enabled ? volume : 0)
+    /// `enableoutput`/`disableoutput`/`toggleoutput ID`.
+    /// - Throws: `.noExist` "No such audio output".
+    func setOutput(_ id: Int, enabled: (Bool) -> Bool) throws(ProtocolError) {
+        guard outputs.indices.contains(id) else { throw ProtocolError(.noExist, "No such audio output") }
+        let now = enabled(outputs[id].enabled)
+        guard now != outputs[id].enabled else { return }
+        outputs[id].enabled = now
+        applyOutputs()
         notify(.output)
+    }
+
+    private func applyOutputs() {
+        if outputs.count > 1 {
+            engine.selectOutput(main: outputs[0].enabled)
+            engine.setVolume(volume)
+        } else {
+            engine.setVolume(outputEnabled ? volume : 0)
+        }
     }
 
     /// `replay_gain_mode`.
@@ -865,9 +885,9 @@ final class PlayerController {
     func restore(_ saved: SavedState, playing: Bool) {
         queue = Queue(restoring: saved.queue, nextID: saved.nextID, version: saved.queueVersion)
         volume = max(0, min(100, saved.volume))
-        outputEnabled = saved.outputEnabled
+        outputs[0].enabled = saved.outputEnabled
         replayGainMode = saved.replayGainMode
-        engine.setVolume(outputEnabled ? volume : 0)
+        applyOutputs()
         var state = saved.state
         if state == .play && !playing { state = .pause }
         if state == .pause && playing { state = .play }
