@@ -58,6 +58,24 @@ import Testing
         #expect(h.engine.prefetches.allSatisfy { $0.isEmpty })
     }
 
+    @Test func aBurstOfNextOpensOnlyTheSongItLandsOn() throws {
+        let h = harness()
+        h.controller.prefetchCount = 0
+        let c = h.connect()
+        for id in 1...4 { _ = h.send(c, "add deezer:track:\(id)\n") }
+        _ = h.send(c, "play\n")
+        _ = try audible(h)
+        let plays = h.engine.calls.filter { if case .play = $0 { return true } else { return false } }.count
+        let keys = (0..<3).map { _ in h.connect() }
+        for k in keys { _ = h.send(k, "next\n") }
+        #expect(h.controller.player.current == 4, "the cursor moves at once")
+        #expect(h.engine.lastPlay?.1 == Self.preview(1), "nothing opened yet")
+        h.advance(PlayerController.skipSettle)
+        let after = h.engine.calls.filter { if case .play = $0 { return true } else { return false } }.count
+        #expect(after == plays + 1)
+        #expect(h.engine.lastPlay?.1 == Self.preview(4))
+    }
+
     /// Track 1 playing and heard; its stream and the API requests so far.
     func playingTrack1(_ h: Harness) throws -> (StreamID, Int) {
         let c = h.connect()

@@ -36,14 +36,14 @@ extension Commands {
         }
         t.register("next", 0, 0) { call throws(ProtocolError) in
             guard c.player.state != .stop else { throw ProtocolError(.playerSync, "Not playing") }
-            try c.run { (p: inout Player, q: Queue) in p.next(in: q) }
+            try c.run({ (p: inout Player, q: Queue) in p.next(in: q) }, skip: true)
             return awaitAudible(c, call)
         }
         t.register("previous", 0, 0) { call throws(ProtocolError) in
             guard c.player.state != .stop else { throw ProtocolError(.playerSync, "Not playing") }
             let elapsed = c.elapsed
             let after = c.previousRestartSeconds
-            try c.run { (p: inout Player, q: Queue) in p.previous(in: q, elapsed: elapsed, restartAfter: after) }
+            try c.run({ (p: inout Player, q: Queue) in p.previous(in: q, elapsed: elapsed, restartAfter: after) }, skip: true)
             return awaitAudible(c, call)
         }
         t.register("seek", 2, 2) { call throws(ProtocolError) in

@@ -259,15 +259,20 @@ final class PlayerController {
 
     /// Applies a player operation's outcome; `user` marks commands (which
     /// clear the last error, as MPD's play commands do).
+    ///
+    /// `skip` marks `next`/`previous`: a song that must come from the
+    /// network is then opened only after `skipSettle` seconds without
+    /// another skip, so a burst of key repeats fetches just the song it
+    /// lands on (a prefetched song starts at once).
     func run(_ operation: (inout Player, Queue) throws(ProtocolError) -> [PlayerEffect], user: Bool = true,
-             seekTo offset: Double = 0) throws(ProtocolError) {
+             seekTo offset: Double = 0, skip: Bool = false) throws(ProtocolError) {
         let before = (player.state, player.current)
         let effects = try operation(&player, queue)
         if user, effects.contains(where: { if case .start = $0 { return true } else { return false } }) {
             lastError = nil
             failuresInARow = 0
         }
-        apply(effects, offset: offset)
+        apply(effects, offset: offset, skip: skip)
         if before != (player.state, player.current) || !effects.isEmpty { notify(.player) }
     }
 
@@ -619,10 +624,14 @@ final class PlayerController {
         notify(.player)
     }
 
-    private func apply(_ effects: [PlayerEffect], offset: Double = 0) {
+    /// How long a skipped-to song that needs the network waits for the
+    /// next skip before it is opened, in seconds.
+    static let skipSettle = 0.05
+
+    private func apply(_ effects: [PlayerEffect], offset: Double = 0, skip: Bool = false) {
         for effect in effects {
             switch effect {
-            case .start(let id): start(song: id, retried: false, offset: offset)
+            case .start(let id): start(song: id, retried: false, offset: offset, skip: skip)
             case .setPaused(let paused): engine.setPaused(paused)
             case .halt:
                 finishStreamAccounting()
@@ -640,7 +649,7 @@ final class PlayerController {
 
     /// Resolves the song's preview URL if needed and starts the engine on it,
     /// `offset` seconds in (a seek), within the song's `rangeid` range.
-    private func start(song id: SongID, retried: Bool, offset: Double = 0) {
+    private func start(song id: SongID, retried: Bool, offset: Double = 0, skip: Bool = false) {
         guard let entry = queue.song(withID: id) else { return }
         finishStreamAccounting()
         let streamID = nextStreamID
@@ -653,6 +662,22 @@ final class PlayerController {
         audioFormat = nil
         bitrate = 0
         engine.setPaused(player.state == .pause)
+        if skip, prefetchURLs[entry.song.uri] == nil, entry.song.unplayable == nil {
+            // The old song stops now; the new one opens unless skipped past.
+            engine.stop()
+            schedule(PlayerController.skipSettle) { [weak self] in
+                guard let self, self.stream?.id == streamID else { return }
+                self.open(streamID, entry: entry, retried: retried, from: from, until: until)
+            }
+            return
+        }
+        open(streamID, entry: entry, retried: retried, from: from, until: until)
+    }
+
+    /// Starts stream `streamID` on the song: straight from a known URL, or
+    /// after resolving the track's preview URL.
+    private func open(_ streamID: StreamID, entry: QueuedSong, retried: Bool, from: Double, until: Double?) {
+        let id = entry.id
         let uri = entry.song.uri
         if let reason = entry.song.unplayable {
             // Known from the listing it came with: no request, no sound, a reason.
