@@ -1,5 +1,6 @@
 """PulseAudio output: a private headless server with a norewinds null sink,
 recorded from its monitor, must carry the reference PCM byte for byte."""
+import array
 import os
 import shutil
 import signal
@@ -129,8 +130,10 @@ def test_pause_corks_and_resume_continues(pulse, daemon_factory, http):
     assert float(c.fields("status")["elapsed"]) > second
     assert c.cmd("setvol 40") == ["OK"]
     assert c.fields("getvol")["volume"] == "40"
-    sinks = subprocess.run(["pactl", "list", "sink-inputs"], env=pulse, capture_output=True, text=True).stdout
-    assert "40%" in sinks, sinks
+    # The stream's volume ramps to 40 % over a fraction of a second.
+    def sinks():
+        return subprocess.run(["pactl", "list", "sink-inputs"], env=pulse, capture_output=True, text=True).stdout
+    assert wait_until(lambda: "40%" in sinks()), sinks()
 
 
 def wait_until(predicate, timeout=10):
@@ -270,3 +273,36 @@ def test_the_default_sink_is_followed_when_it_changes(pulse_server, daemon_facto
     assert sink_inputs(env)[0].split("\t")[1] == sinks["test_sink"]
     subprocess.run(["pactl", "set-default-sink", "other_sink"], env=env, check=True)
     assert wait_until(lambda: sink_inputs(env)[0].split("\t")[1] == sinks["other_sink"])
+
+
+def test_volume_changes_ramp_instead_of_jumping(pulse_server, daemon_factory, http, tmp_path):
+    rec_path = tmp_path / "ramp.wav"
+    recorder = record(pulse_server.env, rec_path)
+    time.sleep(0.3)
+    d = daemon_factory(output="pulse")
+    c = d.client()
+    assert c.cmd(f'add "{http}/corpus/preview-02.mp3"') == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    assert wait_until(lambda: float(c.fields("status").get("elapsed", "0")) >= 3)
+    assert c.cmd("setvol 50") == ["OK"]
+    time.sleep(1)
+    assert c.cmd("stop") == ["OK"]
+    recording = stop_recording(recorder, rec_path)
+    ref = reference_pcm("preview-02.mp3")
+    start = audible_start(recording)
+    at = ref.find(recording[start:start + 4 * 4410])
+    assert at >= 0 and at % 4 == 0
+    rec = array.array("h", recording[start:])
+    src = array.array("h", ref[at:at + len(rec) * 2])
+    # Gain per 5 ms window (220 frames): 1 before, 0.125 after (50 % on
+    # PulseAudio's cubic scale); a ramp passes through levels in between.
+    window = 220 * 2
+    gains = []
+    for i in range(0, min(len(rec), len(src)) - window, window):
+        s = sum(abs(x) for x in src[i:i + window])
+        if s > window * 200:  # skip near-silence, where the ratio is noise
+            gains.append(sum(abs(x) for x in rec[i:i + window]) / s)
+    assert any(g > 0.97 for g in gains[:20]), "full volume first"
+    assert any(0.12 < g < 0.13 for g in gains), "0.125 at the end"
+    between = [g for g in gains if 0.2 < g < 0.9]
+    assert len(between) >= 4, f"a ramp, not a step: {len(between)} windows between the levels"

@@ -3,7 +3,8 @@ import PreviewCore
 
 /// Plays PCM through PulseAudio's asynchronous API (pa_threaded_mainloop,
 /// pa_context, pa_stream): pause corks the stream, volume is the stream's
-/// sink-input volume, a format change drains and reopens the stream.
+/// sink-input volume (ramped over `rampSteps` x 15 ms so a change never
+/// clicks), a format change drains and reopens the stream.
 /// The server comes from the usual places (`PULSE_SERVER`, the user's runtime dir).
 /// When the server goes away, calls throw `StreamFailure.output`; calling
 /// `configure` again reconnects (the engine retries with back-off).
@@ -160,16 +161,62 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         if let stream, let op = pa_stream_trigger(stream, nil, nil) { pa_operation_unref(op) }
     }
 
+    // Volume ramp state, under the mainloop lock: the volume the stream
+    // has now (percent, fractional while ramping), the steps left, the timer.
+    private var appliedVolume = 100.0
+    private var rampLeft = 0
+    private var rampTimer: OpaquePointer?
+    /// A volume change is spread over this many steps, 15 ms apart: long
+    /// enough to pass several of a sound server's render blocks.
+    let rampSteps = 12
+
     func setVolume(_ percent: Int) {
         lock()
         defer { unlock() }
         volume = max(0, min(100, percent))
-        guard let context, let stream, let format else { return }
+        guard let context, stream != nil else {
+            appliedVolume = Double(volume)
+            return
+        }
+        rampLeft = rampSteps
+        if rampTimer == nil {
+            let me = Unmanaged.passUnretained(self).toOpaque()
+            rampTimer = pa_context_rttime_new(context, pa_rtclock_now() + 15_000, { _, _, _, ud in
+                Unmanaged<PulseOutput>.fromOpaque(ud!).takeUnretainedValue().rampTick()
+            }, me)
+            rampTick()
+        }
+    }
+
+    /// One ramp step (called locked: from `setVolume`, or by the mainloop
+    /// thread, which holds the lock while it runs callbacks).
+    private func rampTick() {
+        guard rampLeft > 0, let context, let stream, let format else {
+            stopRampLocked()
+            return
+        }
+        appliedVolume += (Double(volume) - appliedVolume) / Double(rampLeft)
+        rampLeft -= 1
         var cv = pa_cvolume()
-        pa_cvolume_set(&cv, UInt32(format.channels), volumeValue)
+        pa_cvolume_set(&cv, UInt32(format.channels), pa_volume_t((Double(pv_pa_volume_norm()) * appliedVolume / 100).rounded()))
         if let op = pa_context_set_sink_input_volume(context, pa_stream_get_index(stream), &cv, nil, nil) {
             pa_operation_unref(op)
         }
+        if rampLeft == 0 {
+            stopRampLocked()
+        } else if let rampTimer {
+            pa_context_rttime_restart(context, rampTimer, pa_rtclock_now() + 15_000)
+        }
+    }
+
+    /// Ends a ramp at its target; call locked.
+    private func stopRampLocked() {
+        appliedVolume = Double(volume)
+        rampLeft = 0
+        if let rampTimer, let api = pa_threaded_mainloop_get_api(mainloop) {
+            api.pointee.time_free(rampTimer)
+        }
+        rampTimer = nil
     }
 
     var hasMixer: Bool { true }
@@ -241,6 +288,7 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
     }
 
     private func closeStreamLocked() {
+        stopRampLocked()
         guard let stream else { return }
         pa_stream_set_state_callback(stream, nil, nil)
         pa_stream_set_write_callback(stream, nil, nil)
