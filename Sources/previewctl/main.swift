@@ -113,22 +113,23 @@ final class Connection {
         }
     }
 
-    /// Waits in `idle` for a change of `subsystems`, or `timeout` seconds
-    /// (then `noidle`); exits 69 when the daemon goes away.
-    func idle(_ subsystems: [String], timeout: Double?) {
-        var text = Array(("idle " + subsystems.joined(separator: " ") + "\n").utf8)
+    /// Reads previewd's `events` stream (a `tick` every `interval` seconds
+    /// if given), calling `record` with each record's fields; returns only
+    /// by exiting (69 when the daemon goes away, 1 on an ACK).
+    func events(interval: Double?, _ record: ([String: String]) -> Void) -> Never {
+        var text = Array(("events" + (interval.map { " \($0)" } ?? "") + "\n").utf8)
         _ = text.withUnsafeMutableBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        if let timeout, buffer.firstIndex(of: 0x0A) == nil {
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            if poll(&p, 1, Int32(timeout * 1000)) == 0 {
-                var noidle = Array("noidle\n".utf8)
-                _ = noidle.withUnsafeMutableBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            }
-        }
+        var fields: [String: String] = [:]
         while true {
             guard let line = readLine() else { fail("connection to previewd lost", 69) }
-            if line == "OK" { return }
-            if line.hasPrefix("ACK ") { fail(line, 1) }
+            if line == "OK" {
+                record(fields)
+                fields = [:]
+            } else if line.hasPrefix("ACK ") {
+                fail(line, 1)
+            } else if let sep = line.firstRange(of: ": ") {
+                fields[String(line[..<sep.lowerBound])] = String(line[sep.upperBound...])
+            }
         }
     }
 
@@ -302,14 +303,16 @@ case .move(let from, let to):
 case .current(let format, let json):
     out(currentLine(format: format, json: json) + "\n")
 case .watch(let format, let json, let interval):
+    // One line per record of the daemon's events stream; a record that
+    // changes nothing the format shows prints nothing, except ticks.
     var last = ""
-    while true {
-        let line = currentLine(format: format, json: json)
-        if line != last || interval != nil {
+    connection.events(interval: interval) { record in
+        let values = StatusFormat.values(event: record)
+        let line = json ? StatusFormat.json(values) : StatusFormat.render(format, values)
+        if line != last || record["event"] == "tick" {
             out(line + "\n")
             last = line
         }
-        connection.idle(["player", "mixer", "options", "playlist"], timeout: interval)
     }
 case .version:
     out("previewctl \(previewctlVersion)\n")

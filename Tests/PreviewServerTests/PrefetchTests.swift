@@ -112,3 +112,4 @@ import Testing
         #expect(h.controller.lastError == nil)
     }
 }
+

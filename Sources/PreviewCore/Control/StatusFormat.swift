@@ -1,6 +1,7 @@
 /// mpc-like format strings for status bars: `%title%`, `%artist%`,
 /// `%album%`, `%file%`, `%state%`, `%elapsed%`, `%duration%`, `%percent%`,
-/// `%volume%`, `%position%`, `%length%`; `[...]` is an optional group,
+/// `%volume%`, `%position%`, `%length%`, and in `watch` `%event%` and
+/// `%reason%` (what changed and why); `[...]` is an optional group,
 /// dropped when a placeholder inside it has no value; `\\[` and `\\%` are
 /// literal; `&` is not special.
 public enum StatusFormat {
@@ -16,12 +17,32 @@ public enum StatusFormat {
         v["album"] = song["Album"]
         v["file"] = song["file"]
         if let pos = status["song"].flatMap({ Int($0) }) { v["position"] = String(pos + 1) }
-        let elapsed = Double(status["elapsed"] ?? "") ?? 0
-        v["elapsed"] = ControlFormat.clock(elapsed)
-        if let d = Double(status["duration"] ?? ""), d > 0 {
+        addTimes(elapsed: status["elapsed"], duration: status["duration"], to: &v)
+        return v
+    }
+
+    /// `elapsed`, `duration` and `percent` from seconds as text.
+    private static func addTimes(elapsed: String?, duration: String?, to v: inout [String: String]) {
+        let seconds = Double(elapsed ?? "") ?? 0
+        v["elapsed"] = ControlFormat.clock(seconds)
+        if let d = Double(duration ?? ""), d > 0 {
             v["duration"] = ControlFormat.clock(d)
-            v["percent"] = String(Int((elapsed / d * 100).rounded(.down)))
+            v["percent"] = String(Int((seconds / d * 100).rounded(.down)))
         }
+    }
+
+    /// The values a format can name, from an `events` record's fields
+    /// (see `PlayerEvent`).
+    public static func values(event: [String: String]) -> [String: String] {
+        var v: [String: String] = [:]
+        v["event"] = event["event"]
+        v["reason"] = event["reason"]
+        v["state"] = ["play": "playing", "pause": "paused", "stop": "stopped"][event["state"] ?? "stop"]
+        v["volume"] = event["volume"]
+        v["length"] = event["length"]
+        guard event["state"] != "stop", event["file"] != nil else { return v }
+        for key in ["title", "artist", "album", "file", "position", "error"] { v[key] = event[key] }
+        addTimes(elapsed: event["elapsed"], duration: event["duration"], to: &v)
         return v
     }
 

@@ -10,6 +10,9 @@ enum CommandOutcome {
     case idle(Subsystems)
     /// Close the connection without a reply (`close`).
     case close
+    /// The reply is the first record of an `events` stream; records follow
+    /// until `noidle`, with a `tick` record every so many seconds if given.
+    case events(tick: Double?)
 }
 
 /// One command being executed: its arguments and the reply being built.

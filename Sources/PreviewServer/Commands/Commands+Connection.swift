@@ -6,6 +6,18 @@ extension Commands {
     static func registerConnection(_ t: inout CommandTable, _ s: Services) {
         t.register("ping", 0, 0) { _ in .done }
         t.register("close", 0, nil) { _ in .close }
+        // previewd's extension: a stream of `event:` records with reasons.
+        t.register("events", 0, 1) { call throws(ProtocolError) in
+            var tick: Double?
+            if let text = call.args.first {
+                guard let seconds = Double(text), seconds >= 0.1, seconds <= 3600 else {
+                    throw ProtocolError(.argument, "tick interval must be seconds from 0.1 to 3600: \(text)")
+                }
+                tick = seconds
+            }
+            call.reply.append(raw: PlayerEvent(name: "player", reason: .subscribed, fields: s.controller.eventFields()).protocolLines)
+            return .events(tick: tick)
+        }
         t.register("idle", 0, nil) { call throws(ProtocolError) in
             var mask: Subsystems = []
             for name in call.args { mask.insert(try Subsystems(name: name)) }

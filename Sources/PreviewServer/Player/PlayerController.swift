@@ -23,6 +23,43 @@ final class PlayerController {
         if !changed.isSubset(of: [.message, .subscription, .update]) { changeCount += 1 }
         if !changed.isDisjoint(with: [.player, .playlist, .options]) { schedulePrefetch() }
         notifyServer(changed)
+        let recorded = changed.intersection(PlayerEvent.subsystems)
+        if !recorded.isEmpty { onEvent?(recorded, reason) }
+    }
+
+    /// Told of each change that makes an `events` record, with its reason.
+    var onEvent: ((Subsystems, EventReason) -> Void)?
+    /// Why the changes being made now happen: a command unless an engine
+    /// event or a timer says otherwise.
+    private(set) var reason = EventReason.user
+
+    /// Runs `body` with changes attributed to `why`.
+    private func because(_ why: EventReason, _ body: () -> Void) {
+        let saved = reason
+        reason = why
+        body()
+        reason = saved
+    }
+
+    /// The fields of an `events` record: the state now, for a status bar.
+    func eventFields() -> [PlayerEvent.Field] {
+        typealias F = PlayerEvent.Field
+        var out = [F("state", player.state.rawValue)]
+        if let id = player.current, let pos = queue.position(of: id), let song = queue.song(withID: id)?.song {
+            out += [F("position", "\(pos + 1)"), F("songid", "\(id)")]
+            out.append(F("length", "\(queue.count)"))
+            out.append(F("volume", "\(volume)"))
+            out.append(F("file", song.uri))
+            if let t = song.title { out.append(F("title", t)) }
+            if let a = song.artist { out.append(F("artist", a)) }
+            if let a = song.album { out.append(F("album", a)) }
+            out.append(F("elapsed", formatSeconds(elapsed)))
+            if let d = song.duration { out.append(F("duration", formatSeconds(d))) }
+        } else {
+            out += [F("length", "\(queue.count)"), F("volume", "\(volume)")]
+        }
+        if let lastError { out.append(F("error", lastError)) }
+        return out
     }
 
     /// How many songs ahead of the current one are downloaded in advance
@@ -715,6 +752,7 @@ final class PlayerController {
                 }
                 self.log.info("playing \(uri)\(retried ? " (preview URL refreshed)" : "")")
                 self.engine.play(stream: streamID, url: track.preview!, key: uri, from: from, until: until)
+                if retried { self.because(.urlRefreshed) { self.notify(.player) } }
             }
         }
     }
@@ -789,8 +827,22 @@ final class PlayerController {
 
     // MARK: engine events
 
-    /// Handles one event from the engine (called on the control thread).
+    /// Handles one event from the engine (called on the control thread);
+    /// the changes it makes carry the event's reason.
     func handle(_ event: EngineEvent) {
+        let why: EventReason
+        switch event {
+        case .httpResult: why = .user
+        case .streamStarted: why = .metadata
+        case .streamFinished: why = .eof
+        case .streamFailed: why = .error
+        case .streamCut: why = .urlRefreshed
+        case .outputChanged(let lost): why = lost == nil ? .outputBack : .outputLost
+        }
+        because(why) { handleEvent(event) }
+    }
+
+    private func handleEvent(_ event: EngineEvent) {
         switch event {
         case .httpResult: break  // routed by the server before reaching here
         case .streamStarted(let id, let format, let rate, let totalFrames):
@@ -840,6 +892,7 @@ final class PlayerController {
                 case .success(let track) where track.unplayableReason == nil:
                     self.remember(track)
                     self.engine.resume(stream: id, url: track.preview!)
+                    self.because(.urlRefreshed) { self.notify(.player) }
                 case .success(let track):
                     self.skip(stream: id, reason: "\(uri): \(track.unplayableReason ?? "unplayable")")
                 case .failure(let e):
@@ -881,6 +934,10 @@ final class PlayerController {
     }
 
     private func skip(stream id: StreamID, reason: String) {
+        because(.error) { skipSong(stream: id, reason: reason) }
+    }
+
+    private func skipSong(stream id: StreamID, reason: String) {
         log.warning("skipping: \(reason)")
         defer { if stream == nil || stream?.id == id { releaseWaiters() } }
         lastError = reason

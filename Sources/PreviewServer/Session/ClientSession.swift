@@ -67,6 +67,12 @@ final class ClientSession {
 
     /// Subsystems the client is idling on, when in idle.
     private var idleMask: Subsystems?
+    /// Whether the client reads an `events` stream.
+    private(set) var inEventStream = false
+    /// Seconds between its `tick` records, if it asked for them.
+    private(set) var tickInterval: Double?
+    /// When the next `tick` record is due (monotonic seconds).
+    var nextTick = Double.infinity
     /// Changes not yet reported to this client (MPD accumulates per client).
     private var pendingEvents: Subsystems = []
 
@@ -96,6 +102,12 @@ final class ClientSession {
             finishIdle(mask)
             process()
         }
+    }
+
+    /// Sends `event` if the client reads the events stream.
+    func deliver(_ event: PlayerEvent) {
+        guard inEventStream else { return }
+        send(event.protocolLines + "OK\n")
     }
 
     // MARK: input
@@ -153,6 +165,19 @@ final class ClientSession {
     }
 
     private func handle(_ line: String) {
+        if inEventStream {
+            // As in idle: `noidle` ends the stream (with an empty record).
+            if line.trimmingSuffix("\r") == "noidle" {
+                inEventStream = false
+                tickInterval = nil
+                nextTick = .infinity
+                send("OK\n")
+            } else {
+                log.info("client sent \"\(line.prefix(40))\" during events; closing")
+                closing = true
+            }
+            return
+        }
         if idleMask != nil {
             // In idle, only `noidle` is allowed (as in mpd, anything else ends the connection).
             if line.trimmingSuffix("\r") == "noidle" {
@@ -269,6 +294,14 @@ final class ClientSession {
             case .close:
                 execution = nil
                 closing = true
+                return
+            case .events(let tick):
+                execution = nil
+                send(call.reply.bytes)
+                send("OK\n")
+                inEventStream = true
+                tickInterval = tick
+                nextTick = tick.map { monotonicTime() + $0 } ?? .infinity
                 return
             case .idle(let mask):
                 execution = nil

@@ -28,6 +28,9 @@ public struct ServerOptions: Sendable {
     public var maxClients = 100
     /// Songs downloaded ahead of the current one; 0 turns prefetch off.
     public var prefetch = 2
+    /// `--on-event` hooks, and seconds a hook may run before it is killed.
+    public var hooks: [Hook] = []
+    public var hookTimeout = 10.0
 
     public init(socketPath: String, apiBase: String, stateDirectory: String, logLevel: LogLevel, outputName: String = "pulse") {
         self.outputName = outputName
@@ -92,6 +95,9 @@ public final class Server {
     private var httpCallbacks: [RequestID: (HTTPResult) -> Void] = [:]
     private var nextRequestID: RequestID = 1
     private var pendingChanges: Subsystems = []
+    /// Changes that make `events` records, with their reasons, in order.
+    private var pendingRecords: [(Subsystems, EventReason)] = []
+    private var hookRunner: HookRunner!
     /// Closures to run at a monotonic time, for time-outs on the control thread.
     private var timers: [(deadline: Double, action: () -> Void)] = []
     private let hub = MessageHub()
@@ -166,6 +172,9 @@ public final class Server {
         }
         controller.previousRestartSeconds = options.previousRestart
         controller.prefetchCount = options.prefetch
+        controller.onEvent = { [unowned self] changed, why in pendingRecords.append((changed, why)) }
+        hookRunner = HookRunner(hooks: options.hooks, timeout: options.hookTimeout, log: log)
+        defer { hookRunner.killAll() }
         let wants = WantList(file: JSONFile(path: options.stateDirectory + "/want.json", log: log))
         table = Commands.table(Services(controller: controller, hub: hub,
                                         playlists: PlaylistStore(directory: options.stateDirectory + "/playlists"),
@@ -217,7 +226,8 @@ public final class Server {
                 fds.append(pollfd(fd: fd, events: events, revents: 0))
             }
             var timeout: Int32 = -1
-            if let next = timers.map(\.deadline).min() {
+            let ticks = clients.values.map(\.nextTick).filter(\.isFinite)
+            if let next = (timers.map(\.deadline) + ticks + [hookRunner.nextDeadline].compactMap { $0 }).min() {
                 timeout = Int32(max(0, min(60_000, ((next - monotonicTime()) * 1000).rounded(.up))))
             }
             let n = poll(&fds, nfds_t(fds.count), timeout)
@@ -239,6 +249,8 @@ public final class Server {
                 timers.removeAll { $0.deadline <= now }
                 for t in due { t.action() }
             }
+            sendTicks(now: now)
+            hookRunner.reap(now: now)
             for pfd in fds.dropFirst(3) where pfd.revents != 0 {
                 guard let session = clients[pfd.fd] else { continue }
                 if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
@@ -277,10 +289,43 @@ public final class Server {
         Glibc.close(sigfds[1])
     }
 
+    /// Turns the changes of this loop turn into `events` records (one per
+    /// subsystem, with the first reason given for it, in MPD's order) for
+    /// the streaming clients and the hooks.
+    private func deliverRecords() {
+        guard !pendingRecords.isEmpty else { return }
+        var reasons: [Subsystems: EventReason] = [:]
+        for (changed, why) in pendingRecords {
+            for (flag, _) in Subsystems.names where changed.contains(flag) && reasons[flag] == nil { reasons[flag] = why }
+        }
+        pendingRecords = []
+        let fields = controller.eventFields()
+        for (flag, name) in Subsystems.names {
+            guard let why = reasons[flag] else { continue }
+            let event = PlayerEvent(name: name, reason: why, fields: fields)
+            for session in clients.values { session.deliver(event) }
+            hookRunner.run(event)
+        }
+    }
+
+    /// Sends `tick` records to the streaming clients whose interval is up.
+    private func sendTicks(now: Double) {
+        var event: PlayerEvent?
+        for session in clients.values where session.nextTick <= now {
+            if event == nil { event = PlayerEvent(name: "tick", reason: .tick, fields: controller.eventFields()) }
+            session.deliver(event!)
+            // Skip ticks missed while busy instead of sending a burst.
+            let interval = session.tickInterval ?? .infinity
+            session.nextTick = max(session.nextTick + interval, now)
+        }
+        if let event, hookRunner.hooks.contains(where: { $0.matches("tick") }) { hookRunner.run(event) }
+    }
+
     /// Hands changes to the sessions after the command or event that made
     /// them; delivering can run queued commands, which can change more.
     private func deliverChanges() {
         while true {
+            deliverRecords()
             let changed = pendingChanges
             pendingChanges = []
             var delivered = false

@@ -38,6 +38,10 @@ public struct DaemonOptions: Equatable, Sendable {
     public var prefetch = 2
     /// `--prefetch-memory MIB`: bytes all in-memory downloads may hold.
     public var prefetchMemory = 8 << 20
+    /// `--on-event [EVENTS:]CMD`, repeatable: hooks run for each change.
+    public var hooks: [Hook] = []
+    /// `--hook-timeout S`: a hook still running after S seconds is killed.
+    public var hookTimeout = 10.0
     /// `--help` was given: print `usage` and exit 0.
     public var showHelp = false
     /// `--version` was given.
@@ -73,6 +77,11 @@ public struct DaemonOptions: Equatable, Sendable {
       --prefetch N           songs downloaded ahead of the current one
                              (default 2; 0 off)
       --prefetch-memory MIB  memory all downloads may hold (default 8)
+      --on-event [EV,..:]CMD run `sh -c CMD` for each event (or only for the
+                             named ones: player, mixer, options, playlist,
+                             output, tick); the event is in PREVIEWD_*
+                             variables and on stdin; repeatable
+      --hook-timeout S       kill a hook still running after S seconds (default 10)
       --help                 show this text
       --version              show the version
 
@@ -175,6 +184,12 @@ public struct DaemonOptions: Equatable, Sendable {
                     throw UsageError(description: "--prefetch-memory takes MiB from 1 to 1024, not \"\(text)\"")
                 }
                 o.prefetchMemory = n << 20
+            case "--on-event":
+                let text = try v()
+                let hook = Hook(parsing: text)
+                guard !hook.command.isEmpty else { throw UsageError(description: "--on-event needs a command") }
+                o.hooks.append(hook)
+            case "--hook-timeout": o.hookTimeout = try seconds(allowZero: false)
             case "--help", "-h": o.showHelp = true
             case "--version", "-V": o.showVersion = true
             default: throw UsageError(description: "unknown option \"\(arguments[i])\" (see --help)")
@@ -214,6 +229,8 @@ public struct DaemonOptions: Equatable, Sendable {
         server.previousRestart = previousRestart
         server.maxClients = maxClients
         server.prefetch = prefetch
+        server.hooks = hooks
+        server.hookTimeout = hookTimeout
         return server
     }
 }
