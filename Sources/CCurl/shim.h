@@ -17,6 +17,8 @@ static inline CURLcode pv_curl_setopt_slist(CURL *h, CURLoption o, struct curl_s
 static inline CURLcode pv_curl_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
 /// curl_easy_getinfo(3) for a string result (owned by curl).
 static inline CURLcode pv_curl_getinfo_string(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }
+/// curl_easy_getinfo(3) for a curl_off_t result (CURLINFO_RETRY_AFTER).
+static inline CURLcode pv_curl_getinfo_off_t(CURL *h, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(h, i, v); }
 /// curl_easy_getinfo(3) for CURLINFO_PRIVATE.
 static inline CURLcode pv_curl_getinfo_pointer(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
 /// curl_multi_setopt(3) with a long argument.

@@ -42,6 +42,13 @@ final class Connection {
         guard let greeting = readLine(), greeting.hasPrefix("OK MPD ") else {
             fail("\(path) does not speak the MPD protocol", 69)
         }
+        // A refusal (too many clients, another user) comes with the greeting.
+        if let nl = buffer.firstIndex(of: 0x0A) {
+            let line = String(decoding: buffer[..<nl], as: UTF8.self)
+            if case .ack(_, _, _, let message, _)? = ResponseParser.parse([line][...])?.0 {
+                fail("previewd refused the connection: \(message)", 69)
+            }
+        }
     }
 
     private func readLine() -> String? {

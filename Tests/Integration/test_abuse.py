@@ -1,9 +1,10 @@
 """Bad clients: they get clear refusals, and never block the daemon or
 other clients."""
+import os
 import socket
 import time
 
-from conftest import Client
+from conftest import PREVIEWCTL, Client
 
 
 def test_connection_limit_answers_with_an_ack(daemon_factory):
@@ -89,3 +90,35 @@ def test_100000_command_list_and_disconnect_mid_list(daemon):
     time.sleep(0.1)
     assert c.fields("status")["playlistlength"] == "0"  # an unfinished list never runs
     assert c.cmd("ping") == ["OK"]
+
+
+def test_another_user_is_refused_even_through_an_opened_up_socket(daemon_factory, tmp_path):
+    import shutil
+    import subprocess
+    d = daemon_factory(output="null")
+    # The socket is 0600 in a 0700 directory, so another user cannot even
+    # reach it; open a way in (a hard link in a world-writable directory,
+    # the socket made 0777) to test the daemon's own check of the peer.
+    public = "/tmp/previewd-peer-test"
+    shutil.rmtree(public, ignore_errors=True)
+    os.mkdir(public)
+    os.chmod(public, 0o777)
+    try:
+        link = os.path.join(public, "socket")
+        os.link(d.socket, link)
+        os.chmod(link, 0o777)
+        script = ("import socket, sys; s = socket.socket(socket.AF_UNIX); s.connect(%r); data = b''\n"
+                  "while True:\n c = s.recv(4096)\n if not c: break\n data += c\n"
+                  "sys.stdout.write(data.decode())" % link)
+        p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                            "/usr/bin/python3", "-c", script], capture_output=True, text=True, timeout=30)
+        assert p.stdout == ("OK MPD 0.23.5\n"
+                            f"ACK [4@0] {{}} permission denied: previewd serves only uid {os.geteuid()}, not uid 65534\n"), p
+        p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                            PREVIEWCTL, "--socket", link, "status"], capture_output=True, text=True, timeout=30)
+        assert (p.returncode, p.stderr) == (69, "previewctl: previewd refused the connection: permission denied: "
+                                                f"previewd serves only uid {os.geteuid()}, not uid 65534\n"), p
+    finally:
+        shutil.rmtree(public, ignore_errors=True)
+    assert d.client().cmd("ping") == ["OK"]
+    assert "refused a client running as uid 65534" in d.log()

@@ -17,6 +17,9 @@ with open(os.path.join(catalog.CORPUS, "preview-02.mp3"), "rb") as f:
     MP3 = f.read()
 
 
+SERVED = set()  # paths that answer differently the second time
+
+
 class Faults(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True
@@ -40,10 +43,28 @@ class Faults(BaseHTTPRequestHandler):
 
     def do_GET(self):
         p = self.path
+        if p == "/status/503-once":  # overloaded for a second, then fine
+            if p not in SERVED:
+                SERVED.add(p)
+                return self.body(b"<html>busy</html>", "text/html", 503, [("Retry-After", "1")])
+            return self.body(MP3, "audio/mpeg")
         if p.startswith("/status/"):
             code = int(p.split("/")[2])
             extra = [("Retry-After", "1")] if code == 503 else []
             return self.body(b"<html>no</html>", "text/html", code, extra)
+        if p == "/trickle":  # 1 KB/s, never quite stalling
+            self.head(length=len(MP3))
+            for i in range(0, len(MP3), 100):
+                self.wfile.write(MP3[i:i + 100])
+                self.wfile.flush()
+                time.sleep(0.1)
+            return
+        if p == "/endless":  # a radio-like stream: the MP3 over and over, no length
+            self.send_response(200)
+            self.send_header("Content-Type", "audio/mpeg")
+            self.end_headers()
+            while True:
+                self.wfile.write(MP3)
         if p == "/html":
             return self.body(b"<!doctype html><html><body>" + b"x" * 5000 + b"</body></html>", "text/html")
         if p == "/plain":
@@ -129,7 +150,9 @@ CASES = {  # path -> (outcome, error text the status shows, or None)
     "/status/404": ("skipped", "HTTP status 404"),
     "/status/410": ("skipped", "HTTP status 410"),
     "/status/500": ("skipped", "HTTP status 500"),
-    "/status/503": ("skipped", "HTTP status 503"),
+    # Retry-After is waited out once (at most 10 s), then the song is skipped.
+    "/status/503": ("skipped", "HTTP status 503 (retry after 1 s)"),
+    "/status/503-once": ("plays", None),
     "/html": ("skipped", "not audio: the server sent text/html"),
     "/plain": ("skipped", "not audio: the server sent text/plain"),
     "/loop": ("skipped", "network error: Number of redirects hit maximum amount"),
@@ -140,6 +163,9 @@ CASES = {  # path -> (outcome, error text the status shows, or None)
     # all of it plays, and the error still names the fault.
     "/short": ("whole", "network error: Transferred a partial file"),
     "/stall": ("partial", "network error: no data for 2 s"),
+    # Bytes keep coming, too slowly to play: judged by the total wait.
+    # (At 1 KB/s the first 2 s may not even hold a whole frame after the tag.)
+    "/trickle": ("at most partial", "network error: too slow ("),
 }
 
 
@@ -166,6 +192,25 @@ def test_http_fault(daemon_factory, http, faults, path):
     elif outcome == "whole":
         assert md5(before) == REF_02["pcm_md5_s16"]
         assert st["error"].startswith(f"{faults}{path}: {error}"), st["error"]
+    elif outcome == "at most partial":
+        assert len(before) < int(REF_02["pcm_frames"]) * 4
+        assert st["error"].startswith(f"{faults}{path}: {error}"), st["error"]
     else:
         assert 0 < len(before) < int(REF_02["pcm_frames"]) * 4
         assert st["error"].startswith(f"{faults}{path}: {error}"), st["error"]
+
+
+def test_an_endless_body_plays_like_a_radio_stream_until_skipped(daemon_factory, http, faults):
+    d = daemon_factory(output="null", pace="realtime")
+    c = d.client()
+    assert c.cmd(f'add "{faults}/endless"') == ["OK"]
+    assert c.cmd(f'add "{http}/corpus/preview-01.mp3"') == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    time.sleep(2.5)
+    st = c.fields("status")
+    assert (st["state"], st["song"]) == ("play", "0")
+    assert float(st["elapsed"]) > 1.5
+    assert c.cmd("next") == ["OK"]
+    st = c.fields("status")
+    assert (st["state"], st["song"], st["duration"]) == ("play", "1", "30.000")
+    assert "error" not in st

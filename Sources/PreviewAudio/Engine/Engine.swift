@@ -413,6 +413,10 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         var skipUntil = 0
         var stopAt: Int?
         var fedBeforeAudio = 0
+        // Seconds spent waiting for bytes since the first one, and when it came:
+        // a trickle never stalls outright, so it is judged by the total.
+        var starved = 0.0
+        var firstByteAt: Double?
         var inputEnded = false
         var started = false
         positionState.withLock { $0 = PlaybackPosition(stream: id, frames: 0, format: nil, bitrate: 0) }
@@ -477,7 +481,18 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                         ? .failed(.notAudio("no MPEG audio frames found"), frames)
                         : .finished(frames)
                 }
-                switch source.read(into: input, stallTimeout: stallTimeout) {
+                let asked = monotonicSeconds()
+                let read = source.read(into: input, stallTimeout: stallTimeout)
+                if let since = firstByteAt {
+                    starved += monotonicSeconds() - asked
+                    if case .bytes = read, starved > stallTimeout {
+                        let rate = Double(source.received) / max(monotonicSeconds() - since, 0.001)
+                        return .failed(.tooSlow(bytesPerSecond: Int(rate)), frames)
+                    }
+                } else if case .bytes = read {
+                    firstByteAt = monotonicSeconds()
+                }
+                switch read {
                 case .bytes(let n):
                     if format == nil {
                         fedBeforeAudio += n

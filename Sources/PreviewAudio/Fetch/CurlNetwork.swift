@@ -20,6 +20,8 @@ final class Transfer: @unchecked Sendable {
     let rangeStart: Int
     /// Body bytes still to drop: a server that ignores Range sends it all.
     fileprivate var skip = 0
+    /// A 503's `Retry-After`, in seconds (0: none).
+    fileprivate var retryAfter = 0
     // Network-thread state.
     fileprivate var easy: UnsafeMutableRawPointer?
     fileprivate var body: [UInt8] = []
@@ -241,6 +243,11 @@ final class CurlNetwork: @unchecked Sendable {
         var status = 0
         pv_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         let type = CurlNetwork.contentType(easy)
+        if status == 503 {
+            var seconds: curl_off_t = 0
+            pv_curl_getinfo_off_t(easy, CURLINFO_RETRY_AFTER, &seconds)
+            t.retryAfter = Int(seconds)
+        }
         var error: String?
         if let result, result == CURLE_UNSUPPORTED_PROTOCOL {
             // Only http(s) is allowed, so this is a redirect elsewhere (file://, ftp://, ...).
@@ -273,6 +280,7 @@ final class CurlNetwork: @unchecked Sendable {
     /// a Range request means nothing was left to fetch.
     private func mediaFailure(_ t: Transfer, status: Int, error: String?) -> StreamFailure? {
         if status == 416 && t.rangeStart > 0 { return nil }
+        if status == 503, t.retryAfter > 0 { return .unavailable(retryAfter: t.retryAfter) }
         if let failure = t.failure { return failure }
         if let error { return status >= 400 ? .httpStatus(status) : .transport(error) }
         if status >= 400 { return .httpStatus(status) }

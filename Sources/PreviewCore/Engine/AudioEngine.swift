@@ -51,6 +51,8 @@ public struct HTTPResult: Sendable {
 public enum StreamFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// The server answered with this HTTP status (>= 400).
     case httpStatus(Int)
+    /// The server answered 503 with `Retry-After` in this many seconds.
+    case unavailable(retryAfter: Int)
     /// The server sent something that is not audio (HTML, text, ...).
     case notAudio(String)
     /// Connection, DNS, TLS, protocol or time-out error.
@@ -63,26 +65,31 @@ public enum StreamFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case stalled(seconds: Int)
     /// The body passed the largest size taken, in bytes.
     case tooLarge(bytes: Int)
+    /// Bytes came, but so slowly (this many per second) that the decoder
+    /// waited for them longer in all than the stream time-out.
+    case tooSlow(bytesPerSecond: Int)
 
     /// Whether fetching the rest of the body (maybe from a fresh URL) can
     /// cure it: a broken connection or a refused Range request can heal; a
     /// silent server, an oversized or undecodable body will not.
     public var isResumable: Bool {
         switch self {
-        case .transport, .httpStatus: return true
-        case .notAudio, .decode, .output, .stalled, .tooLarge: return false
+        case .transport, .httpStatus, .unavailable: return true
+        case .notAudio, .decode, .output, .stalled, .tooLarge, .tooSlow: return false
         }
     }
 
     public var description: String {
         switch self {
         case .httpStatus(let s): return "HTTP status \(s)"
+        case .unavailable(let seconds): return "HTTP status 503 (retry after \(seconds) s)"
         case .notAudio(let why): return "not audio: \(why)"
         case .transport(let why): return "network error: \(why)"
         case .decode(let why): return "decode error: \(why)"
         case .output(let why): return "output error: \(why)"
         case .stalled(let seconds): return "network error: no data for \(seconds) s"
         case .tooLarge(let bytes): return "network error: body larger than \(bytes >> 20) MiB"
+        case .tooSlow(let rate): return "network error: too slow (\(rate) bytes/s)"
         }
     }
 }

@@ -661,6 +661,10 @@ final class PlayerController {
         notify(.player)
     }
 
+    /// The longest `Retry-After` (seconds) a 503 is waited out for; a
+    /// longer one skips the song at once.
+    static let longestRetryAfter = 10
+
     /// How long a skipped-to song that needs the network waits for the
     /// next skip before it is opened, in seconds.
     static let skipSettle = 0.05
@@ -917,6 +921,17 @@ final class PlayerController {
                 previewURLs[trackID] = nil
                 prefetchURLs[queue.song(withID: current.song)?.song.uri ?? ""] = nil
                 start(song: current.song, retried: true, offset: current.from)
+                return
+            }
+            if case .unavailable(let seconds) = failure, !current.retried, seconds <= PlayerController.longestRetryAfter {
+                // Overloaded, and it says when to come back: once, then skip.
+                let song = current.song
+                log.info("\(queue.song(withID: song)?.song.uri ?? "song"): \(failure); trying again then")
+                stream = (current.id, song, true, current.from, current.whole)
+                schedule(Double(seconds)) { [weak self] in
+                    guard let self, self.stream?.id == id else { return }
+                    self.start(song: song, retried: true, offset: current.from)
+                }
                 return
             }
             skip(stream: id, reason: "\(queue.song(withID: current.song)?.song.uri ?? "song"): \(failure)")

@@ -271,10 +271,15 @@ public final class Server {
             }
             if fds[0].revents != 0 {
                 while let fd = listener.accept() {
+                    if let uid = peerUID(fd), uid != geteuid() {
+                        // The socket is 0600 in a 0700 directory; this is the
+                        // second lock, for a socket passed in or moved.
+                        refuse(fd, "ACK [4@0] {} permission denied: previewd serves only uid \(geteuid()), not uid \(uid)")
+                        log.warning("refused a client running as uid \(uid)")
+                        continue
+                    }
                     guard clients.count < options.maxClients else {
-                        var refusal = Array("OK MPD 0.23.5\nACK [5@0] {} too many clients (at most \(options.maxClients))\n".utf8)
-                        _ = refusal.withUnsafeMutableBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                        Glibc.close(fd)
+                        refuse(fd, "ACK [5@0] {} too many clients (at most \(options.maxClients))")
                         log.warning("refused a client: \(options.maxClients) already connected")
                         continue
                     }
@@ -380,6 +385,26 @@ public final class Server {
         clients[fd] = nil
         Glibc.close(fd)
     }
+}
+
+/// The uid of the process at the other end of a Unix socket
+/// (getsockopt SO_PEERCRED), or nil when the kernel does not say.
+func peerUID(_ fd: Int32) -> uid_t? {
+    // struct ucred (pid, uid, gid); Glibc's module hides it behind _GNU_SOURCE.
+    var cred: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+    var size = socklen_t(MemoryLayout.size(ofValue: cred))
+    guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &size) == 0, size == 12 else { return nil }
+    return cred.uid
+}
+
+/// Sends the greeting and one ACK line to a client turned away, then closes it.
+func refuse(_ fd: Int32, _ ack: String) {
+    var bytes = Array("OK MPD 0.23.5\n\(ack)\n".utf8)
+    _ = bytes.withUnsafeMutableBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    // Unread input would turn the close into a reset that loses the ACK.
+    var junk = [UInt8](repeating: 0, count: 4096)
+    while recv(fd, &junk, junk.count, Int32(MSG_DONTWAIT)) > 0 {}
+    Glibc.close(fd)
 }
 
 /// pipe(2) with both ends non-blocking and close-on-exec (pipe2 is a GNU
