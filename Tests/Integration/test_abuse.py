@@ -122,3 +122,18 @@ def test_another_user_is_refused_even_through_an_opened_up_socket(daemon_factory
         shutil.rmtree(public, ignore_errors=True)
     assert d.client().cmd("ping") == ["OK"]
     assert "refused a client running as uid 65534" in d.log()
+
+
+def test_nul_bytes_invalid_utf8_and_a_1_mib_line(daemon):
+    c = daemon.client()
+    for raw, ack in [
+        (b"ping\x00\n", 'ACK [5@0] {} unknown command "ping\x00"'),
+        (b'add "a\x00b"\n', "ACK [2@0] {add} Malformed URI: control characters"),
+        (b"add \xff\xfe\n", "ACK [2@0] {} request is not valid UTF-8"),
+        (b"status \xc3\n", "ACK [2@0] {} request is not valid UTF-8"),
+        (b"x" * (1 << 20) + b"\n", "ACK [2@0] {} line too long (at most 65536 bytes)"),
+    ]:
+        c.send(raw)
+        assert c.reply() == [ack], raw[:20]
+    assert c.cmd("ping") == ["OK"]
+    assert c.fields("status")["playlistlength"] == "0"
