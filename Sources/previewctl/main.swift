@@ -372,7 +372,7 @@ case .catalog(let cmd):
     }
     if cmd.add || cmd.play, !records.isEmpty {
         let length = Int(dictionary(connection.must(["status"]))["playlistlength"] ?? "0") ?? 0
-        _ = connection.must(records.map { "add \(q($0.uri))" })
+        _ = connection.must(cmd.urisToQueue(records).map { "add \(q($0))" })
         if cmd.play { _ = connection.must(["play \(length)"]) }
     }
 }

@@ -73,6 +73,7 @@ def test_add_and_play_results(daemon_factory):
     st = c.fields("status")
     assert st["playlistlength"] == "15"
     assert st["song"] == "1" and st["state"] == "play"
+    assert c.fields("currentsong")["Album"] == "Discovery", "queued as the album, so songs carry its title"
     p = daemon.ctl("chart", "tracks", "--add")
     assert p.returncode == 0, p.stderr
     assert c.fields("status")["playlistlength"] == str(15 + len(load("chart-0-tracks.json")["data"]))

@@ -234,7 +234,9 @@ def test_daemon_starts_without_a_sound_server_and_says_why(daemon_factory, tmp_p
     assert st["error"].startswith("output: cannot connect to PulseAudio: "), st
     assert c.cmd(f'add "{http}/corpus/preview-01.mp3"') == ["OK"]
     assert c.cmd("play") == ["OK"]
-    assert c.fields("status")["state"] == "play"
+    st = c.fields("status")
+    assert st["state"] == "play"
+    assert st["error"].startswith("output: cannot connect to PulseAudio: "), "play does not hide why there is no sound"
 
 
 def sink_inputs(env):

@@ -107,9 +107,9 @@ import Testing
     @Test func aLostOutputIsAnErrorUntilItIsBack() {
         let h = harness()
         h.controller.handle(.outputChanged(lost: "PulseAudio connection lost"))
-        #expect(h.controller.lastError == "output: PulseAudio connection lost; reconnecting")
+        #expect(h.controller.statusError == "output: PulseAudio connection lost; reconnecting")
         h.controller.handle(.outputChanged(lost: nil))
-        #expect(h.controller.lastError == nil)
+        #expect(h.controller.statusError == nil)
     }
 }
 

@@ -1,10 +1,11 @@
 #!/bin/sh
-# A previewd hook: a desktop notification when a new song starts.
-#   previewd --on-event 'player:/path/to/notify-on-change.sh'
+# A previewd hook: a desktop notification when another song starts.
+#   previewd --on-event 'player:/absolute/path/to/notify-on-change.sh'
 # previewd runs it for every `player` event, with the event in PREVIEWD_*
-# variables; it notifies when playback starts or moves on (a skip, the
-# previous song's end, a resume), not on a pause or the end of the queue.
-[ "$PREVIEWD_STATE" = play ] || exit 0
-case "$PREVIEWD_REASON" in user|eof|error) ;; *) exit 0 ;; esac
-[ -n "$PREVIEWD_TITLE" ] || exit 0
+# variables. Pauses, resumes and seeks keep the same song id, so they are
+# not announced; the id last announced is kept in the runtime directory.
+[ "$PREVIEWD_STATE" = play ] && [ -n "$PREVIEWD_TITLE" ] || exit 0
+last="${XDG_RUNTIME_DIR:-/tmp}/previewd-notified-songid"
+[ "$(cat "$last" 2>/dev/null)" = "$PREVIEWD_SONGID" ] && exit 0
+echo "$PREVIEWD_SONGID" > "$last"
 exec notify-send --app-name=previewd "${PREVIEWD_ARTIST:-previewd}" "$PREVIEWD_TITLE"

@@ -102,6 +102,13 @@ public struct CatalogCommand: Equatable, Sendable {
         }
     }
 
+    /// What `--add`/`--play` queue: an album as itself (so its songs carry
+    /// the album's title, in one request), other results one by one.
+    public func urisToQueue(_ records: [CatalogRecord]) -> [String] {
+        if case .album(let id) = query, !records.isEmpty { return ["deezer:album:\(id)"] }
+        return records.map(\.uri)
+    }
+
     /// The requests to send, one reply each.
     public var requests: [String] {
         let q = RequestParser.quote

@@ -31,7 +31,13 @@ public enum Completions {
                     _describe 'command' subcommands
                 fi
             }
-            compdef _previewctl previewctl
+            # Autoloaded from $fpath, the first call must complete too; sourced,
+            # the function is registered.
+            if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+                _previewctl "$@"
+            else
+                compdef _previewctl previewctl
+            fi
 
             """
         case "fish":

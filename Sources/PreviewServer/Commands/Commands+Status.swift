@@ -85,7 +85,7 @@ extension Commands {
                 if let format = c.currentFormat { r.field("audio", format.description) }
             }
         }
-        if let error = c.lastError { r.field("error", error) }
+        if let error = c.statusError { r.field("error", error) }
         if let next = player.nextSong(in: queue), let pos = queue.position(of: next) {
             r.field("nextsong", pos)
             r.field("nextsongid", Int(next))

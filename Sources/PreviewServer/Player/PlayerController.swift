@@ -9,6 +9,11 @@ final class PlayerController {
     private(set) var volume = 100
     /// The last playback error, shown as `error:` in `status` until `clearerror`.
     private(set) var lastError: String?
+    /// Why the output is lost, while it is; shown as `error:` when there is
+    /// no playback error, and not cleared by `play` or `clearerror`.
+    private(set) var outputError: String?
+    /// The `error:` `status` shows.
+    var statusError: String? { lastError ?? outputError }
     /// When the controller started (for `stats` uptime), monotonic seconds.
     let startTime = monotonicTime()
 
@@ -58,7 +63,7 @@ final class PlayerController {
         } else {
             out += [F("length", "\(queue.count)"), F("volume", "\(volume)")]
         }
-        if let lastError { out.append(F("error", lastError)) }
+        if let statusError { out.append(F("error", statusError)) }
         return out
     }
 
@@ -906,10 +911,10 @@ final class PlayerController {
         case .outputChanged(let lost):
             if let lost {
                 log.warning("output lost: \(lost); reconnecting")
-                lastError = "output: \(lost); reconnecting"
+                outputError = "output: \(lost); reconnecting"
             } else {
                 log.info("output back")
-                if lastError?.hasPrefix("output: ") == true { lastError = nil }
+                outputError = nil
             }
             notify([.player, .output])
         case .streamFailed(let id, let failure, _):

@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+"""Soak run: 1,000 songs through the release previewd at --pace none, with
+skips, seeks and failing songs mixed in, watching the daemon's resident
+memory, open file descriptors and threads. A figure, never a pass/fail
+(though it says whether the targets were met: RSS growth after warm-up
+under 1 MiB, descriptors and threads back to where they started).
+
+  contrib/bench/soak.py [BIN_DIR] [--songs N]
+"""
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "Integration"))
+import catalog  # noqa: E402
+
+argv = sys.argv[1:]
+SONGS = 1000
+if "--songs" in argv:
+    i = argv.index("--songs")
+    SONGS = int(argv[i + 1])
+    del argv[i:i + 2]
+BIN = argv[0] if argv else os.path.join(ROOT, ".build", "release")
+
+
+class Client:
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.connect(path)
+        self.buf = b""
+        while not self.buf.endswith(b"\n"):  # the greeting
+            self.buf += self.sock.recv(65536)
+        self.buf = b""
+
+    def reply(self):
+        while not (self.buf.endswith(b"OK\n") or b"\nACK " in b"\n" + self.buf):
+            self.buf += self.sock.recv(65536)
+        out, self.buf = self.buf, b""
+        return out.decode()
+
+    def cmd(self, line):
+        self.sock.sendall(line.encode() + b"\n")
+        return self.reply()
+
+    def status(self):
+        return dict(l.split(": ", 1) for l in self.cmd("status").splitlines() if ": " in l)
+
+
+def usage(pid):
+    with open(f"/proc/{pid}/status") as f:
+        fields = dict(line.split(":", 1) for line in f)
+    return (int(fields["VmRSS"].split()[0]), len(os.listdir(f"/proc/{pid}/fd")), int(fields["Threads"]))
+
+
+def main():
+    server = catalog.serve()
+    base = f"http://127.0.0.1:{server.server_port}"
+    tmp = tempfile.mkdtemp(prefix="previewd-soak-")
+    path = os.path.join(tmp, "socket")
+    log = open(os.path.join(tmp, "log"), "w")
+    proc = subprocess.Popen([os.path.join(BIN, "previewd"), "--socket", path, "--output", "null", "--pace", "none",
+                             "--api-base", base + "/api", "--state-dir", tmp], stdout=log, stderr=subprocess.STDOUT)
+    for _ in range(500):
+        if os.path.exists(path):
+            break
+        time.sleep(0.01)
+    c = Client(path)
+    start = usage(proc.pid)
+    # A cycle of 10: eight corpus previews, a 404 and an album track that
+    # gets skipped; every fifth cycle also seeks.
+    cycle = [f"{base}/corpus/{n}" for n in catalog.PREVIEWS[:8]] + [f"{base}/nothing.mp3", "deezer:track:3135556"]
+    played = 0
+    samples = []
+    t0 = time.time()
+    while played < SONGS:
+        c.cmd("clear")
+        for uri in cycle:
+            c.cmd(f'add "{uri}"')
+        c.cmd("play")
+        if (played // 10) % 5 == 0:
+            c.cmd("seek 1 20")
+        c.cmd("playid 10")  # the album track: skipped while it plays
+        c.cmd("next")
+        while c.status()["state"] != "stop":
+            time.sleep(0.005)
+        played += len(cycle)
+        if played == 100:
+            warm = usage(proc.pid)
+        samples.append(usage(proc.pid))
+    c.cmd("clear")
+    time.sleep(1)
+    end = usage(proc.pid)
+    elapsed = time.time() - t0
+    c.sock.close()
+    proc.terminate()
+    proc.wait()
+    server.shutdown()
+    peak = max(s[0] for s in samples)
+    print(f"{played} songs in {elapsed:.1f} s (release build in {BIN})")
+    print(f"  RSS: start {start[0] / 1024:.1f} MiB, after warm-up (100 songs) {warm[0] / 1024:.1f} MiB, "
+          f"peak {peak / 1024:.1f} MiB, end {end[0] / 1024:.1f} MiB; growth after warm-up {(end[0] - warm[0]) / 1024:+.2f} MiB"
+          f" ({'under' if end[0] - warm[0] < 1024 else 'OVER'} the 1 MiB target)")
+    print(f"  file descriptors: start {start[1]}, end {end[1]}; threads: start {start[2]}, end {end[2]}"
+          f" ({'back to the start' if (end[1], end[2]) == (start[1], start[2]) else 'NOT back to the start'})")
+
+
+main()
