@@ -16,21 +16,15 @@ import signal
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "Integration"))
+import benchlib  # noqa: E402  (also puts the stand-in on the path)
 import catalog  # noqa: E402
 
-argv = sys.argv[1:]
-RUNS = 5
-if "--runs" in argv:
-    i = argv.index("--runs")
-    RUNS = int(argv[i + 1])
-    del argv[i:i + 2]
-BIN = argv[0] if argv else os.path.join(ROOT, ".build", "release")
+BIN, ARGS = benchlib.arguments(runs=5)
+RUNS = ARGS["runs"]
+ROOT = benchlib.ROOT
 PREVIEWS = sorted(f for f in os.listdir(catalog.CORPUS) if f.startswith("preview-"))
 
 

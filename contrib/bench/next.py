@@ -17,30 +17,15 @@ import re
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "Integration"))
+import benchlib  # noqa: E402  (also puts the stand-in on the path)
 import catalog  # noqa: E402
 
-argv = sys.argv[1:]
-
-
-def option(name, default):
-    if name in argv:
-        i = argv.index(name)
-        value = argv[i + 1]
-        del argv[i:i + 2]
-        return int(value)
-    return default
-
-
-RUNS = option("--runs", 10)
-DELAY_MS = option("--delay-ms", 100)
-BIN = argv[0] if argv else os.path.join(ROOT, ".build", "release")
+BIN, ARGS = benchlib.arguments(runs=10, delay_ms=100)
+RUNS, DELAY_MS = ARGS["runs"], ARGS["delay_ms"]
 
 
 def command(sock, line):

@@ -10,21 +10,14 @@ under 1 MiB, descriptors and threads back to where they started).
 import os
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "Integration"))
+import benchlib  # noqa: E402  (also puts the stand-in on the path)
 import catalog  # noqa: E402
 
-argv = sys.argv[1:]
-SONGS = 1000
-if "--songs" in argv:
-    i = argv.index("--songs")
-    SONGS = int(argv[i + 1])
-    del argv[i:i + 2]
-BIN = argv[0] if argv else os.path.join(ROOT, ".build", "release")
+BIN, ARGS = benchlib.arguments(songs=1000)
+SONGS = ARGS["songs"]
 
 
 class Client:
@@ -74,6 +67,7 @@ def main():
     # gets skipped; every fifth cycle also seeks.
     cycle = [f"{base}/corpus/{n}" for n in catalog.PREVIEWS[:8]] + [f"{base}/nothing.mp3", "deezer:track:3135556"]
     played = 0
+    warm = start
     samples = []
     t0 = time.time()
     while played < SONGS:
