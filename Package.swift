@@ -4,6 +4,7 @@
 //   CCurl/CMpg123/CPulse  ->  PreviewAudio  ->  previewd
 //   PreviewCore (pure)    ->  PreviewServer ->  previewd
 //   PreviewCore           ->  previewctl
+//   PreviewServer         ->  previewfuzz (fuzzing harness)
 import PackageDescription
 
 let package = Package(
@@ -30,6 +31,12 @@ let package = Package(
             name: "previewctl", dependencies: ["PreviewCore"],
             // A hotkey must not wait for the dynamic loader: link everything in.
             linkerSettings: [.unsafeFlags(["-static-executable"])]),
+        // Fuzzing harness (contrib/fuzz/run builds it with -sanitize=fuzzer);
+        // built normally, it replays inputs.
+        .target(name: "CFuzzDriver", path: "Sources/CFuzzDriver"),
+        .executableTarget(
+            name: "previewfuzz", dependencies: ["PreviewServer", "PreviewCore", "CFuzzDriver"],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "PreviewCoreTests", dependencies: ["PreviewCore"]),
         .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "PreviewCore"]),
         .testTarget(name: "PreviewAudioTests", dependencies: ["PreviewAudio", "PreviewCore"]),

@@ -1,0 +1,72 @@
+import CFuzzDriver
+import Glibc
+import PreviewCore
+import PreviewServer
+
+/// An engine that plays nothing: the fuzzed code is the server's.
+final class SilentEngine: AudioEngine, @unchecked Sendable {
+    func start(events: @escaping @Sendable (EngineEvent) -> Void) throws {}
+    func play(stream id: StreamID, url: String, key: String?, from start: Double, until end: Double?) {}
+    func prefetch(_ items: [MediaItem]) {}
+    func resume(stream id: StreamID, url: String) {}
+    func setPaused(_ paused: Bool) {}
+    func selectOutput(main: Bool) {}
+    func stop() {}
+    func setVolume(_ percent: Int) {}
+    func httpGet(request id: RequestID, url: String) {}
+    func position() -> PlaybackPosition? { nil }
+    func shutdown() {}
+}
+
+nonisolated(unsafe) var target = ""
+nonisolated(unsafe) let engine = SilentEngine()
+nonisolated(unsafe) var directory = ""
+
+func usage() -> Never {
+    let text = """
+        usage: previewfuzz TARGET FILE...      replays inputs (regressions, a corpus)
+               PREVIEWFUZZ_TARGET=TARGET previewfuzz [libFuzzer flags] [CORPUS...]
+                                              fuzzes (built with -sanitize=fuzzer)
+        targets: \(FuzzEntry.targets.joined(separator: " "))
+        """
+    writeStderr(text)
+    exit(64)
+}
+
+/// The entry point SwiftPM links as `main`: libFuzzer's driver when it is
+/// linked in, else a replay of files.
+@_cdecl("previewfuzz_main")
+func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    directory = "/tmp/previewfuzz-\(getpid())"
+    mkdir(directory, 0o700)
+    let args = (0..<Int(argc)).map { String(cString: argv![$0]!) }
+    if pv_fuzzer_linked() != 0 {
+        guard let name = getenv("PREVIEWFUZZ_TARGET").map({ String(cString: $0) }), FuzzEntry.targets.contains(name) else { usage() }
+        target = name
+        var count = argc
+        var vector = argv
+        return pv_run_fuzzer(&count, &vector) { data, size in
+            let bytes = size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size))
+            _ = FuzzEntry.run(target, bytes, engine: engine, directory: directory)
+            return 0
+        }
+    }
+    guard args.count >= 3, FuzzEntry.targets.contains(args[1]) else { usage() }
+    for path in args[2...] {
+        guard let f = fopen(path, "rb") else {
+            writeStderr("previewfuzz: cannot read \(path): \(String(cString: strerror(errno)))")
+            exit(66)
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, f)
+            if n <= 0 { break }
+            bytes += chunk[..<n]
+        }
+        fclose(f)
+        _ = FuzzEntry.run(args[1], bytes, engine: engine, directory: directory)
+    }
+    print("previewfuzz: \(args.count - 2) inputs of \(args[1]) replayed, no crash")
+    return 0
+}

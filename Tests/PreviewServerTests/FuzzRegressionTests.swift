@@ -1,0 +1,41 @@
+import Glibc
+import PreviewCore
+import Testing
+@testable import PreviewServer
+
+/// Every fuzzing seed and every input that once crashed (contrib/fuzz),
+/// replayed through the same entry points the fuzzer drives.
+@Suite struct FuzzRegressionTests {
+    static let root: String = {
+        var path = #filePath
+        for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
+        return path + "/contrib/fuzz"
+    }()
+
+    static func files(in directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var out: [String] = []
+        while let e = readdir(dir) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if !name.hasPrefix(".") { out.append(directory + "/" + name) }
+        }
+        return out.sorted()
+    }
+
+    @Test(arguments: FuzzEntry.targets)
+    func seedsAndRegressionsRunClean(target: String) throws {
+        let inputs = Self.files(in: Self.root + "/seeds/" + target) + Self.files(in: Self.root + "/regressions/" + target)
+        #expect(!Self.files(in: Self.root + "/seeds/" + target).isEmpty, "every target has seeds")
+        let directory = "/tmp/previewd-fuzz-regressions-\(getpid())"
+        mkdir(directory, 0o700)
+        for path in inputs {
+            let bytes = try #require(try AtomicFile.read(path))
+            #expect(FuzzEntry.run(target, bytes, engine: FakeEngine(), directory: directory))
+        }
+    }
+
+    @Test func unknownTargetsAreRefused() {
+        #expect(!FuzzEntry.run("nope", [], engine: FakeEngine(), directory: "/tmp"))
+    }
+}
