@@ -33,6 +33,15 @@ func usage() -> Never {
     exit(64)
 }
 
+/// libFuzzer's callback: one input for the selected target. (Its own
+/// `main` refers to this name; ours below runs the driver the same way.)
+@_cdecl("LLVMFuzzerTestOneInput")
+func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size))
+    _ = FuzzEntry.run(target, bytes, engine: engine, directory: directory)
+    return 0
+}
+
 /// The entry point SwiftPM links as `main`: libFuzzer's driver when it is
 /// linked in, else a replay of files.
 @_cdecl("previewfuzz_main")
@@ -45,11 +54,7 @@ func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CC
         target = name
         var count = argc
         var vector = argv
-        return pv_run_fuzzer(&count, &vector) { data, size in
-            let bytes = size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size))
-            _ = FuzzEntry.run(target, bytes, engine: engine, directory: directory)
-            return 0
-        }
+        return pv_run_fuzzer(&count, &vector) { data, size in testOneInput(data, size) }
     }
     guard args.count >= 3, FuzzEntry.targets.contains(args[1]) else { usage() }
     for path in args[2...] {

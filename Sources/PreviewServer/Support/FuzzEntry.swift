@@ -70,5 +70,9 @@ public enum FuzzEntry {
             timers = []
             for t in due { t() }
         }
+        // The controller, its sessions and its timers refer to one another
+        // (for the daemon's lifetime); cut the loop so each input is freed.
+        sessions.removeAll()
+        timers.removeAll()
     }
 }
