@@ -29,8 +29,9 @@ let package = Package(
         .executableTarget(name: "previewd", dependencies: ["PreviewServer", "PreviewAudio"]),
         .executableTarget(
             name: "previewctl", dependencies: ["PreviewCore"],
-            // A hotkey must not wait for the dynamic loader: link everything in.
-            linkerSettings: [.unsafeFlags(["-static-executable"])]),
+            // A hotkey must not wait for the dynamic loader: link everything
+            // in (except under the sanitizers, whose runtimes need it).
+            linkerSettings: Context.environment["PREVIEWD_DYNAMIC_CTL"] == nil ? [.unsafeFlags(["-static-executable"])] : []),
         // Fuzzing harness (contrib/fuzz/run builds it with -sanitize=fuzzer);
         // built normally, it replays inputs.
         .target(name: "CFuzzDriver", path: "Sources/CFuzzDriver"),
