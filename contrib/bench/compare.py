@@ -17,7 +17,9 @@ import socket
 import statistics
 import subprocess
 import tempfile
+import threading
 import time
+from urllib.request import urlopen
 
 import benchlib  # noqa: E402  (also puts the stand-in on the path)
 import catalog  # noqa: E402
@@ -76,20 +78,28 @@ class Conn:
 def start_previewd(tmp, http, output="null", pace="realtime"):
     sock = os.path.join(tmp, "previewd.sock")
     out = f"wav:{tmp}/out.wav" if output == "wav" else output
+    shutil.rmtree(os.path.join(tmp, "pstate"), ignore_errors=True)  # no restored queue
     p = subprocess.Popen([os.path.join(BIN, "previewd"), "--socket", sock, "--output", out, "--pace", pace,
-                          "--api-base", http + "/api", "--state-dir", os.path.join(tmp, "pstate")],
+                          "--api-base", http + "/api", "--state-dir", os.path.join(tmp, "pstate"),
+                          "--max-command-list", "65536", "--max-clients", "300"],
                          stderr=subprocess.DEVNULL)
     wait_socket(sock, p)
     return p, sock
 
 
-def start_mpd(tmp):
+def start_mpd(tmp, fifo=None):
+    """Debian's mpd on a Unix socket with a null output (or a fifo output
+    at `fifo`), lists and queues large enough for the 100,000-song figures."""
     root = os.path.join(tmp, "mpd")
     os.makedirs(os.path.join(root, "music"), exist_ok=True)
     sock = os.path.join(root, "socket")
+    output = (f'audio_output {{\n type "fifo"\n name "fifo"\n path "{fifo}"\n format "44100:16:2"\n}}\n' if fifo
+              else 'audio_output {\n type "null"\n name "null"\n mixer_type "software"\n}\n')
     with open(os.path.join(root, "mpd.conf"), "w") as f:
         f.write(f'music_directory "{root}/music"\ndb_file "{root}/db"\nlog_file "{root}/log"\n'
-                f'bind_to_address "{sock}"\naudio_output {{\n type "null"\n name "null"\n mixer_type "software"\n}}\n')
+                f'bind_to_address "{sock}"\nmax_command_list_size "65536"\nmax_playlist_length "200000"\n'
+                f'max_connections "300"\n'
+                f'max_output_buffer_size "262144"\n{output}')
     p = subprocess.Popen(["mpd", "--no-daemon", os.path.join(root, "mpd.conf")],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_socket(sock, p)
@@ -102,6 +112,32 @@ def stop(p):
         p.wait(10)
     except subprocess.TimeoutExpired:
         p.kill()
+
+
+def pipelined_status(sock, n=100_000):
+    """`status` replies per second over one connection, requests pipelined."""
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sock)
+    s.recv(100)
+    sender = threading.Thread(target=lambda: s.sendall(b"status\n" * n))
+    t = time.perf_counter()
+    sender.start()
+    got, tail = 0, b""
+    while got < n:
+        data = tail + s.recv(1 << 20)
+        got += data.count(b"\nOK\n")
+        tail = data[-3:]
+    elapsed = time.perf_counter() - t
+    sender.join()
+    s.close()
+    return n / elapsed
+
+
+def read_first_byte(path):
+    """Opens a fifo for reading; the time its first byte arrives."""
+    with open(path, "rb", buffering=0) as f:
+        f.read(1)
+        return time.perf_counter()
 
 
 def timed(fn):
@@ -161,19 +197,114 @@ def main():
         walls["mpc status (mpd)"].append(timed(lambda: subprocess.run(
             ["mpc", "status"], env=dict(os.environ, MPD_HOST=msock), stdout=subprocess.DEVNULL)))
     results["client_wall_ms"] = {k: statistics.median(v) * 1000 for k, v in walls.items()}
+    # Replies are counted in bulk (not parsed line by line), so the client
+    # is not what is measured.
     for name, sock in [("previewd", psock), ("mpd", msock)]:
-        c = Conn(sock)
-        n = 20000
-        t = time.perf_counter()
-        c.f.write(b"status\n" * n)
-        c.f.flush()
-        done = 0
-        while done < n:
-            if c.f.readline() == b"OK\n":
-                done += 1
-        results.setdefault("status_round_trips_per_second", {})[name] = n / (time.perf_counter() - t)
+        rates = [pipelined_status(sock) for _ in range(RUNS)]
+        results.setdefault("status_round_trips_per_second", {})[name] = statistics.median(rates)
     stop(pd)
     stop(md)
+
+    # 4. play -> first sample at the output, cold: previewd resolves
+    # deezer:track:ID, fetches and decodes (the WAV file is created with its
+    # first sample); mpd plays the same preview's URL into a fifo output.
+    track = 3135556
+    url = f"{http}/preview/{track}.mp3"
+    ours, theirs = [], []
+    for _ in range(RUNS):
+        d, sock = start_previewd(tmp, http, output="wav", pace="realtime")
+        wav = os.path.join(tmp, "out.wav")
+        if os.path.exists(wav):
+            os.unlink(wav)
+        c = Conn(sock)
+        c.cmd(f"add deezer:track:{track}")
+        urlopen(http + "/_control/reset").read()  # cold: nothing cached at the stand-in side either
+        c.f.write(b"play\n")
+        c.f.flush()
+        t = time.perf_counter()
+        while not (os.path.exists(wav) and os.path.getsize(wav) > 44):
+            pass
+        ours.append(time.perf_counter() - t)
+        stop(d)
+        fifo = os.path.join(tmp, "mpd.fifo")
+        m, msock = start_mpd(tmp, fifo=fifo)
+        c = Conn(msock)
+        c.cmd(f'add "{url}"')
+        first = {}
+        reader = threading.Thread(target=lambda: first.setdefault("t", read_first_byte(fifo)))
+        reader.start()
+        time.sleep(0.2)
+        c.f.write(b"play\n")
+        c.f.flush()
+        t = time.perf_counter()
+        reader.join(10)
+        theirs.append(first.get("t", float("inf")) - t)
+        stop(m)
+    results["play_to_first_sample_ms"] = {"previewd": statistics.median(ours) * 1000,
+                                          "mpd": statistics.median(theirs) * 1000}
+
+    # 5. next -> first sample with the next song prefetched (previewd answers
+    # `next` once the song's first samples went to the output).
+    d, sock = start_previewd(tmp, http)
+    c = Conn(sock)
+    c.cmd("add deezer:album:302127")
+    c.cmd("play")
+    samples = []
+    for _ in range(RUNS):
+        time.sleep(1.5)  # the next song is downloaded meanwhile
+        samples.append(timed(lambda: c.cmd("next")))
+    results["next_prefetched_ms"] = {"previewd": statistics.median(samples) * 1000}
+    stop(d)
+
+    # 6. 100,000 songs: one command list of addid (previewd: catalog tracks
+    # whose metadata the album made known; mpd: http URLs), playlistinfo of
+    # the whole queue, and resident memory per queued song.
+    ids = [t["id"] for t in json.load(open(os.path.join(catalog.FIXTURES, "album-302127-tracks.json")))["data"]]
+    n = 100_000
+    for name, start, item in [("previewd", lambda: start_previewd(tmp, http), lambda i: f"deezer:track:{ids[i % len(ids)]}"),
+                              ("mpd", lambda: start_mpd(tmp), lambda i: f"{http}/corpus/{PREVIEWS[i % len(PREVIEWS)]}")]:
+        p, sock = start()
+        c = Conn(sock)
+        if name == "previewd":
+            c.cmd("add deezer:album:302127")
+            c.cmd("clear")
+        before = rss_kb(p.pid, "VmRSS")
+        body = "command_list_begin\n" + "".join(f'addid "{item(i)}"\n' for i in range(n)) + "command_list_end"
+        add_time = timed(lambda: c.cmd(body))
+        listing = min(timed(lambda: c.cmd("playlistinfo")) for _ in range(max(1, RUNS // 2)))
+        after = rss_kb(p.pid, "VmRSS")
+        length = c.cmd("status")
+        assert f"playlistlength: {n}" in length, (name, length[:12])
+        results.setdefault("addid_100k_seconds", {})[name] = add_time
+        results.setdefault("playlistinfo_100k_seconds", {})[name] = listing
+        results.setdefault("bytes_per_queued_song", {})[name] = (after - before) * 1024 / n
+        stop(p)
+
+    # 7. 200 clients idle; one change; time until every one has its `changed:`.
+    for name, start in [("previewd", lambda: start_previewd(tmp, http)), ("mpd", lambda: start_mpd(tmp))]:
+        p, sock = start()
+        times = []
+        for _ in range(RUNS):
+            clients = []
+            for _ in range(200):
+                s = socket.socket(socket.AF_UNIX)
+                s.connect(sock)
+                s.recv(100)
+                s.sendall(b"idle mixer\n")
+                clients.append(s)
+            time.sleep(0.3)
+            c = Conn(sock)
+            t = time.perf_counter()
+            c.cmd(f"setvol {50 + len(times)}")
+            for s in clients:
+                buf = b""
+                while not buf.endswith(b"OK\n"):
+                    buf += s.recv(4096)
+            times.append(time.perf_counter() - t)
+            for s in clients:
+                s.close()
+        results.setdefault("idle_200_clients_notified_ms", {})[name] = statistics.median(times) * 1000
+        stop(p)
     server.shutdown()
 
     width = max(len(k) for k in results)
@@ -181,6 +312,8 @@ def main():
         cells = "   ".join(f"{side}: {value:,.3f}" for side, value in sides.items())
         values = list(sides.values())
         ratio = f"   ratio {values[0] / values[1]:.2f}" if len(values) == 2 and values[1] else ""
+        if len(values) == 1:
+            ratio = ""
         print(f"{key:<{width}}   {cells}{ratio}")
     with open("bench-results.json", "w") as f:
         json.dump(results, f, indent=2)

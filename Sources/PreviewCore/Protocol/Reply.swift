@@ -23,6 +23,12 @@ public struct Reply: Sendable {
     /// Appends `key: value\n` for an integer value.
     public mutating func field(_ key: String, _ value: Int) { field(key, String(value)) }
 
+    /// Appends bytes already formatted as reply lines (a cached reply).
+    public mutating func append(bytes more: [UInt8]) {
+        // Into an empty reply the array is shared, not copied.
+        if bytes.isEmpty { bytes = more } else { bytes.append(contentsOf: more) }
+    }
+
     /// Appends raw, already formatted lines.
     public mutating func append(raw: String) { bytes.append(contentsOf: raw.utf8) }
 

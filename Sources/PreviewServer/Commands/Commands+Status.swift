@@ -5,7 +5,7 @@ extension Commands {
     static func registerStatus(_ t: inout CommandTable, _ s: Services) {
         let c = s.controller
         t.register("status", 0, 0) { call in
-            status(c, &call.reply)
+            call.reply.append(bytes: c.cachedStatus { status(c, &$0) })
             return .done
         }
         t.register("currentsong", 0, 0) { call in

@@ -1020,6 +1020,31 @@ final class PlayerController {
         return pos.bitrate > 0 ? pos.bitrate : bitrate
     }
 
+    /// What a `status` reply depends on besides the changes `notify`
+    /// counts: the clock while a song plays, and what the stream tells.
+    private struct StatusKey: Equatable {
+        var changes: Int
+        var elapsedMillis: Int
+        var format: AudioFormat?
+        var bitrate: Int
+        var error: String?
+    }
+    private var statusCache: (key: StatusKey, bytes: [UInt8])?
+
+    /// The `status` reply, built by `build` only when something it shows
+    /// changed: status bars and scripts ask far more often than anything
+    /// changes (a pipelined burst of `status` is answered from this copy).
+    func cachedStatus(_ build: (inout Reply) -> Void) -> [UInt8] {
+        let key = StatusKey(changes: changeCount,
+                            elapsedMillis: player.state == .stop ? -1 : Int((elapsed * 1000).rounded()),
+                            format: currentFormat, bitrate: currentBitrate, error: statusError)
+        if let statusCache, statusCache.key == key { return statusCache.bytes }
+        var reply = Reply()
+        build(&reply)
+        statusCache = (key, reply.bytes)
+        return reply.bytes
+    }
+
     /// Total seconds played since start (for `stats`).
     var totalPlayTime: Double { playedSeconds + elapsed }
 }

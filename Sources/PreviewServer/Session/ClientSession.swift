@@ -9,7 +9,7 @@ final class ClientSession {
     static let maxLineBytes = 64 * 1024
     /// Most bytes a command list may collect before it is refused (mpd's
     /// default `max_command_list_size`, 2 MiB).
-    static let maxCommandListBytes = 2 << 20
+    let maxCommandListBytes: Int
 
     /// Reply bytes; those from `outputHead` on wait to be written.
     private(set) var output: [UInt8] = []
@@ -79,7 +79,10 @@ final class ClientSession {
     private static let tooLong = ProtocolError(.argument, "line too long (at most \(maxLineBytes) bytes)")
     private static let invalidUTF8 = ProtocolError(.argument, "request is not valid UTF-8")
 
-    init(table: CommandTable, log: Log, hub: MessageHub) {
+    /// - Parameter maxCommandListBytes: the longest command list taken
+    ///   (mpd's `max_command_list_size`, 2 MiB by default as in mpd).
+    init(table: CommandTable, log: Log, hub: MessageHub, maxCommandListBytes: Int = 2 << 20) {
+        self.maxCommandListBytes = maxCommandListBytes
         self.table = table
         self.log = log
         self.hub = hub
@@ -201,10 +204,10 @@ final class ClientSession {
             }
             // Not idle, so `noidle` means nothing: mpd drops the line, in lists too.
             if line.trimmingSuffix("\r") == "noidle" { return }
-            guard collecting!.bytes + line.utf8.count <= ClientSession.maxCommandListBytes else {
+            guard collecting!.bytes + line.utf8.count <= maxCommandListBytes else {
                 let index = collecting!.lines.count
                 collecting = nil
-                send(ProtocolError(.argument, "command list too long (at most \(ClientSession.maxCommandListBytes) bytes)").ackLine(index: index, command: ""))
+                send(ProtocolError(.argument, "command list too long (at most \(maxCommandListBytes) bytes)").ackLine(index: index, command: ""))
                 return
             }
             collecting!.lines.append(.success(line))

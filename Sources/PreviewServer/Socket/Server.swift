@@ -28,6 +28,8 @@ public struct ServerOptions: Sendable {
     public var maxClients = 100
     /// Songs downloaded ahead of the current one; 0 turns prefetch off.
     public var prefetch = 2
+    /// The longest command list a client may send, in bytes.
+    public var maxCommandListBytes = 2 << 20
     /// `--on-event` hooks, and seconds a hook may run before it is killed.
     public var hooks: [Hook] = []
     public var hookTimeout = 10.0
@@ -283,7 +285,8 @@ public final class Server {
                         log.warning("refused a client: \(options.maxClients) already connected")
                         continue
                     }
-                    let session = ClientSession(table: table, log: log, hub: hub)
+                    let session = ClientSession(table: table, log: log, hub: hub,
+                                                maxCommandListBytes: options.maxCommandListBytes)
                     clients[fd] = session
                     flush(fd, session)
                 }

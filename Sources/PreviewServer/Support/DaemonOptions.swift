@@ -42,6 +42,8 @@ public struct DaemonOptions: Equatable, Sendable {
     public var hooks: [Hook] = []
     /// `--hook-timeout S`: a hook still running after S seconds is killed.
     public var hookTimeout = 10.0
+    /// `--max-command-list KIB`: the longest command list taken, in bytes.
+    public var maxCommandListBytes = 2 << 20
     /// `--help` was given: print `usage` and exit 0.
     public var showHelp = false
     /// `--version` was given.
@@ -82,6 +84,8 @@ public struct DaemonOptions: Equatable, Sendable {
                              output, tick); the event is in PREVIEWD_*
                              variables and on stdin; repeatable
       --hook-timeout S       kill a hook still running after S seconds (default 10)
+      --max-command-list KIB longest command list a client may send
+                             (default 2048, as mpd's max_command_list_size)
       --help                 show this text
       --version              show the version
 
@@ -190,6 +194,12 @@ public struct DaemonOptions: Equatable, Sendable {
                 guard !hook.command.isEmpty else { throw UsageError(description: "--on-event needs a command") }
                 o.hooks.append(hook)
             case "--hook-timeout": o.hookTimeout = try seconds(allowZero: false)
+            case "--max-command-list":
+                let text = try v()
+                guard let n = Int(text), n >= 1, n <= 1 << 20 else {
+                    throw UsageError(description: "--max-command-list takes KiB from 1 to 1048576, not \"\(text)\"")
+                }
+                o.maxCommandListBytes = n << 10
             case "--help", "-h": o.showHelp = true
             case "--version", "-V": o.showVersion = true
             default: throw UsageError(description: "unknown option \"\(arguments[i])\" (see --help)")
@@ -231,6 +241,7 @@ public struct DaemonOptions: Equatable, Sendable {
         server.prefetch = prefetch
         server.hooks = hooks
         server.hookTimeout = hookTimeout
+        server.maxCommandListBytes = maxCommandListBytes
         return server
     }
 }
