@@ -15,13 +15,32 @@ public struct Reply: Sendable {
     /// since one would end the field early for every client.
     public mutating func field(_ key: String, _ value: String) {
         bytes.append(contentsOf: key.utf8)
-        bytes.append(contentsOf: ": ".utf8)
-        for b in value.utf8 { bytes.append(b == 0x0A || b == 0x0D ? 0x20 : b) }
+        bytes.append(0x3A)
+        bytes.append(0x20)
+        if value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+            for b in value.utf8 { bytes.append(b == 0x0A || b == 0x0D ? 0x20 : b) }
+        } else {
+            bytes.append(contentsOf: value.utf8)
+        }
         bytes.append(0x0A)
     }
 
-    /// Appends `key: value\n` for an integer value.
-    public mutating func field(_ key: String, _ value: Int) { field(key, String(value)) }
+    /// Appends `key: value\n` for an integer value (digits written in
+    /// place: long listings are mostly numbers).
+    public mutating func field(_ key: String, _ value: Int) {
+        bytes.append(contentsOf: key.utf8)
+        bytes.append(0x3A)
+        bytes.append(0x20)
+        var n = value.magnitude
+        if value < 0 { bytes.append(0x2D) }
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(truncatingIfNeeded: 0x30 + n % 10))
+            n /= 10
+        } while n > 0
+        bytes[start...].reverse()
+        bytes.append(0x0A)
+    }
 
     /// Appends bytes already formatted as reply lines (a cached reply).
     public mutating func append(bytes more: [UInt8]) {

@@ -73,7 +73,9 @@ final class DeezerClient {
     private var answeredAt: [Double] = []  // answer times within the window, oldest first
     private var waiting: [(url: String, done: (HTTPResult) -> Void)] = []
     private var drainScheduled = false
-    private var cache: [String: (body: [UInt8], expires: Double)] = [:]
+    /// Bodies by path, and the value last decoded from each (a queue of
+    /// 100,000 songs from one album decodes each track's answer once).
+    private var cache: [String: (body: [UInt8], expires: Double, decoded: Any?)] = [:]
     private var cacheOrder: [String] = []
     private var inFlight: [String: [(Result<[UInt8], CatalogError>) -> Void]] = [:]
 
@@ -101,6 +103,11 @@ final class DeezerClient {
     func request<T: Decodable>(_ path: String, as type: T.Type, fresh: Bool = false,
                                completion: @escaping (Result<T, CatalogError>) -> Void) {
         if fresh { cache[path] = nil }
+        if let hit = cache[path], hit.expires > now(), let value = hit.decoded as? T {
+            cacheHits += 1
+            completion(.success(value))
+            return
+        }
         body(path) { [weak self, decoder] result in
             switch result {
             case .failure(let e): completion(.failure(e))
@@ -111,7 +118,7 @@ final class DeezerClient {
                     return
                 }
                 // Only answers that decoded are worth keeping.
-                self?.store(path, bytes)
+                self?.store(path, bytes, decoded: value)
                 completion(.success(value))
             }
         }
@@ -203,8 +210,11 @@ final class DeezerClient {
         return .success(result.body)
     }
 
-    private func store(_ path: String, _ body: [UInt8]) {
-        if let hit = cache[path], hit.expires > now() { return }
+    private func store(_ path: String, _ body: [UInt8], decoded: Any? = nil) {
+        if let hit = cache[path], hit.expires > now() {
+            if let decoded { cache[path]!.decoded = decoded }
+            return
+        }
         var expires = now() + cacheTTL
         // A signed preview URL in the answer must not be handed out once
         // it is about to expire (DESIGN section 1).
@@ -213,7 +223,7 @@ final class DeezerClient {
         }
         guard expires > now() else { return }
         if cache[path] == nil { cacheOrder.append(path) }
-        cache[path] = (body, expires)
+        cache[path] = (body, expires, decoded)
         if cacheOrder.count > cacheCapacity {
             let old = cacheOrder.removeFirst()
             cache[old] = nil
