@@ -249,9 +249,13 @@ case .queue:
     let current = status["state"] != "stop" ? status["song"].flatMap { Int($0) } : nil
     var song: [String: String] = [:]
     var index = 0
+    // Numbers right-aligned to the queue's length, so the titles line up.
+    let width = String(Int(status["playlistlength"] ?? "0") ?? 0).count
     func flush() {
         guard !song.isEmpty else { return }
-        out("\(index == current ? ">" : " ")\(index + 1). \(ControlFormat.songLine(song))\n")
+        let number = String(index + 1)
+        let pad = String(repeating: " ", count: max(0, width - number.count))
+        out("\(index == current ? ">" : " ")\(pad)\(number). \(ControlFormat.songLine(song))\n")
         index += 1
         song = [:]
     }

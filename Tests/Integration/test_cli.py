@@ -130,15 +130,16 @@ def test_queue_stopped(daemon, http):
     ok(daemon, "add", url(http, 1), ALBUM)
     lines = ok(daemon, "queue")
     assert len(lines) == 15
-    assert lines[0] == f" 1. {url(http, 1)}"
-    assert lines[1] == " 2. Daft Punk - One More Time"
+    assert lines[0] == f"  1. {url(http, 1)}"
+    assert lines[1] == "  2. Daft Punk - One More Time"
     assert lines[14] == " 15. Daft Punk - Too Long"
 
 
 def test_queue_marks_the_current_song(album):
     ok(album, "play", "2")
     lines = ok(album, "queue")
-    assert lines[:3] == [" 1. Daft Punk - One More Time", ">2. Daft Punk - Aerodynamic", " 3. Daft Punk - Digital Love"]
+    assert lines[:3] == ["  1. Daft Punk - One More Time", "> 2. Daft Punk - Aerodynamic", "  3. Daft Punk - Digital Love"]
+    assert lines[9] == " 10. Daft Punk - Voyager", "numbers right-aligned to the queue's length"
 
 
 def test_clear(daemon, http):

@@ -79,8 +79,9 @@ public enum ControlCommand: Equatable, Sendable {
       current [--format FMT] [--json]
       watch [--format FMT] [--json] [--interval S]
                         one line now, or one per change (for status bars); FMT
-                        uses %title% %artist% %album% %state% %elapsed% %duration%
-                        %percent% %volume% %position% %length%, [optional groups]
+                        uses %title% %artist% %album% %file% %state% %elapsed%
+                        %duration% %percent% %volume% %position% %length%, in
+                        watch also %event% %reason% %error%; [optional groups]
       stop | next | prev
       shuffle           shuffle the queue
       random on|off     play in random order

@@ -731,12 +731,12 @@ final class PlayerController {
             return
         }
         guard case .track(let trackID)? = try? CatalogURI(parsing: uri) else {
-            log.info("playing \(uri)")
+            log.info(startLine(uri))
             engine.play(stream: streamID, url: uri, key: nil, from: from, until: until)
             return
         }
         if !retried, let url = prefetchURLs[uri] ?? validPreviewURL(trackID) {
-            log.info("playing \(uri)")
+            log.info(startLine(uri))
             engine.play(stream: streamID, url: url, key: uri, from: from, until: until)
             return
         }
@@ -759,11 +759,17 @@ final class PlayerController {
                     entry.song.title = fresh.title ?? entry.song.title
                     entry.song.artist = fresh.artist ?? entry.song.artist
                 }
-                self.log.info("playing \(uri)\(retried ? " (preview URL refreshed)" : "")")
+                self.log.info(self.startLine(uri) + (retried ? " (preview URL refreshed)" : ""))
                 self.engine.play(stream: streamID, url: track.preview!, key: uri, from: from, until: until)
                 if retried { self.because(.urlRefreshed) { self.notify(.player) } }
             }
         }
+    }
+
+    /// The log line for a stream being opened (paused after a restore or a
+    /// seek while paused, so not "playing").
+    private func startLine(_ uri: String) -> String {
+        (player.state == .pause ? "ready, paused: " : "playing ") + uri
     }
 
     /// A signed URL expiring within a minute is not worth starting.

@@ -118,7 +118,6 @@ public final class Server {
         let listener: UnixListener
         if let fd = ServiceManager.listeningSocket() {
             listener = UnixListener(inheritedFD: fd, path: options.socketPath)
-            log.info("using the listening socket passed by the service manager")
         } else {
             listener = try UnixListener(path: options.socketPath)
         }
@@ -210,7 +209,10 @@ public final class Server {
             log.debug("state saved: \(snapshot.queue.count) songs in \(Int(((monotonicTime() - now) * 1000).rounded())) ms")
         }
         defer { saveState(force: true) }
-        log.info("listening on \(options.socketPath)")
+        // An inherited socket's path is the unit's; ours may differ (a
+        // service manager that does not pass XDG_RUNTIME_DIR), so say which.
+        log.info(listener.inherited ? "listening on the socket passed by the service manager (fd \(listener.fd))"
+                                    : "listening on \(options.socketPath)")
         ServiceManager.notify("READY=1")
         defer { ServiceManager.notify("STOPPING=1") }
 
