@@ -213,33 +213,25 @@ def main():
     results["decode_throughput_x_realtime"] = {"previewd": audio_seconds / statistics.median(ours),
                                                "mpg123": audio_seconds / statistics.median(theirs)}
 
-    # 2. Playing in real time for 10 s: CPU and peak RSS, previewd vs mpd, same http URL.
-    for name, start in [("previewd", lambda: start_previewd(tmp, http)), ("mpd", lambda: start_mpd(tmp))]:
-        p, sock = start()
-        c = Conn(sock)
-        c.cmd(f'add "{http}/corpus/preview-01.mp3"')
-        c.cmd("play")
-        time.sleep(1)
-        cpu0 = cpu_seconds(p.pid)
-        time.sleep(10)
-        results.setdefault("cpu_seconds_per_audio_second", {})[name] = (cpu_seconds(p.pid) - cpu0) / 10
-        results.setdefault("peak_rss_kib_playing", {})[name] = rss_kb(p.pid)
-        stop(p)
-
-    # 2b. The same through a PulseAudio null sink (a private server).
+    # 2. Playing in real time for 10 s: CPU and peak RSS, previewd vs mpd,
+    # same http URL; with the null output, then through a PulseAudio null
+    # sink (a private server).
+    def playing(suffix, sides):
+        for name, start in sides:
+            p, sock = start()
+            c = Conn(sock)
+            c.cmd(f'add "{http}/corpus/preview-01.mp3"')
+            c.cmd("play")
+            time.sleep(1)
+            cpu0 = cpu_seconds(p.pid)
+            time.sleep(10)
+            results.setdefault("cpu_seconds_per_audio_second" + suffix, {})[name] = (cpu_seconds(p.pid) - cpu0) / 10
+            results.setdefault("peak_rss_kib_playing" + suffix, {})[name] = rss_kb(p.pid)
+            stop(p)
+    playing("", [("previewd", lambda: start_previewd(tmp, http)), ("mpd", lambda: start_mpd(tmp))])
     pulse, env = start_pulse(tmp)
-    for name, start in [("previewd", lambda: start_previewd(tmp, http, output="pulse", env=env)),
-                        ("mpd", lambda: start_mpd(tmp, pulse=env["PULSE_SERVER"]))]:
-        p, sock = start()
-        c = Conn(sock)
-        c.cmd(f'add "{http}/corpus/preview-01.mp3"')
-        c.cmd("play")
-        time.sleep(1)
-        cpu0 = cpu_seconds(p.pid)
-        time.sleep(10)
-        results.setdefault("cpu_seconds_per_audio_second_pulse", {})[name] = (cpu_seconds(p.pid) - cpu0) / 10
-        results.setdefault("peak_rss_kib_playing_pulse", {})[name] = rss_kb(p.pid)
-        stop(p)
+    playing("_pulse", [("previewd", lambda: start_previewd(tmp, http, output="pulse", env=env)),
+                       ("mpd", lambda: start_mpd(tmp, pulse=env["PULSE_SERVER"]))])
     stop(pulse)
 
     # 3. Client wall time and pipelined status round trips against each server.
