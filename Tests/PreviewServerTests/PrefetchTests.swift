@@ -48,23 +48,24 @@ import Testing
         #expect(h.engine.prefetches.last == [])
     }
 
-    @Test func prefetchCountZeroFetchesNothing() throws {
-        let h = harness()
-        h.controller.prefetchCount = 0
-        let c = h.connect()
-        for id in 1...3 { _ = h.send(c, "add deezer:track:\(id)\n") }
-        _ = h.send(c, "play\n")
-        _ = try audible(h)
-        #expect(h.engine.prefetches.allSatisfy { $0.isEmpty })
-    }
-
-    @Test func aBurstOfNextOpensOnlyTheSongItLandsOn() throws {
+    /// Tracks 1...4 queued with prefetch off, the first playing and heard.
+    func playingWithoutPrefetch() throws -> Harness {
         let h = harness()
         h.controller.prefetchCount = 0
         let c = h.connect()
         for id in 1...4 { _ = h.send(c, "add deezer:track:\(id)\n") }
         _ = h.send(c, "play\n")
         _ = try audible(h)
+        return h
+    }
+
+    @Test func prefetchCountZeroFetchesNothing() throws {
+        let h = try playingWithoutPrefetch()
+        #expect(h.engine.prefetches.allSatisfy { $0.isEmpty })
+    }
+
+    @Test func aBurstOfNextOpensOnlyTheSongItLandsOn() throws {
+        let h = try playingWithoutPrefetch()
         let plays = h.engine.calls.filter { if case .play = $0 { return true } else { return false } }.count
         let keys = (0..<3).map { _ in h.connect() }
         for k in keys { _ = h.send(k, "next\n") }
