@@ -98,7 +98,9 @@ public final class Server {
     private var nextRequestID: RequestID = 1
     private var pendingChanges: Subsystems = []
     /// Changes that make `events` records, with their reasons, in order.
-    private var pendingRecords: [(Subsystems, EventReason)] = []
+    /// The first reason given this loop turn for each subsystem that
+    /// changed: a 100,000-command list makes one record, not 100,000.
+    private var pendingRecords: [Subsystems: EventReason] = [:]
     private var hookRunner: HookRunner!
     /// Closures to run at a monotonic time, for time-outs on the control thread.
     private var timers: [(deadline: Double, action: () -> Void)] = []
@@ -173,7 +175,11 @@ public final class Server {
         }
         controller.previousRestartSeconds = options.previousRestart
         controller.prefetchCount = options.prefetch
-        controller.onEvent = { [unowned self] changed, why in pendingRecords.append((changed, why)) }
+        controller.onEvent = { [unowned self] changed, why in
+            for (flag, _) in Subsystems.names where changed.contains(flag) && pendingRecords[flag] == nil {
+                pendingRecords[flag] = why
+            }
+        }
         hookRunner = HookRunner(hooks: options.hooks, timeout: options.hookTimeout, log: log)
         defer { hookRunner.killAll() }
         let wants = WantList(file: JSONFile(path: options.stateDirectory + "/want.json", log: log))
@@ -304,11 +310,10 @@ public final class Server {
     /// the streaming clients and the hooks.
     private func deliverRecords() {
         guard !pendingRecords.isEmpty else { return }
-        var reasons: [Subsystems: EventReason] = [:]
-        for (changed, why) in pendingRecords {
-            for (flag, _) in Subsystems.names where changed.contains(flag) && reasons[flag] == nil { reasons[flag] = why }
-        }
-        pendingRecords = []
+        let reasons = pendingRecords
+        pendingRecords = [:]
+        // Nobody reads them: no fields to build.
+        guard !hookRunner.hooks.isEmpty || clients.values.contains(where: \.inEventStream) else { return }
         let fields = controller.eventFields()
         for (flag, name) in Subsystems.names {
             guard let why = reasons[flag] else { continue }
