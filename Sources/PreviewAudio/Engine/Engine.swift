@@ -289,8 +289,8 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     /// first byte not yet received.
     private func restart(_ feed: inout Feed, url: String) {
         let from = feed.input.received
-        feed.input.reopen()
         if case .ring(let ring)? = feed.transfer?.sink {
+            ring.reopen()
             if let old = feed.transfer { network.remove(old) }
             let t = Transfer(url: url, sink: .ring(ring), rangeStart: from)
             feed.transfer = t

@@ -14,8 +14,6 @@ protocol StreamInput: AnyObject, Sendable {
     var isCancelled: Bool { get }
     /// Bytes of the body received so far: where a Range request resumes.
     var received: Int { get }
-    /// After a failure was read: accept bytes again (a resumed transfer).
-    func reopen()
 }
 
 /// Bytes held by every `Download`, against one limit (the prefetch budget).
@@ -214,6 +212,4 @@ final class DownloadReader: StreamInput, @unchecked Sendable {
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     var received: Int { download.count }
-
-    func reopen() {}
 }
