@@ -2,7 +2,9 @@
 tests' helpers on the import path (the loopback catalog stand-in), and the
 command line `[BIN_DIR] [--NAME N ...]`."""
 import os
+import socket
 import sys
+import time
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "Integration"))
@@ -21,3 +23,19 @@ def arguments(**defaults):
             values[name] = int(argv[i + 1])
             del argv[i:i + 2]
     return (argv[0] if argv else os.path.join(ROOT, ".build", "release")), values
+
+
+def wait_socket(path, proc):
+    """Waits until a server accepts connections on Unix socket `path`
+    (at most 5 s); raises if its process `proc` exits first."""
+    for _ in range(500):
+        try:
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(path)
+            s.close()
+            return
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError("server exited")
+            time.sleep(0.01)
+    raise RuntimeError(f"nothing listens on {path}")

@@ -30,19 +30,6 @@ ROOT = benchlib.ROOT
 PREVIEWS = sorted(f for f in os.listdir(catalog.CORPUS) if f.startswith("preview-"))
 
 
-def wait_socket(path, proc):
-    for _ in range(500):
-        try:
-            s = socket.socket(socket.AF_UNIX)
-            s.connect(path)
-            s.close()
-            return
-        except OSError:
-            if proc.poll() is not None:
-                raise RuntimeError("server exited")
-            time.sleep(0.01)
-
-
 def rss_kb(pid, key="VmHWM"):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -105,7 +92,7 @@ def start_previewd(tmp, http, output="null", pace="realtime", env=None):
                           "--api-base", http + "/api", "--state-dir", os.path.join(tmp, "pstate"),
                           "--max-command-list", "65536", "--max-clients", "300"],
                          stderr=subprocess.DEVNULL, env=env)
-    wait_socket(sock, p)
+    benchlib.wait_socket(sock, p)
     return p, sock
 
 
@@ -125,7 +112,7 @@ def start_mpd(tmp, fifo=None, pulse=None):
                 f'max_output_buffer_size "262144"\n{output}')
     p = subprocess.Popen(["mpd", "--no-daemon", os.path.join(root, "mpd.conf")],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_socket(sock, p)
+    benchlib.wait_socket(sock, p)
     return p, sock
 
 

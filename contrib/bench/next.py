@@ -51,10 +51,7 @@ def run(prefetch):
                              "--api-base", base + "/api", "--state-dir", tmp, "--log-level", "debug",
                              "--prefetch", str(prefetch)], stdout=log, stderr=subprocess.STDOUT)
     try:
-        for _ in range(500):
-            if os.path.exists(path):
-                break
-            time.sleep(0.01)
+        benchlib.wait_socket(path, proc)
         s = socket.socket(socket.AF_UNIX)
         s.connect(path)
         s.recv(100)

@@ -57,10 +57,7 @@ def main():
     log = open(os.path.join(tmp, "log"), "w")
     proc = subprocess.Popen([os.path.join(BIN, "previewd"), "--socket", path, "--output", "null", "--pace", "none",
                              "--api-base", base + "/api", "--state-dir", tmp], stdout=log, stderr=subprocess.STDOUT)
-    for _ in range(500):
-        if os.path.exists(path):
-            break
-        time.sleep(0.01)
+    benchlib.wait_socket(path, proc)
     c = Client(path)
     start = usage(proc.pid)
     # A cycle of 10: eight corpus previews, a 404 and an album track that
