@@ -154,3 +154,69 @@ def test_a_burst_of_next_opens_only_the_song_it_lands_on(daemon_factory, http):
     assert (st["song"], st["state"]) == ("4", "play")
     previews = [p for p in requests_since(http, mark) if p.startswith("/preview/")]
     assert [p.split("?")[0] for p in previews] == [f"/preview/{tracks[4]['id']}.mp3"]
+
+
+def track_per_preview():
+    """One catalog track id for each corpus preview file, by file name."""
+    out = {}
+    for tid, track in sorted(catalog._index_tracks().items()):
+        if track.get("preview") and track.get("readable", True):
+            out.setdefault(catalog.preview_file_for(tid), tid)
+    assert sorted(out) == catalog.PREVIEWS
+    return out
+
+
+def ranged_starts(http):
+    return [int(re.fullmatch(r"bytes=(\d+)-", r)[1]) for _, r in control(http, "ranges")]
+
+
+def test_seek_past_the_download_fetches_the_rest_by_range(daemon_factory, http):
+    control(http, "reset")
+    # 0.5 MB at 32 KB/s: the byte at 25 s would be here after about 12 s.
+    control(http, "slow-preview?rate=32768")
+    try:
+        name = "preview-02.mp3"  # constant bitrate, with an Info frame
+        d = daemon_factory(pace="realtime")
+        c = queue_and_play(d, [{"id": track_per_preview()[name]}])
+        time.sleep(0.5)
+        assert c.cmd("seekcur 25") == ["OK"]
+        d.wait_state(c, "stop", timeout=30)
+        previews = [p for p in control(http, "log") if p.startswith("/preview/")]
+        starts = ranged_starts(http)
+    finally:
+        control(http, "reset")
+    assert len(previews) == 2, previews
+    # 25 s of 128 kbit/s is 400,000 bytes; the fetch starts a few frames before.
+    assert len(starts) == 1 and 380_000 < starts[0] < 400_000, starts
+    ref = reference_pcm(name)
+    tail = ref[25 * 44100 * 4:]
+    _, _, _, pcm = wav_pcm(d.wav)
+    head = len(pcm) - len(tail)
+    assert head > 0 and pcm[:head] == ref[:head], "the song's start, until the seek"
+    assert md5(pcm[head:]) == md5(tail), "from the seek on: sample-exact"
+
+
+def test_seek_from_stop_on_a_slow_link_is_sample_exact_for_every_preview(daemon_factory, http):
+    """Constant-bitrate MPEG-1 previews with an Info frame are fetched from
+    near the target; the others (no Info frame, MPEG-2, VBR) wait for the
+    bytes. Either way the output is the reference from the target on."""
+    control(http, "reset")
+    control(http, "slow-preview?rate=131072")
+    ranged = []
+    try:
+        for name, tid in sorted(track_per_preview().items()):
+            mark = len(control(http, "ranges"))
+            d = daemon_factory(pace="none")
+            c = d.client()
+            assert c.cmd(f"add deezer:track:{tid}") == ["OK"]
+            assert c.cmd("seek 0 20") == ["OK"]
+            d.wait_state(c, "stop", timeout=30)
+            if len(control(http, "ranges")) > mark:
+                ranged.append(name)
+            _, rate, channels, pcm = wav_pcm(d.wav)
+            assert md5(pcm) == md5(reference_pcm(name)[20 * rate * channels * 2:]), name
+            d.close()
+    finally:
+        control(http, "reset")
+    assert ranged == ["preview-01.mp3", "preview-02.mp3", "preview-03.mp3", "preview-04.mp3",
+                      "preview-05.mp3", "preview-07-48k.mp3"]

@@ -1,4 +1,5 @@
 import CMpg123
+import Glibc
 import PreviewCore
 
 /// One libmpg123 handle in feed mode (mpg123_open_feed), always producing
@@ -81,6 +82,36 @@ final class Mpg123Decoder {
         default:
             throw .decode(String(cString: mpg123_strerror(handle)))
         }
+    }
+
+    /// Positions the decoder at PCM frame `target` (after gapless trimming)
+    /// for input that continues at stream byte `offset`, the start of MPEG
+    /// frame `frame`, fetched apart from the bytes fed so far (an HTTP
+    /// Range). Call after `decode` announced the format, so mpg123 has read
+    /// the Info/LAME frame. Follows mpg123_set_index (a two-entry index:
+    /// frame 0 at `firstFrameOffset`, frame `frame` at `offset`),
+    /// MPG123_PREFRAMES and mpg123_feedseek.
+    /// - Parameter preroll: frames decoded and dropped before the target's
+    ///   (at least; see below).
+    /// - Returns: whether mpg123 will decode from `offset`; when false the
+    ///   decoder is unusable for this stream.
+    func seek(to target: Int, resumingAt offset: Int, frame: Int, firstFrameOffset: Int, preroll: Int) -> Bool {
+        guard frame > 0 else { return false }
+        var index: [off_t] = [off_t(firstFrameOffset), off_t(offset)]
+        guard mpg123_set_index(handle, &index, off_t(frame), 2) == MPG123_OK.rawValue else { return false }
+        var input: off_t = 0
+        pv_mpg123_param_long(handle, MPG123_PREFRAMES, preroll)
+        guard mpg123_feedseek(handle, off_t(target), SEEK_SET, &input) >= 0 else { return false }
+        // The synthesis filter's ring buffer turns a quarter round per
+        // frame; decoding must start in the phase a decode from frame 0
+        // has there, or some samples differ by one LSB (seen with mono).
+        let targetFrame = Int(mpg123_tellframe(handle))
+        let aligned = preroll + ((targetFrame - preroll) % 4 + 4) % 4
+        if aligned != preroll {
+            pv_mpg123_param_long(handle, MPG123_PREFRAMES, aligned)
+            guard mpg123_feedseek(handle, off_t(target), SEEK_SET, &input) >= 0 else { return false }
+        }
+        return Int(input) == offset && targetFrame - aligned >= frame
     }
 
     /// The stream's length in PCM frames (mpg123_length), when the decoder

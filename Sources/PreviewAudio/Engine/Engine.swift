@@ -247,6 +247,8 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         /// The transfer this stream owns (ring streams); downloads own theirs.
         var transfer: Transfer?
         var download: Download?
+        /// The body offset of the input's first byte (a Range fetch's start).
+        var base = 0
     }
 
     /// Sets up the input for `request`: its kept download (started now if
@@ -288,7 +290,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     /// Fetches the rest of a cut ring stream's body from `url`, from the
     /// first byte not yet received.
     private func restart(_ feed: inout Feed, url: String) {
-        let from = feed.input.received
+        let from = feed.base + feed.input.received
         if case .ring(let ring)? = feed.transfer?.sink {
             ring.reopen()
             if let old = feed.transfer { network.remove(old) }
@@ -394,7 +396,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     /// Decodes one stream from `ring` to the output until its end (or the
     /// request's end point), dropping the frames before its start point.
     private func decode(_ request: Request, feed: inout Feed) -> Outcome {
-        let source = feed.input
+        var source = feed.input
         var resumes = 0
         let id = request.id
         guard output != nil else { return .failed(.output("no output"), 0) }
@@ -420,6 +422,17 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         var inputEnded = false
         var started = false
         positionState.withLock { $0 = PlaybackPosition(stream: id, frames: 0, format: nil, bitrate: 0) }
+        switch seekByRange(request, feed: &feed, decoder: decoder) {
+        case .notNeeded: break
+        case .seeked(let f, let target):
+            format = f
+            frames = target
+            skipUntil = target
+            stopAt = request.end.map { Int(($0 * Double(f.sampleRate)).rounded()) }
+        case .failed(let failure): return .failed(failure, 0)
+        case .cancelled: return .cancelled
+        }
+        source = feed.input
 
         while true {
             let produced: Mpg123Decoder.Output
@@ -520,6 +533,109 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                     return .cancelled
                 }
             }
+        }
+    }
+
+    private enum RangeSeekOutcome {
+        /// The download will have the target's bytes soon, or the stream's
+        /// frames cannot be located by offset: decode from the start.
+        case notNeeded
+        /// The decoder goes on from PCM frame `target` in `format`.
+        case seeked(AudioFormat, target: Int)
+        case failed(StreamFailure)
+        case cancelled
+    }
+
+    /// A start point far past what the playing download holds: rather than
+    /// wait for every byte before it, stop that download and fetch from a
+    /// few frames before the target with an HTTP Range, then let mpg123
+    /// seek there knowing which frame the bytes start with. Only for
+    /// constant-bitrate streams (see `ConstantBitrateLayout`), where that is
+    /// exact; the decode from there equals a decode from the start.
+    private func seekByRange(_ request: Request, feed: inout Feed, decoder: Mpg123Decoder) -> RangeSeekOutcome {
+        guard request.start > 0, let download = feed.download, !download.isComplete else { return .notNeeded }
+        // The head says whether frames can be found by offset. Whatever is
+        // read goes to the decoder, which then goes on as usual if not.
+        var head: [UInt8] = []
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
+        defer { chunk.deallocate() }
+        var headEnded = false
+        while !headEnded, head.count < ConstantBitrateLayout.prefixLength(knowing: head) ?? 10 {
+            switch feed.input.read(into: chunk, stallTimeout: stallTimeout) {
+            case .bytes(let n): head += chunk[0..<n]
+            case .end: headEnded = true
+            case .failed(let failure): return .failed(failure)
+            case .cancelled: return .cancelled
+            }
+        }
+        func feedDecoder(_ bytes: ArraySlice<UInt8>) -> StreamFailure? {
+            let fed = bytes.withUnsafeBytes { all in
+                Result { () throws(StreamFailure) in try decoder.feed(all) }
+            }
+            if case .failure(let failure) = fed { return failure }
+            return nil
+        }
+        let target: Int, rangeStart: Int
+        let layout = ConstantBitrateLayout(prefix: head)
+        if let layout {
+            target = Int((request.start * Double(layout.header.sampleRate)).rounded())
+            // The encoder delay only moves the target's frame later, so this
+            // many frames back leave room for the preroll and its alignment.
+            let firstWanted = target / Layer3FrameHeader.samplesPerFrame - layout.prerollFrames - 5
+            rangeStart = layout.approximateOffset(ofFrame: firstWanted) - 8
+        } else {
+            (target, rangeStart) = (0, 0)
+        }
+        // Within about a second of a 128 kbit/s preview: soon here anyway.
+        guard let layout, rangeStart > layout.firstFrame, rangeStart > download.count + 16 * 1024 else {
+            return feedDecoder(head[...]).map { .failed($0) } ?? .notNeeded
+        }
+
+        // mpg123 reads the Info/LAME frame (length, gapless trimming) and
+        // announces the format from the head; the rest comes by Range.
+        let headEnd = min(head.count, layout.firstFrame + 2 * layout.header.byteCount + 4)
+        if let failure = feedDecoder(head[0..<headEnd]) { return .failed(failure) }
+        let pcm = UnsafeMutableRawBufferPointer.allocate(byteCount: 1152 * 4 * 4, alignment: 16)
+        defer { pcm.deallocate() }
+        guard case .newFormat(let format)? = try? decoder.decode(into: pcm) else { return .failed(.decode("no format from the stream's head")) }
+
+        let ring = ByteRing(capacity: ringCapacity)
+        let transfer = Transfer(url: request.url, sink: .ring(ring), rangeStart: rangeStart)
+        // The download stops: its bytes are not needed now, and its
+        // bandwidth is. (Played again, the song is fetched again.)
+        let (current, headTransfer) = monitor.locked { () -> (Bool, Transfer?) in
+            guard currentInput === feed.input else { return (false, nil) }
+            download.setCutHandler(nil)
+            download.setPlaying(false)
+            if downloads[download.key] === download { downloads[download.key] = nil }
+            playingDownload = nil
+            currentInput = ring
+            return (true, download.transfer)
+        }
+        guard current else { return .cancelled }
+        if let headTransfer { network.remove(headTransfer) }
+        feed = Feed(input: ring, transfer: transfer, download: nil, base: rangeStart)
+        network.add(transfer)
+
+        // Bytes up to a run of three frames: the first of them is where
+        // mpg123 goes on, and its number follows from its offset.
+        var fetched: [UInt8] = []
+        while true {
+            switch ring.read(into: chunk, stallTimeout: stallTimeout) {
+            case .bytes(let n): fetched += chunk[0..<n]
+            case .end: return .failed(.notAudio("no MPEG frames after byte \(rangeStart)"))
+            case .failed(let failure): return .failed(failure)
+            case .cancelled: return .cancelled
+            }
+            if let found = layout.locateFrame(in: fetched, base: rangeStart) {
+                guard decoder.seek(to: target, resumingAt: found.offset, frame: found.frame,
+                                   firstFrameOffset: layout.firstFrame, preroll: layout.prerollFrames) else {
+                    return .failed(.decode("mpg123 could not seek to frame \(found.frame)"))
+                }
+                if let failure = feedDecoder(fetched[(found.offset - rangeStart)...]) { return .failed(failure) }
+                return .seeked(format, target: target)
+            }
+            if fetched.count > 64 * 1024 { return .failed(.notAudio("no MPEG frames after byte \(rangeStart)")) }
         }
     }
 

@@ -149,6 +149,9 @@ final class Download: @unchecked Sendable {
         }
     }
 
+    /// A copy of the first bytes received, at most `maxBytes`.
+    func prefix(_ maxBytes: Int) -> [UInt8] { monitor.locked { Array(bytes.prefix(maxBytes)) } }
+
     /// Bytes received so far.
     var count: Int { monitor.locked { bytes.count } }
 
