@@ -4,10 +4,17 @@
 /// backslash escapes the next character.
 public enum RequestParser {
     /// Parses `line` (without its trailing newline; a trailing `\r` is ignored).
+    /// Whether `line` is one bare word (a command without arguments, like
+    /// `status`), which `parse` would return unchanged as its only word.
+    public static func isBareWord(_ line: String) -> Bool {
+        !line.isEmpty && line.utf8.allSatisfy { $0 > 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "'") }
+    }
+
     /// - Returns: the command name followed by its arguments; empty for a blank line.
     /// - Throws: `ProtocolError(.unknown, ...)` (MPD uses code 5 here) for an unbalanced quote or a
     ///   quote glued to a bare word.
     public static func parse(_ line: String) throws(ProtocolError) -> [String] {
+        if isBareWord(line) { return [line] }
         var words: [String] = []
         var bytes = Array(line.utf8)
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }

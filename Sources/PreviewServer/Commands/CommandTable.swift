@@ -18,7 +18,7 @@ enum CommandOutcome {
 /// One command being executed: its arguments and the reply being built.
 final class CommandCall {
     /// The arguments after the command name.
-    let args: [String]
+    private(set) var args: [String]
     /// The connection's own settings and messages.
     let session: SessionState
     /// The reply body.
@@ -29,6 +29,15 @@ final class CommandCall {
     init(args: [String], session: SessionState) {
         self.args = args
         self.session = session
+    }
+
+    /// Makes a finished call (`.done`, not referenced elsewhere) the next
+    /// command's: a fresh reply and these arguments.
+    func reuse(args: [String]) {
+        self.args = args
+        reply = Reply()
+        onFinish = nil
+        earlyResult = nil
     }
 
     /// The outcome when `finish` ran before the session set `onFinish`

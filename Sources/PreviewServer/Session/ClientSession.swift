@@ -1,3 +1,4 @@
+import Glibc
 import PreviewCore
 
 /// One client connection's protocol state: line framing, command lists,
@@ -63,6 +64,11 @@ final class ClientSession {
         var okMode: Bool
     }
     private var execution: Execution?
+    /// A finished call nobody else holds, reused by the next command.
+    private var spareCall: CommandCall?
+    /// The last command's spec: clients repeat commands (status bars poll
+    /// `status`), and this skips the table's hashing then.
+    private var lastSpec: CommandSpec?
     private var waiting = false  // a `.pending` command is outstanding
 
     /// Subsystems the client is idling on, when in idle.
@@ -126,19 +132,24 @@ final class ClientSession {
     /// skipped and answered with an ACK.
     private func nextLine() -> String? {
         while true {
-            let end = input.count
-            var i = inputStart
-            while i < end, input[i] != 0x0A { i += 1 }
-            if i == end {
-                if end - inputStart > ClientSession.maxLineBytes {
+            let start = inputStart
+            // (newline index, the line if it is valid UTF-8), or nil without a newline.
+            let found: (Int, String?)? = input.withUnsafeBufferPointer { buf in
+                guard start < buf.count,
+                      let hit = memchr(buf.baseAddress! + start, 0x0A, buf.count - start) else { return nil }
+                let end = buf.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                let bytes = UnsafeBufferPointer(rebasing: buf[start..<end])
+                return (end, ClientSession.decodeLine(bytes))
+            }
+            guard let (end, decoded) = found else {
+                if input.count - inputStart > ClientSession.maxLineBytes {
                     discardingLongLine = true
-                    inputStart = end
+                    inputStart = input.count
                 }
                 return nil
             }
-            let lineBytes = input[inputStart..<i]
-            inputStart = i + 1
-            if discardingLongLine || lineBytes.count > ClientSession.maxLineBytes {
+            inputStart = end + 1
+            if discardingLongLine || end - start > ClientSession.maxLineBytes {
                 discardingLongLine = false
                 if collecting != nil {
                     // Fail the list at this line when it runs, like any other bad line in it.
@@ -148,7 +159,7 @@ final class ClientSession {
                 }
                 continue
             }
-            guard let line = String(validating: lineBytes, as: UTF8.self) else {
+            guard let line = decoded else {
                 if collecting != nil {
                     collecting!.lines.append(.failure(ClientSession.invalidUTF8))
                 } else {
@@ -158,6 +169,15 @@ final class ClientSession {
             }
             return line
         }
+    }
+
+    /// The line as a String, or nil when it is not valid UTF-8. ASCII (the
+    /// protocol's words and nearly every argument) skips the validator.
+    private static func decodeLine(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var high: UInt8 = 0
+        for b in bytes { high |= b }
+        if high < 0x80 { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     private func compactInput() {
@@ -214,105 +234,147 @@ final class ClientSession {
             collecting!.bytes += line.utf8.count
             return
         }
-        switch line.trimmingSuffix("\r") {
-        case "command_list_begin": collecting = ListCollection(okMode: false)
-        case "command_list_ok_begin": collecting = ListCollection(okMode: true)
-        case "noidle": break  // not idle: mpd ignores it silently
-        default:
-            execution = Execution(lines: [.success(line)], inList: false, okMode: false)
-            run()
+        // Only lines starting with c or n can be the words below.
+        if let first = line.utf8.first, first == UInt8(ascii: "c") || first == UInt8(ascii: "n") {
+            switch line.trimmingSuffix("\r") {
+            case "command_list_begin":
+                collecting = ListCollection(okMode: false)
+                return
+            case "command_list_ok_begin":
+                collecting = ListCollection(okMode: true)
+                return
+            case "noidle": return  // not idle: mpd ignores it silently
+            default: break
+            }
         }
+        runAlone(line)
     }
 
     // MARK: execution
 
     /// Runs commands of `execution` until one is pending or all are done.
     private func run() {
-        while var ex = execution, !waiting {
+        while let ex = execution, !waiting {
             guard ex.index < ex.lines.count else {
                 execution = nil
                 send("OK\n")
                 return
             }
             let ackIndex = ex.inList ? ex.index : 0
-            let line: String
+            execution!.index += 1
             switch ex.lines[ex.index] {
-            case .success(let text): line = text
+            case .success(let line):
+                guard execute(line, ackIndex: ackIndex, okMode: ex.okMode) else { return }
             case .failure(let error):
                 fail(error, index: ackIndex, command: "")
                 return
             }
-            var name = ""
-            let call: CommandCall
-            let spec: CommandSpec
-            do throws(ProtocolError) {
-                let words = try RequestParser.parse(line)
-                guard let first = words.first else { throw ProtocolError(.unknown, "No command given") }
-                name = first
-                spec = try table.lookup(first)
-                name = spec.name
-                try spec.checkArity(words.count - 1)
-                call = CommandCall(args: Array(words.dropFirst()), session: state)
-            } catch {
-                fail(error, index: ackIndex, command: table.specs[name] == nil ? "" : name)
-                return
-            }
-            let outcome: CommandOutcome
-            do throws(ProtocolError) {
-                outcome = try spec.handler(call)
-            } catch {
-                fail(error, index: ackIndex, command: name)
-                return
-            }
-            ex.index += 1
-            execution = ex
-            switch outcome {
-            case .done:
-                send(call.reply.bytes)
-                if ex.okMode { send("list_OK\n") }
-            case .pending:
-                if let early = call.earlyResult {
-                    if let error = early {
-                        fail(error, index: ackIndex, command: name)
-                        return
-                    }
-                    send(call.reply.bytes)
-                    if ex.okMode { send("list_OK\n") }
-                    continue
-                }
-                waiting = true
-                call.onFinish = { [weak self] error in
-                    guard let self else { return }
-                    self.waiting = false
-                    if let error {
-                        self.fail(error, index: ackIndex, command: name)
-                    } else {
-                        self.send(call.reply.bytes)
-                        if ex.okMode { self.send("list_OK\n") }
-                        self.run()
-                    }
-                    self.process()
-                }
-                return
-            case .close:
-                execution = nil
-                closing = true
-                return
-            case .events(let tick):
-                execution = nil
-                send(call.reply.bytes)
-                send("OK\n")
-                inEventStream = true
-                tickInterval = tick
-                nextTick = tick.map { monotonicTime() + $0 } ?? .infinity
-                return
-            case .idle(let mask):
-                execution = nil
-                idleMask = mask
-                if !pendingEvents.intersection(mask).isEmpty { finishIdle(mask) }
-                return
-            }
         }
+    }
+
+    /// Runs a lone command (no list): the common case, kept free of the
+    /// list bookkeeping.
+    private func runAlone(_ line: String) {
+        if execute(line, ackIndex: 0, okMode: false) { send("OK\n") }
+    }
+
+    /// Runs one command line and sends its reply (and `list_OK` in ok mode).
+    /// - Returns: whether the next command may run now; false when this one
+    ///   failed (the ACK is sent), is pending (`run()` goes on once it
+    ///   finishes; a lone command gets an empty execution for that), or
+    ///   changed the connection's mode (idle, events, close).
+    private func execute(_ line: String, ackIndex: Int, okMode: Bool) -> Bool {
+        var name = ""
+        let call: CommandCall
+        let spec: CommandSpec
+        do throws(ProtocolError) {
+            // Most lines are a bare command name: no word list then.
+            let bare = RequestParser.isBareWord(line)
+            let words = bare ? [] : try RequestParser.parse(line)
+            guard let first = bare ? line : words.first else { throw ProtocolError(.unknown, "No command given") }
+            name = first
+            if let last = lastSpec, last.name == first {
+                spec = last
+            } else {
+                spec = try table.lookup(first)
+                lastSpec = spec
+            }
+            name = spec.name
+            try spec.checkArity(bare ? 0 : words.count - 1)
+            let args = words.count <= 1 ? [] : Array(words.dropFirst())
+            if let spare = spareCall {
+                spareCall = nil
+                spare.reuse(args: args)
+                call = spare
+            } else {
+                call = CommandCall(args: args, session: state)
+            }
+        } catch {
+            fail(error, index: ackIndex, command: table.specs[name] == nil ? "" : name)
+            return false
+        }
+        let outcome: CommandOutcome
+        do throws(ProtocolError) {
+            outcome = try spec.handler(call)
+        } catch {
+            fail(error, index: ackIndex, command: name)
+            return false
+        }
+        switch outcome {
+        case .done:
+            send(call.reply.bytes)
+            if okMode { send("list_OK\n") }
+            keepSpare(call)
+            return true
+        case .pending:
+            if let early = call.earlyResult {
+                if let error = early {
+                    fail(error, index: ackIndex, command: name)
+                    return false
+                }
+                send(call.reply.bytes)
+                if okMode { send("list_OK\n") }
+                return true
+            }
+            if execution == nil { execution = Execution(lines: [], inList: false, okMode: false) }
+            waiting = true
+            call.onFinish = { [weak self] error in
+                guard let self else { return }
+                self.waiting = false
+                if let error {
+                    self.fail(error, index: ackIndex, command: name)
+                } else {
+                    self.send(call.reply.bytes)
+                    if okMode { self.send("list_OK\n") }
+                    self.run()
+                }
+                self.process()
+            }
+            return false
+        case .close:
+            execution = nil
+            closing = true
+            return false
+        case .events(let tick):
+            execution = nil
+            send(call.reply.bytes)
+            send("OK\n")
+            inEventStream = true
+            tickInterval = tick
+            nextTick = tick.map { monotonicTime() + $0 } ?? .infinity
+            return false
+        case .idle(let mask):
+            execution = nil
+            idleMask = mask
+            if !pendingEvents.intersection(mask).isEmpty { finishIdle(mask) }
+            return false
+        }
+    }
+
+    /// Keeps a finished call for reuse if no handler kept it.
+    private func keepSpare(_ call: consuming CommandCall) {
+        var call = call
+        if isKnownUniquelyReferenced(&call) { spareCall = call }
     }
 
     private func fail(_ error: ProtocolError, index: Int, command: String) {
