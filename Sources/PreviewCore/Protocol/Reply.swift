@@ -17,13 +17,56 @@ public struct Reply: Sendable {
         bytes.append(contentsOf: key.utf8)
         bytes.append(0x3A)
         bytes.append(0x20)
-        if value.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
-            for b in value.utf8 { bytes.append(b == 0x0A || b == 0x0D ? 0x20 : b) }
-        } else {
-            bytes.append(contentsOf: value.utf8)
+        let start = bytes.count
+        bytes.append(contentsOf: value.utf8)
+        // Replaced where copied: one pass over bytes already in cache.
+        bytes.withUnsafeMutableBufferPointer { all in
+            for i in start..<all.count where all[i] == 0x0A || all[i] == 0x0D { all[i] = 0x20 }
         }
         bytes.append(0x0A)
     }
+
+    /// Appends `key: S.mmm\n` for seconds, as `formatSeconds` writes them.
+    public mutating func field(_ key: String, seconds: Double) {
+        bytes.append(contentsOf: key.utf8)
+        bytes.append(0x3A)
+        bytes.append(0x20)
+        let millis = Int((max(0, seconds) * 1000).rounded())
+        appendDigits(millis / 1000)
+        let frac = millis % 1000
+        bytes.append(0x2E)
+        bytes.append(UInt8(truncatingIfNeeded: 0x30 + frac / 100))
+        bytes.append(UInt8(truncatingIfNeeded: 0x30 + frac / 10 % 10))
+        bytes.append(UInt8(truncatingIfNeeded: 0x30 + frac % 10))
+        bytes.append(0x0A)
+    }
+
+    /// Makes room for `count` more bytes (a long listing about to be built).
+    public mutating func reserve(_ count: Int) { bytes.reserveCapacity(bytes.count + count) }
+
+    /// Writes the decimal digits in place, last digit first (no slice, no
+    /// reversal: listings are mostly numbers).
+    private mutating func appendDigits(_ value: UInt) {
+        var count = 1
+        var rest = value / 10
+        while rest > 0 {
+            count += 1
+            rest /= 10
+        }
+        let end = bytes.count + count
+        bytes.append(contentsOf: repeatElement(0x30, count: count))
+        bytes.withUnsafeMutableBufferPointer { all in
+            var n = value
+            var i = end - 1
+            repeat {
+                all[i] = UInt8(truncatingIfNeeded: 0x30 + n % 10)
+                n /= 10
+                i -= 1
+            } while n > 0
+        }
+    }
+
+    private mutating func appendDigits(_ value: Int) { appendDigits(value.magnitude) }
 
     /// Appends `key: value\n` for an integer value (digits written in
     /// place: long listings are mostly numbers).
@@ -31,14 +74,8 @@ public struct Reply: Sendable {
         bytes.append(contentsOf: key.utf8)
         bytes.append(0x3A)
         bytes.append(0x20)
-        var n = value.magnitude
         if value < 0 { bytes.append(0x2D) }
-        let start = bytes.count
-        repeat {
-            bytes.append(UInt8(truncatingIfNeeded: 0x30 + n % 10))
-            n /= 10
-        } while n > 0
-        bytes[start...].reverse()
+        appendDigits(value.magnitude)
         bytes.append(0x0A)
     }
 

@@ -100,6 +100,13 @@ final class DeezerClient {
     /// GET `apiBase + path` (path starts with `/`), decoded as `T`.
     /// `fresh` skips the cache (a preview URL that was refused must be
     /// resolved anew).
+    /// The decoded answer for `path` when the cache holds a live one, at once.
+    func cached<T: Decodable>(_ path: String, as type: T.Type) -> T? {
+        guard let hit = cache[path], hit.expires > now(), let value = hit.decoded as? T else { return nil }
+        cacheHits += 1
+        return value
+    }
+
     func request<T: Decodable>(_ path: String, as type: T.Type, fresh: Bool = false,
                                completion: @escaping (Result<T, CatalogError>) -> Void) {
         if fresh { cache[path] = nil }

@@ -52,7 +52,7 @@ extension Commands {
                 if sub == "enable" { call.session.tags.formUnion(names) } else { call.session.tags.subtract(names) }
             case "clear", "all":
                 guard !hasNames else { throw ProtocolError(.argument, "Too many arguments") }
-                call.session.tags = sub == "clear" ? [] : Set(SessionState.allTags)
+                call.session.tags = sub == "clear" ? .none : .all
             default: throw ProtocolError(.argument, "Unknown sub command")
             }
             return .done

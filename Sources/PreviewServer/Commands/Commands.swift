@@ -67,25 +67,25 @@ enum Commands {
 extension Reply {
     /// A song's `file` line and tags (those enabled in `tags`), and its
     /// length (of its `range` when it has one, as mpd shows it).
-    mutating func song(_ song: Song, tags: Set<String>, range: SongRange? = nil) {
+    mutating func song(_ song: Song, tags: TagSelection, range: SongRange? = nil) {
         field("file", song.uri)
         if let range {
             field("Range", formatSeconds(range.start) + "-" + (range.end.map(formatSeconds) ?? ""))
         }
-        if tags.contains("Artist"), let artist = song.artist { field("Artist", artist) }
-        if tags.contains("Title"), let title = song.title { field("Title", title) }
-        if tags.contains("Album"), let album = song.album { field("Album", album) }
+        if tags.artist, let artist = song.artist { field("Artist", artist) }
+        if tags.title, let title = song.title { field("Title", title) }
+        if tags.album, let album = song.album { field("Album", album) }
         for extra in song.addedTags where tags.contains(extra.name) { field(extra.name, extra.value) }
         if let reason = song.unplayable { field("Unplayable", reason) }
         if var duration = song.duration {
             if let range { duration = max(0, (range.end ?? duration) - range.start) }
             field("Time", Int(duration.rounded()))
-            field("duration", formatSeconds(duration))
+            field("duration", seconds: duration)
         }
     }
 
     /// A queued song as `playlistinfo`/`currentsong` list it.
-    mutating func song(_ entry: QueuedSong, position: Int, tags: Set<String>) {
+    mutating func song(_ entry: QueuedSong, position: Int, tags: TagSelection) {
         song(entry.song, tags: tags, range: entry.range)
         field("Pos", position)
         field("Id", Int(entry.id))

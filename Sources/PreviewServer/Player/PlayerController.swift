@@ -155,6 +155,17 @@ final class PlayerController {
             completion(.failure(error))
             return
         }
+        // A track the catalog answered lately (an album's, say) is added at
+        // once, without the asynchronous round: long command lists of addid.
+        if case .track(let id) = uri, let track = catalog.cached("/track/\(id)", as: DeezerTrack.self) {
+            remember(track)
+            do throws(ProtocolError) {
+                completion(.success(try insert([track.song()], at: position)))
+            } catch {
+                completion(.failure(error))
+            }
+            return
+        }
         songs(for: uri) { [weak self] result in
             guard let self else { return }
             switch result {
@@ -581,7 +592,7 @@ final class PlayerController {
             case .track(let id)?:
                 catalog.request("/track/\(id)", as: DeezerTrack.self) { result in
                     var r = Reply()
-                    if case .success(let t) = result { r.song(t.song(), tags: Set(SessionState.allTags)) } else { r.field("file", uri) }
+                    if case .success(let t) = result { r.song(t.song(), tags: .all) } else { r.field("file", uri) }
                     done(i, ResponseParser.fields(of: r.text))
                 }
             case .album(let id)?:

@@ -334,6 +334,7 @@ final class ClientSession {
                 }
                 send(call.reply.bytes)
                 if okMode { send("list_OK\n") }
+                keepSpare(call)
                 return true
             }
             if execution == nil { execution = Execution(lines: [], inList: false, okMode: false) }

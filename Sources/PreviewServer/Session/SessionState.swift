@@ -7,7 +7,7 @@ final class SessionState {
     static let allTags = ["Artist", "Album", "Title"]
 
     /// Tags included in song listings (`tagtypes enable/disable/clear/all`).
-    var tags = Set(SessionState.allTags)
+    var tags = TagSelection.all
     /// Largest binary chunk sent (`binarylimit`), bytes.
     var binaryLimit = 8192
     /// Channels subscribed to.
@@ -53,5 +53,43 @@ final class MessageHub {
         guard !name.isEmpty, name.utf8.count <= 64,
               name.unicodeScalars.allSatisfy({ ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) || "-_.:".unicodeScalars.contains($0) })
         else { throw ProtocolError(.argument, "invalid channel name") }
+    }
+}
+
+/// The tags a connection shows (`tagtypes`), by name, with the three every
+/// song has also as flags: listing 100,000 songs then tests flags instead
+/// of hashing tag names three times per song.
+struct TagSelection: Equatable {
+    private(set) var names: Set<String>
+    private(set) var artist = false, album = false, title = false
+
+    /// - Parameter names: tag names as MPD spells them (`Artist`, ...).
+    init(_ names: Set<String>) {
+        self.names = names
+        flag()
+    }
+
+    /// Every tag previewd shows.
+    static let all = TagSelection(Set(SessionState.allTags))
+    /// No tag (`tagtypes clear`).
+    static let none = TagSelection([])
+
+    /// Whether the tag `name` is shown.
+    func contains(_ name: String) -> Bool { names.contains(name) }
+
+    mutating func formUnion(_ more: [String]) {
+        names.formUnion(more)
+        flag()
+    }
+
+    mutating func subtract(_ less: [String]) {
+        names.subtract(less)
+        flag()
+    }
+
+    private mutating func flag() {
+        artist = names.contains("Artist")
+        album = names.contains("Album")
+        title = names.contains("Title")
     }
 }
