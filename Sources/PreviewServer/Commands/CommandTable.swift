@@ -31,6 +31,14 @@ final class CommandCall {
         self.session = session
     }
 
+    /// The reply's bytes, leaving the reply empty (so the buffer moves on
+    /// without a copy).
+    func takeReply() -> [UInt8] {
+        let bytes = reply.bytes
+        reply = Reply()
+        return bytes
+    }
+
     /// Makes a finished call (`.done`, not referenced elsewhere) the next
     /// command's: a fresh reply and these arguments.
     func reuse(args: [String]) {

@@ -68,6 +68,30 @@ extension Reply {
     /// A song's `file` line and tags (those enabled in `tags`), and its
     /// length (of its `range` when it has one, as mpd shows it).
     mutating func song(_ song: Song, tags: TagSelection, range: SongRange? = nil) {
+        guard range == nil, song.addedTags.isEmpty, song.unplayable == nil else {
+            songInFull(song, tags: tags, range: range)
+            return
+        }
+        // The common song, written in one go (see `Reply.lines`).
+        let artist = tags.artist ? song.artist : nil
+        let title = tags.title ? song.title : nil
+        let album = tags.album ? song.album : nil
+        let capacity = 16 + song.uri.utf8.count + (artist.map { 10 + $0.utf8.count } ?? 0)
+            + (title.map { 9 + $0.utf8.count } ?? 0) + (album.map { 9 + $0.utf8.count } ?? 0) + 64
+        lines(capacity: capacity) { w in
+            w.field("file", song.uri)
+            if let artist { w.field("Artist", artist) }
+            if let title { w.field("Title", title) }
+            if let album { w.field("Album", album) }
+            if let duration = song.duration {
+                w.field("Time", Int(duration.rounded()))
+                w.field("duration", seconds: duration)
+            }
+        }
+    }
+
+    /// `song` for any song: ranges, added tags, unplayable ones.
+    private mutating func songInFull(_ song: Song, tags: TagSelection, range: SongRange?) {
         field("file", song.uri)
         if let range {
             field("Range", formatSeconds(range.start) + "-" + (range.end.map(formatSeconds) ?? ""))
@@ -87,8 +111,10 @@ extension Reply {
     /// A queued song as `playlistinfo`/`currentsong` list it.
     mutating func song(_ entry: QueuedSong, position: Int, tags: TagSelection) {
         song(entry.song, tags: tags, range: entry.range)
-        field("Pos", position)
-        field("Id", Int(entry.id))
-        if entry.priority > 0 { field("Prio", Int(entry.priority)) }
+        lines(capacity: 3 * 32) { w in
+            w.field("Pos", position)
+            w.field("Id", Int(entry.id))
+            if entry.priority > 0 { w.field("Prio", Int(entry.priority)) }
+        }
     }
 }

@@ -322,7 +322,7 @@ final class ClientSession {
         }
         switch outcome {
         case .done:
-            send(call.reply.bytes)
+            send(call.takeReply())
             if okMode { send("list_OK\n") }
             keepSpare(call)
             return true
@@ -332,7 +332,7 @@ final class ClientSession {
                     fail(error, index: ackIndex, command: name)
                     return false
                 }
-                send(call.reply.bytes)
+                send(call.takeReply())
                 if okMode { send("list_OK\n") }
                 keepSpare(call)
                 return true
@@ -345,7 +345,7 @@ final class ClientSession {
                 if let error {
                     self.fail(error, index: ackIndex, command: name)
                 } else {
-                    self.send(call.reply.bytes)
+                    self.send(call.takeReply())
                     if okMode { self.send("list_OK\n") }
                     self.run()
                 }
@@ -358,7 +358,7 @@ final class ClientSession {
             return false
         case .events(let tick):
             execution = nil
-            send(call.reply.bytes)
+            send(call.takeReply())
             send("OK\n")
             inEventStream = true
             tickInterval = tick
@@ -397,7 +397,8 @@ final class ClientSession {
     }
 
     private func send(_ bytes: [UInt8]) {
-        output.append(contentsOf: bytes)
+        // A long reply into an empty buffer is taken over, not copied.
+        if output.isEmpty && outputHead == 0 { output = bytes } else { output.append(contentsOf: bytes) }
     }
 }
 
