@@ -14,70 +14,22 @@ public struct Reply: Sendable {
     /// Appends `key: value\n`. Newlines inside `value` are replaced by spaces,
     /// since one would end the field early for every client.
     public mutating func field(_ key: String, _ value: String) {
-        bytes.append(contentsOf: key.utf8)
-        bytes.append(0x3A)
-        bytes.append(0x20)
-        let start = bytes.count
-        bytes.append(contentsOf: value.utf8)
-        // Replaced where copied: one pass over bytes already in cache.
-        bytes.withUnsafeMutableBufferPointer { all in
-            for i in start..<all.count where all[i] == 0x0A || all[i] == 0x0D { all[i] = 0x20 }
-        }
-        bytes.append(0x0A)
+        lines(capacity: key.utf8.count + value.utf8.count + 3) { $0.field(key, value) }
     }
 
     /// Appends `key: S.mmm\n` for seconds, as `formatSeconds` writes them.
     public mutating func field(_ key: String, seconds: Double) {
-        bytes.append(contentsOf: key.utf8)
-        bytes.append(0x3A)
-        bytes.append(0x20)
-        let millis = Int((max(0, seconds) * 1000).rounded())
-        appendDigits(millis / 1000)
-        let frac = millis % 1000
-        bytes.append(0x2E)
-        bytes.append(UInt8(truncatingIfNeeded: 0x30 + frac / 100))
-        bytes.append(UInt8(truncatingIfNeeded: 0x30 + frac / 10 % 10))
-        bytes.append(UInt8(truncatingIfNeeded: 0x30 + frac % 10))
-        bytes.append(0x0A)
+        lines(capacity: key.utf8.count + LineWriter.secondsBytes + 3) { $0.field(key, seconds: seconds) }
     }
-
-    /// Makes room for `count` more bytes (a long listing about to be built).
-    public mutating func reserve(_ count: Int) { bytes.reserveCapacity(bytes.count + count) }
-
-    /// Writes the decimal digits in place, last digit first (no slice, no
-    /// reversal: listings are mostly numbers).
-    private mutating func appendDigits(_ value: UInt) {
-        var count = 1
-        var rest = value / 10
-        while rest > 0 {
-            count += 1
-            rest /= 10
-        }
-        let end = bytes.count + count
-        bytes.append(contentsOf: repeatElement(0x30, count: count))
-        bytes.withUnsafeMutableBufferPointer { all in
-            var n = value
-            var i = end - 1
-            repeat {
-                all[i] = UInt8(truncatingIfNeeded: 0x30 + n % 10)
-                n /= 10
-                i -= 1
-            } while n > 0
-        }
-    }
-
-    private mutating func appendDigits(_ value: Int) { appendDigits(value.magnitude) }
 
     /// Appends `key: value\n` for an integer value (digits written in
     /// place: long listings are mostly numbers).
     public mutating func field(_ key: String, _ value: Int) {
-        bytes.append(contentsOf: key.utf8)
-        bytes.append(0x3A)
-        bytes.append(0x20)
-        if value < 0 { bytes.append(0x2D) }
-        appendDigits(value.magnitude)
-        bytes.append(0x0A)
+        lines(capacity: key.utf8.count + LineWriter.integerBytes + 3) { $0.field(key, value) }
     }
+
+    /// Makes room for `count` more bytes (a long listing about to be built).
+    public mutating func reserve(_ count: Int) { bytes.reserveCapacity(bytes.count + count) }
 
     /// Appends bytes already formatted as reply lines (a cached reply).
     public mutating func append(bytes more: [UInt8]) {
@@ -127,9 +79,15 @@ extension Reply {
 }
 
 /// Writes `key: value` lines into a reply's storage (see `Reply.lines`);
-/// the caller sized it: each line needs its key, value and 3 bytes, an
-/// integer at most 20 digits and a sign, seconds at most 24 bytes.
+/// the caller sized it: each line needs its key, its value and 3 bytes,
+/// with an integer value taking at most `integerBytes` and seconds at most
+/// `secondsBytes`.
 public struct LineWriter {
+    /// Most bytes an integer value takes: 20 digits and a sign.
+    public static let integerBytes = 21
+    /// Most bytes a seconds value takes: 20 digits, a point and 3 decimals.
+    public static let secondsBytes = 24
+
     private let buffer: UnsafeMutableBufferPointer<UInt8>
     /// Where the next byte goes.
     public private(set) var position: Int

@@ -76,8 +76,10 @@ extension Reply {
         let artist = tags.artist ? song.artist : nil
         let title = tags.title ? song.title : nil
         let album = tags.album ? song.album : nil
-        let capacity = 16 + song.uri.utf8.count + (artist.map { 10 + $0.utf8.count } ?? 0)
-            + (title.map { 9 + $0.utf8.count } ?? 0) + (album.map { 9 + $0.utf8.count } ?? 0) + 64
+        // Each line: key, value, ": " and "\n".
+        let capacity = 7 + song.uri.utf8.count + (artist.map { 9 + $0.utf8.count } ?? 0)
+            + (title.map { 8 + $0.utf8.count } ?? 0) + (album.map { 8 + $0.utf8.count } ?? 0)
+            + 7 + LineWriter.integerBytes + 11 + LineWriter.secondsBytes
         lines(capacity: capacity) { w in
             w.field("file", song.uri)
             if let artist { w.field("Artist", artist) }
@@ -111,7 +113,7 @@ extension Reply {
     /// A queued song as `playlistinfo`/`currentsong` list it.
     mutating func song(_ entry: QueuedSong, position: Int, tags: TagSelection) {
         song(entry.song, tags: tags, range: entry.range)
-        lines(capacity: 3 * 32) { w in
+        lines(capacity: 3 * (7 + LineWriter.integerBytes)) { w in
             w.field("Pos", position)
             w.field("Id", Int(entry.id))
             if entry.priority > 0 { w.field("Prio", Int(entry.priority)) }
