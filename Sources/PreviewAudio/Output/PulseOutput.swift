@@ -88,7 +88,10 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         pa_stream_set_state_callback(s, { _, ud in pa_threaded_mainloop_signal(OpaquePointer(ud), 0) }, userdata)
         pa_stream_set_write_callback(s, { _, _, ud in pa_threaded_mainloop_signal(OpaquePointer(ud), 0) }, userdata)
         let target = UInt32(Double(newFormat.sampleRate) * bufferSeconds) * UInt32(newFormat.bytesPerFrame)
-        var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: UInt32.max, minreq: UInt32.max, fragsize: UInt32.max)
+        // The server asks for more when half the buffer has played, not at
+        // its default quarter: half as many wake-ups of the mainloop thread
+        // and of the decoder, which then writes whole MPEG frames' worth.
+        var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: UInt32.max, minreq: target / 2, fragsize: UInt32.max)
         var cv = pa_cvolume()
         pa_cvolume_set(&cv, UInt32(newFormat.channels), volumeValue)
         let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | (paused ? PA_STREAM_START_CORKED.rawValue : 0))
