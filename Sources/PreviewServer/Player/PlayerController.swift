@@ -183,7 +183,9 @@ final class PlayerController {
     /// Inserts `songs` (already resolved) at `position` (default: the end).
     /// - Throws: `.playlistMax` when they do not fit; position errors as `resolve`.
     func insert(_ songs: [Song], at position: Arguments.Position?) throws(ProtocolError) -> [SongID] {
-        let ids = try queue.add(contentsOf: songs, at: try resolve(position))
+        // One song (each addid of a long list) skips the batch's arrays.
+        let ids = songs.count == 1 ? [try queue.add(songs[0], at: try resolve(position))]
+                                   : try queue.add(contentsOf: songs, at: try resolve(position))
         player.songsAdded(ids)
         notify(.playlist)
         return ids
