@@ -24,6 +24,13 @@ static inline CURLcode pv_curl_getinfo_pointer(CURL *h, CURLINFO i, void **v) { 
 /// curl_multi_setopt(3) with a long argument.
 static inline CURLMcode pv_curl_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
 
+/// curl_easy_header(3): the value of the last response's header `name`
+/// (the last one sent under that name), or NULL. Owned by curl.
+static inline const char *pv_curl_header_value(CURL *h, const char *name) {
+    struct curl_header *header = NULL;
+    if (curl_easy_header(h, name, 0, CURLH_HEADER, -1, &header) != CURLHE_OK || header == NULL) return NULL;
+    return header->value;
+}
 /// CURL_WRITEFUNC_PAUSE: returned from a write callback to pause the transfer.
 static inline size_t pv_curl_writefunc_pause(void) { return CURL_WRITEFUNC_PAUSE; }
 /// CURLPAUSE_CONT for curl_easy_pause(3).

@@ -98,6 +98,7 @@ class State:
         self.slow_rate = 0  # bytes/s for whole (non-Range) preview bodies; 0: full speed
         self.cut_at_expiry = False  # close a slow preview body once its URL expires
         self.ranges = []  # (path, Range header) of each ranged request
+        self.range_shift = 0  # bytes added to a Range request's start when answering it
         self.tracks = _index_tracks()
 
 
@@ -299,7 +300,11 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(404, b"not found", "text/plain")
         ranged = re.fullmatch(r"bytes=(\d+)-", self.headers.get("Range", "") or "")
         if ranged:
-            start = int(ranged[1])
+            # A range shift sends a different part than asked for, and says
+            # so in Content-Range (earlier: a superset; later: bytes missing).
+            with STATE.lock:
+                shift = STATE.range_shift
+            start = max(0, int(ranged[1]) + shift)
             if start >= len(body):
                 self.send_response(416)
                 self.send_header("Content-Range", f"bytes */{len(body)}")
@@ -364,6 +369,10 @@ class Handler(BaseHTTPRequestHandler):
                 STATE.slow_rate = int(query["rate"][0])
                 STATE.cut_at_expiry = query.get("cut", ["0"])[0] == "1"
             return self._json({"ok": True})
+        if path == "/_control/range-shift":
+            with STATE.lock:
+                STATE.range_shift = int(query["bytes"][0])
+            return self._json({"ok": True})
         if path == "/_control/ranges":
             with STATE.lock:
                 return self._json([list(r) for r in STATE.ranges])
@@ -381,6 +390,7 @@ class Handler(BaseHTTPRequestHandler):
                 STATE.slow_rate = 0
                 STATE.cut_at_expiry = False
                 STATE.ranges.clear()
+                STATE.range_shift = 0
                 STATE.expiry = 900
             return self._json({"ok": True})
         return self._send(404, b"unknown control", "text/plain")
