@@ -222,14 +222,15 @@ def test_seek_from_stop_on_a_slow_link_is_sample_exact_for_every_preview(daemon_
                       "preview-05.mp3", "preview-07-48k.mp3"]
 
 
-def test_a_range_answered_from_an_earlier_byte_is_trimmed_and_a_later_one_refused(daemon_factory, http):
-    """The part a server sends is the one its Content-Range names."""
+def test_a_range_answered_from_another_byte_is_trimmed_or_given_up(daemon_factory, http):
+    """The part a server sends is the one its Content-Range names: an
+    earlier start is trimmed; a later one (bytes missing) is given up, and
+    the song decodes from its download instead. Both are sample-exact."""
     name = "preview-02.mp3"
-    ref = reference_pcm(name)
-    tail = ref[25 * 44100 * 4:]
-    for shift, exact in [(-4180, True), (3, False)]:
+    tail = reference_pcm(name)[25 * 44100 * 4:]
+    for shift in (-4180, 3):
         control(http, "reset")
-        control(http, "slow-preview?rate=32768")
+        control(http, "slow-preview?rate=65536")
         control(http, f"range-shift?bytes={shift}")
         try:
             d = daemon_factory(pace="none")
@@ -240,11 +241,7 @@ def test_a_range_answered_from_an_earlier_byte_is_trimmed_and_a_later_one_refuse
             assert len(control(http, "ranges")) == 1
         finally:
             control(http, "reset")
-        if exact:
-            _, _, _, pcm = wav_pcm(d.wav)
-            assert md5(pcm) == md5(tail), shift
-        else:
-            assert st["error"].startswith("deezer:track:"), st
-            assert st["error"].endswith("the server sent bytes from 397826 on, not from 397823"), st
-        assert c.cmd("ping") == ["OK"]
+        assert "error" not in st, st
+        _, _, _, pcm = wav_pcm(d.wav)
+        assert md5(pcm) == md5(tail), shift
         d.close()

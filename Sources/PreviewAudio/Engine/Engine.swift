@@ -400,7 +400,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         var resumes = 0
         let id = request.id
         guard output != nil else { return .failed(.output("no output"), 0) }
-        let decoder: Mpg123Decoder
+        var decoder: Mpg123Decoder
         do { decoder = try Mpg123Decoder() } catch { return .failed(error, 0) }
         let input = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
         // 1152 frames x 2 channels x 2 bytes x 4: several MPEG frames per write.
@@ -429,6 +429,10 @@ public final class Engine: AudioEngine, @unchecked Sendable {
             frames = target
             skipUntil = target
             stopAt = request.end.map { Int(($0 * Double(f.sampleRate)).rounded()) }
+        case .fromStart:
+            // The Range answer was of no use: decode the download from its
+            // first byte (in memory), with a decoder that saw nothing yet.
+            do { decoder = try Mpg123Decoder() } catch { return .failed(error, 0) }
         case .failed(let failure): return .failed(failure, 0)
         case .cancelled: return .cancelled
         }
@@ -542,6 +546,10 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         case notNeeded
         /// The decoder goes on from PCM frame `target` in `format`.
         case seeked(AudioFormat, target: Int)
+        /// The Range answer could not be used (refused, cut, or no frame
+        /// found in it); the download goes on, and decoding starts over from
+        /// its first byte with a fresh decoder.
+        case fromStart
         case failed(StreamFailure)
         case cancelled
     }
@@ -551,7 +559,8 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     /// few frames before the target with an HTTP Range, then let mpg123
     /// seek there knowing which frame the bytes start with. Only for
     /// constant-bitrate streams (see `ConstantBitrateLayout`), where that is
-    /// exact; the decode from there equals a decode from the start.
+    /// exact; the decode from there equals a decode from the start. The
+    /// download runs on until the Range answer has proved usable.
     private func seekByRange(_ request: Request, feed: inout Feed, decoder: Mpg123Decoder) -> RangeSeekOutcome {
         guard request.start > 0, let download = feed.download, !download.isComplete else { return .notNeeded }
         // The head says whether frames can be found by offset. Whatever is
@@ -601,42 +610,64 @@ public final class Engine: AudioEngine, @unchecked Sendable {
 
         let ring = ByteRing(capacity: ringCapacity)
         let transfer = Transfer(url: request.url, sink: .ring(ring), rangeStart: rangeStart)
-        // The download stops: its bytes are not needed now, and its
-        // bandwidth is. (Played again, the song is fetched again.)
-        let (current, headTransfer) = monitor.locked { () -> (Bool, Transfer?) in
-            guard currentInput === feed.input else { return (false, nil) }
-            download.setCutHandler(nil)
-            download.setPlaying(false)
-            if downloads[download.key] === download { downloads[download.key] = nil }
-            playingDownload = nil
+        // While the answer is probed the ring is the stream's input, so a
+        // new `play` cancels it; the download keeps going until it is proven.
+        let probing: Bool = monitor.locked {
+            guard currentInput === feed.input else { return false }
             currentInput = ring
-            return (true, download.transfer)
+            return true
         }
-        guard current else { return .cancelled }
-        if let headTransfer { network.remove(headTransfer) }
-        feed = Feed(input: ring, transfer: transfer, download: nil, base: rangeStart)
+        guard probing else { return .cancelled }
         network.add(transfer)
 
         // Bytes up to a run of three frames: the first of them is where
         // mpg123 goes on, and its number follows from its offset.
         var fetched: [UInt8] = []
-        while true {
+        var found: (offset: Int, frame: Int)?
+        probe: while fetched.count <= 64 * 1024 {
             switch ring.read(into: chunk, stallTimeout: stallTimeout) {
             case .bytes(let n): fetched += chunk[0..<n]
-            case .end: return .failed(.notAudio("no MPEG frames after byte \(rangeStart)"))
-            case .failed(let failure): return .failed(failure)
-            case .cancelled: return .cancelled
+            case .end, .failed: break probe
+            case .cancelled:
+                network.remove(transfer)
+                return .cancelled
             }
-            if let found = layout.locateFrame(in: fetched, base: rangeStart) {
-                guard decoder.seek(to: target, resumingAt: found.offset, frame: found.frame,
-                                   firstFrameOffset: layout.firstFrame, preroll: layout.prerollFrames) else {
-                    return .failed(.decode("mpg123 could not seek to frame \(found.frame)"))
-                }
-                if let failure = feedDecoder(fetched[(found.offset - rangeStart)...]) { return .failed(failure) }
-                return .seeked(format, target: target)
+            if let at = layout.locateFrame(in: fetched, base: rangeStart) {
+                found = at
+                break
             }
-            if fetched.count > 64 * 1024 { return .failed(.notAudio("no MPEG frames after byte \(rangeStart)")) }
         }
+        guard let found, decoder.seek(to: target, resumingAt: found.offset, frame: found.frame,
+                                      firstFrameOffset: layout.firstFrame, preroll: layout.prerollFrames) else {
+            network.remove(transfer)
+            let back: Bool = monitor.locked {
+                guard currentInput === ring else { return false }
+                currentInput = feed.input
+                return true
+            }
+            guard back, let reader = feed.input as? DownloadReader else { return .cancelled }
+            reader.rewind()
+            return .fromStart
+        }
+
+        // The download stops: its bytes are not needed now, and its
+        // bandwidth is. (Played again, the song is fetched again.)
+        let (current, headTransfer) = monitor.locked { () -> (Bool, Transfer?) in
+            guard currentInput === ring else { return (false, nil) }
+            download.setCutHandler(nil)
+            download.setPlaying(false)
+            if downloads[download.key] === download { downloads[download.key] = nil }
+            playingDownload = nil
+            return (true, download.transfer)
+        }
+        guard current else {
+            network.remove(transfer)
+            return .cancelled
+        }
+        if let headTransfer { network.remove(headTransfer) }
+        feed = Feed(input: ring, transfer: transfer, download: nil, base: rangeStart)
+        if let failure = feedDecoder(fetched[(found.offset - rangeStart)...]) { return .failed(failure) }
+        return .seeked(format, target: target)
     }
 
     // Decode thread and start-up only.

@@ -212,6 +212,9 @@ final class DownloadReader: StreamInput, @unchecked Sendable {
         download.wakeReaders()
     }
 
+    /// Reads from the first byte again (decode thread only).
+    func rewind() { offset = 0 }
+
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     var received: Int { download.count }
