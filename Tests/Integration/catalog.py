@@ -99,6 +99,7 @@ class State:
         self.cut_at_expiry = False  # close a slow preview body once its URL expires
         self.ranges = []  # (path, Range header) of each ranged request
         self.range_shift = 0  # bytes added to a Range request's start when answering it
+        self.ignore_range = False  # answer Range requests with the whole body
         self.tracks = _index_tracks()
 
 
@@ -299,6 +300,9 @@ class Handler(BaseHTTPRequestHandler):
         except OSError:
             return self._send(404, b"not found", "text/plain")
         ranged = re.fullmatch(r"bytes=(\d+)-", self.headers.get("Range", "") or "")
+        with STATE.lock:
+            if STATE.ignore_range:
+                ranged = None  # a server without Range support: 200 and the whole body
         if ranged:
             # A range shift sends a different part than asked for, and says
             # so in Content-Range (earlier: a superset; later: bytes missing).
@@ -369,6 +373,10 @@ class Handler(BaseHTTPRequestHandler):
                 STATE.slow_rate = int(query["rate"][0])
                 STATE.cut_at_expiry = query.get("cut", ["0"])[0] == "1"
             return self._json({"ok": True})
+        if path == "/_control/ignore-range":
+            with STATE.lock:
+                STATE.ignore_range = True
+            return self._json({"ok": True})
         if path == "/_control/range-shift":
             with STATE.lock:
                 STATE.range_shift = int(query["bytes"][0])
@@ -391,6 +399,7 @@ class Handler(BaseHTTPRequestHandler):
                 STATE.cut_at_expiry = False
                 STATE.ranges.clear()
                 STATE.range_shift = 0
+                STATE.ignore_range = False
                 STATE.expiry = 900
             return self._json({"ok": True})
         return self._send(404, b"unknown control", "text/plain")

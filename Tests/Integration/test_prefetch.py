@@ -245,3 +245,68 @@ def test_a_range_answered_from_another_byte_is_trimmed_or_given_up(daemon_factor
         _, _, _, pcm = wav_pcm(d.wav)
         assert md5(pcm) == md5(tail), shift
         d.close()
+
+
+def test_a_server_ignoring_range_leaves_the_seek_to_the_download(daemon_factory, http):
+    """A 200 to the Range request gives the probe up at once; the seek then
+    waits for the download, which kept going, and is sample-exact."""
+    name = "preview-02.mp3"
+    control(http, "reset")
+    control(http, "slow-preview?rate=65536")
+    control(http, "ignore-range")
+    try:
+        d = daemon_factory(pace="none")
+        c = d.client()
+        assert c.cmd(f"add deezer:track:{track_per_preview()[name]}") == ["OK"]
+        assert c.cmd("seek 0 25") == ["OK"]
+        st = d.wait_state(c, "stop", timeout=30)
+        previews = [p for p in control(http, "log") if p.startswith("/preview/")]
+        ranges = control(http, "ranges")
+    finally:
+        control(http, "reset")
+    assert "error" not in st, st
+    assert (len(previews), len(ranges)) == (2, 1)
+    _, _, _, pcm = wav_pcm(d.wav)
+    assert md5(pcm) == md5(reference_pcm(name)[25 * 44100 * 4:])
+
+
+def test_a_seek_waiting_longer_than_the_stall_limit_on_a_link_fast_enough_plays(daemon_factory, http):
+    """A VBR preview (no Range seek) at 30 KB/s: reaching 25 s takes longer
+    than --stream-timeout, but the bytes come faster than playing needs, so
+    it is a wait, not a trickle."""
+    name = "preview-09-vbr.mp3"
+    control(http, "reset")
+    control(http, "slow-preview?rate=30000")
+    try:
+        d = daemon_factory(pace="none", extra=("--stream-timeout", "5"))
+        c = d.client()
+        assert c.cmd(f"add deezer:track:{track_per_preview()[name]}") == ["OK"]
+        assert c.cmd("seek 0 25") == ["OK"]
+        st = d.wait_state(c, "stop", timeout=60)
+    finally:
+        control(http, "reset")
+    assert "error" not in st, st
+    _, rate, channels, pcm = wav_pcm(d.wav)
+    assert md5(pcm) == md5(reference_pcm(name)[25 * rate * channels * 2:])
+
+
+def test_dropped_prefetches_give_their_memory_back(daemon_factory, http):
+    """With room for the playing preview and one more, a prefetch dropped
+    three times (its song deleted) still leaves room for the next one."""
+    control(http, "reset")
+    control(http, "slow-preview?rate=262144")
+    a, b, c3 = (track_per_preview()[n] for n in ("preview-02.mp3", "preview-01.mp3", "preview-03.mp3"))
+    try:
+        d = daemon_factory(pace="realtime", extra=("--prefetch-memory", "1", "--prefetch", "1"))
+        c = d.client()
+        assert c.cmd(f"add deezer:track:{a}") == ["OK"]
+        assert c.cmd("play") == ["OK"]
+        for round_ in range(3):
+            assert c.cmd(f"add deezer:track:{b}") == ["OK"]
+            assert wait_for(lambda: len([p for p in control(http, "log") if p.startswith(f"/preview/{b}.")]) > round_)
+            time.sleep(0.5)  # part of it arrived
+            assert c.cmd("delete 1") == ["OK"]
+        assert c.cmd(f"add deezer:track:{c3}") == ["OK"]
+        assert wait_for(lambda: any(p.startswith(f"/preview/{c3}.") for p in control(http, "log"))), d.log()
+    finally:
+        control(http, "reset")

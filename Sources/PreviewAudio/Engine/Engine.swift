@@ -503,8 +503,13 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                 if let since = firstByteAt {
                     starved += monotonicSeconds() - asked
                     if case .bytes = read, starved > stallTimeout {
+                        // Long waits are fine while the bytes come at the
+                        // rate playing needs (a seek waiting for its target
+                        // on a modest link); a trickle below it is not.
                         let rate = Double(source.received) / max(monotonicSeconds() - since, 0.001)
-                        return .failed(.tooSlow(bytesPerSecond: Int(rate)), frames)
+                        let bitrate = decoder.bitrate
+                        let needed = Double(bitrate > 0 ? bitrate : 128) * 1000 / 8
+                        if rate < 0.75 * needed { return .failed(.tooSlow(bytesPerSecond: Int(rate)), frames) }
                     }
                 } else if case .bytes = read {
                     firstByteAt = monotonicSeconds()
@@ -609,7 +614,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         guard case .newFormat(let format)? = try? decoder.decode(into: pcm) else { return .failed(.decode("no format from the stream's head")) }
 
         let ring = ByteRing(capacity: ringCapacity)
-        let transfer = Transfer(url: request.url, sink: .ring(ring), rangeStart: rangeStart)
+        let transfer = Transfer(url: request.url, sink: .ring(ring), rangeStart: rangeStart, rangeRequired: true)
         // While the answer is probed the ring is the stream's input, so a
         // new `play` cancels it; the download keeps going until it is proven.
         let probing: Bool = monitor.locked {

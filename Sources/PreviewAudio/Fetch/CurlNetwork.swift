@@ -18,6 +18,10 @@ final class Transfer: @unchecked Sendable {
     let sink: Sink
     /// First byte wanted (an HTTP Range request `bytes=N-` when above 0).
     let rangeStart: Int
+    /// Whether a server that ignores the Range (a 200 with the whole body)
+    /// fails the transfer instead of having the prefix skipped: a seek's
+    /// probe, where the download already brings those bytes.
+    let rangeRequired: Bool
     /// Body bytes still to drop: a server that ignores Range sends it all.
     fileprivate var skip = 0
     /// A 503's `Retry-After`, in seconds (0: none).
@@ -30,10 +34,11 @@ final class Transfer: @unchecked Sendable {
     fileprivate var paused = false
 
     /// - Parameters: as the properties; `rangeStart` in bytes.
-    init(url: String, sink: Sink, rangeStart: Int = 0) {
+    init(url: String, sink: Sink, rangeStart: Int = 0, rangeRequired: Bool = false) {
         self.url = url
         self.sink = sink
         self.rangeStart = rangeStart
+        self.rangeRequired = rangeRequired
     }
 
     /// `bytes` without the part still to skip (which it uses up).
@@ -197,7 +202,13 @@ final class CurlNetwork: @unchecked Sendable {
             var status = 0
             pv_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
             if t.isMedia {
-                if t.rangeStart > 0 && status == 200 { t.skip = t.rangeStart }
+                if t.rangeStart > 0 && status == 200 {
+                    if t.rangeRequired {
+                        t.failure = .transport("the server ignores Range requests")
+                        return 0
+                    }
+                    t.skip = t.rangeStart
+                }
                 if t.rangeStart > 0 && status == 206 {
                     // The part sent is the one Content-Range names, which
                     // may start before the byte asked for (never after it:

@@ -65,7 +65,10 @@ final class Download: @unchecked Sendable {
     private var onCut: (@Sendable (StreamFailure, Int) -> Void)?
     private var onFinish: (@Sendable () -> Void)?
     /// The transfer filling it now (network-side bookkeeping for `Engine`).
-    var transfer: Transfer?
+    /// Weak: the transfer holds the download as its sink, and the network
+    /// holds the transfer while it runs; a strong link back would keep a
+    /// dropped download (and its share of the memory budget) alive forever.
+    weak var transfer: Transfer?
 
     /// - Parameters: key, as the property; budget, shared with the other downloads.
     init(key: String, budget: MemoryBudget) {
