@@ -196,28 +196,38 @@ def test_seek_past_the_download_fetches_the_rest_by_range(daemon_factory, http):
     assert md5(pcm[head:]) == md5(tail), "from the seek on: sample-exact"
 
 
+def seek_from_stop(daemon_factory, http, name, seconds, *faults, extra=()):
+    """Queues the catalog track served by corpus file `name`, seeks to
+    `seconds` from stop with the stand-in's `faults` set, plays to the end
+    (unpaced) and checks the WAV is the reference from the target on.
+    Returns the final status and the stand-in's preview requests and ranges."""
+    control(http, "reset")
+    for fault in faults:
+        control(http, fault)
+    try:
+        d = daemon_factory(pace="none", extra=extra)
+        c = d.client()
+        assert c.cmd(f"add deezer:track:{track_per_preview()[name]}") == ["OK"]
+        assert c.cmd(f"seek 0 {seconds}") == ["OK"]
+        st = d.wait_state(c, "stop", timeout=60)
+        previews = [p for p in control(http, "log") if p.startswith("/preview/")]
+        ranges = control(http, "ranges")
+    finally:
+        control(http, "reset")
+    assert "error" not in st, (name, st)
+    _, rate, channels, pcm = wav_pcm(d.wav)
+    assert md5(pcm) == md5(reference_pcm(name)[seconds * rate * channels * 2:]), (name, faults)
+    assert c.cmd("ping") == ["OK"]
+    d.close()
+    return st, previews, ranges
+
+
 def test_seek_from_stop_on_a_slow_link_is_sample_exact_for_every_preview(daemon_factory, http):
     """Constant-bitrate MPEG-1 previews with an Info frame are fetched from
     near the target; the others (no Info frame, MPEG-2, VBR) wait for the
     bytes. Either way the output is the reference from the target on."""
-    control(http, "reset")
-    control(http, "slow-preview?rate=131072")
-    ranged = []
-    try:
-        for name, tid in sorted(track_per_preview().items()):
-            mark = len(control(http, "ranges"))
-            d = daemon_factory(pace="none")
-            c = d.client()
-            assert c.cmd(f"add deezer:track:{tid}") == ["OK"]
-            assert c.cmd("seek 0 20") == ["OK"]
-            d.wait_state(c, "stop", timeout=30)
-            if len(control(http, "ranges")) > mark:
-                ranged.append(name)
-            _, rate, channels, pcm = wav_pcm(d.wav)
-            assert md5(pcm) == md5(reference_pcm(name)[20 * rate * channels * 2:]), name
-            d.close()
-    finally:
-        control(http, "reset")
+    ranged = [name for name in sorted(track_per_preview())
+              if seek_from_stop(daemon_factory, http, name, 20, "slow-preview?rate=131072")[2]]
     assert ranged == ["preview-01.mp3", "preview-02.mp3", "preview-03.mp3", "preview-04.mp3",
                       "preview-05.mp3", "preview-07-48k.mp3"]
 
@@ -226,68 +236,26 @@ def test_a_range_answered_from_another_byte_is_trimmed_or_given_up(daemon_factor
     """The part a server sends is the one its Content-Range names: an
     earlier start is trimmed; a later one (bytes missing) is given up, and
     the song decodes from its download instead. Both are sample-exact."""
-    name = "preview-02.mp3"
-    tail = reference_pcm(name)[25 * 44100 * 4:]
     for shift in (-4180, 3):
-        control(http, "reset")
-        control(http, "slow-preview?rate=65536")
-        control(http, f"range-shift?bytes={shift}")
-        try:
-            d = daemon_factory(pace="none")
-            c = d.client()
-            assert c.cmd(f"add deezer:track:{track_per_preview()[name]}") == ["OK"]
-            assert c.cmd("seek 0 25") == ["OK"]
-            st = d.wait_state(c, "stop", timeout=30)
-            assert len(control(http, "ranges")) == 1
-        finally:
-            control(http, "reset")
-        assert "error" not in st, st
-        _, _, _, pcm = wav_pcm(d.wav)
-        assert md5(pcm) == md5(tail), shift
-        d.close()
+        _, _, ranges = seek_from_stop(daemon_factory, http, "preview-02.mp3", 25,
+                                      "slow-preview?rate=65536", f"range-shift?bytes={shift}")
+        assert len(ranges) == 1
 
 
 def test_a_server_ignoring_range_leaves_the_seek_to_the_download(daemon_factory, http):
     """A 200 to the Range request gives the probe up at once; the seek then
     waits for the download, which kept going, and is sample-exact."""
-    name = "preview-02.mp3"
-    control(http, "reset")
-    control(http, "slow-preview?rate=65536")
-    control(http, "ignore-range")
-    try:
-        d = daemon_factory(pace="none")
-        c = d.client()
-        assert c.cmd(f"add deezer:track:{track_per_preview()[name]}") == ["OK"]
-        assert c.cmd("seek 0 25") == ["OK"]
-        st = d.wait_state(c, "stop", timeout=30)
-        previews = [p for p in control(http, "log") if p.startswith("/preview/")]
-        ranges = control(http, "ranges")
-    finally:
-        control(http, "reset")
-    assert "error" not in st, st
+    _, previews, ranges = seek_from_stop(daemon_factory, http, "preview-02.mp3", 25,
+                                         "slow-preview?rate=65536", "ignore-range")
     assert (len(previews), len(ranges)) == (2, 1)
-    _, _, _, pcm = wav_pcm(d.wav)
-    assert md5(pcm) == md5(reference_pcm(name)[25 * 44100 * 4:])
 
 
 def test_a_seek_waiting_longer_than_the_stall_limit_on_a_link_fast_enough_plays(daemon_factory, http):
     """A VBR preview (no Range seek) at 30 KB/s: reaching 25 s takes longer
     than --stream-timeout, but the bytes come faster than playing needs, so
     it is a wait, not a trickle."""
-    name = "preview-09-vbr.mp3"
-    control(http, "reset")
-    control(http, "slow-preview?rate=30000")
-    try:
-        d = daemon_factory(pace="none", extra=("--stream-timeout", "5"))
-        c = d.client()
-        assert c.cmd(f"add deezer:track:{track_per_preview()[name]}") == ["OK"]
-        assert c.cmd("seek 0 25") == ["OK"]
-        st = d.wait_state(c, "stop", timeout=60)
-    finally:
-        control(http, "reset")
-    assert "error" not in st, st
-    _, rate, channels, pcm = wav_pcm(d.wav)
-    assert md5(pcm) == md5(reference_pcm(name)[25 * rate * channels * 2:])
+    seek_from_stop(daemon_factory, http, "preview-09-vbr.mp3", 25, "slow-preview?rate=30000",
+                   extra=("--stream-timeout", "5"))
 
 
 def test_dropped_prefetches_give_their_memory_back(daemon_factory, http):
