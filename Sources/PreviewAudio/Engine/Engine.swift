@@ -560,12 +560,12 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     }
 
     /// A start point far past what the playing download holds: rather than
-    /// wait for every byte before it, stop that download and fetch from a
-    /// few frames before the target with an HTTP Range, then let mpg123
-    /// seek there knowing which frame the bytes start with. Only for
-    /// constant-bitrate streams (see `ConstantBitrateLayout`), where that is
-    /// exact; the decode from there equals a decode from the start. The
-    /// download runs on until the Range answer has proved usable.
+    /// wait for every byte before it, fetch from a few frames before the
+    /// target with an HTTP Range and let mpg123 seek there, knowing which
+    /// frame the bytes start with; once that has worked, the download stops.
+    /// Only for constant-bitrate streams (see `ConstantBitrateLayout`),
+    /// where that is exact: the decode from there equals a decode from the
+    /// start. Whatever goes wrong on the way leaves the download to it.
     private func seekByRange(_ request: Request, feed: inout Feed, decoder: Mpg123Decoder) -> RangeSeekOutcome {
         guard request.start > 0, let download = feed.download, !download.isComplete else { return .notNeeded }
         // The head says whether frames can be found by offset. Whatever is
@@ -611,7 +611,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         if let failure = feedDecoder(head[0..<headEnd]) { return .failed(failure) }
         let pcm = UnsafeMutableRawBufferPointer.allocate(byteCount: 1152 * 4 * 4, alignment: 16)
         defer { pcm.deallocate() }
-        guard case .newFormat(let format)? = try? decoder.decode(into: pcm) else { return .failed(.decode("no format from the stream's head")) }
+        guard case .newFormat(let format)? = try? decoder.decode(into: pcm) else { return fromStart(feed) }
 
         let ring = ByteRing(capacity: ringCapacity)
         let transfer = Transfer(url: request.url, sink: .ring(ring), rangeStart: rangeStart, rangeRequired: true)
@@ -650,9 +650,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                 currentInput = feed.input
                 return true
             }
-            guard back, let reader = feed.input as? DownloadReader else { return .cancelled }
-            reader.rewind()
-            return .fromStart
+            return back ? fromStart(feed) : .cancelled
         }
 
         // The download stops: its bytes are not needed now, and its
@@ -673,6 +671,13 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         feed = Feed(input: ring, transfer: transfer, download: nil, base: rangeStart)
         if let failure = feedDecoder(fetched[(found.offset - rangeStart)...]) { return .failed(failure) }
         return .seeked(format, target: target)
+    }
+
+    /// Gives a seek back to the download: its reader starts over at byte 0.
+    private func fromStart(_ feed: Feed) -> RangeSeekOutcome {
+        guard let reader = feed.input as? DownloadReader else { return .cancelled }
+        reader.rewind()
+        return .fromStart
     }
 
     // Decode thread and start-up only.

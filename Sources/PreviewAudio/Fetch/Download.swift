@@ -152,9 +152,6 @@ final class Download: @unchecked Sendable {
         }
     }
 
-    /// A copy of the first bytes received, at most `maxBytes`.
-    func prefix(_ maxBytes: Int) -> [UInt8] { monitor.locked { Array(bytes.prefix(maxBytes)) } }
-
     /// Bytes received so far.
     var count: Int { monitor.locked { bytes.count } }
 
