@@ -55,6 +55,22 @@ import Testing
         #expect(formatSeconds(0) == "0.000")
         #expect(formatSeconds(1.005) == "1.005")
     }
+
+    @Test(arguments: [0, 0.0004, 1.005, 9.9995, 29.99, 30.0408, 12345.678, -3])
+    func replySecondsAgreeWithFormatSeconds(seconds: Double) {
+        var reply = Reply()
+        reply.field("duration", seconds: seconds)
+        #expect(reply.text == "duration: \(formatSeconds(seconds))\n")
+    }
+
+    @Test func replyFields() {
+        var reply = Reply()
+        reply.field("Title", "two\nlines\r")
+        reply.field("Pos", 0)
+        reply.field("Id", -42)
+        reply.field("big", Int.max)
+        #expect(reply.text == "Title: two lines \nPos: 0\nId: -42\nbig: 9223372036854775807\n")
+    }
 }
 
 @Suite struct ResponseParserTests {

@@ -68,45 +68,30 @@ extension Reply {
     /// A song's `file` line and tags (those enabled in `tags`), and its
     /// length (of its `range` when it has one, as mpd shows it).
     mutating func song(_ song: Song, tags: TagSelection, range: SongRange? = nil) {
-        guard range == nil, song.addedTags.isEmpty, song.unplayable == nil else {
-            songInFull(song, tags: tags, range: range)
-            return
-        }
-        // The common song, written in one go (see `Reply.lines`).
         let artist = tags.artist ? song.artist : nil
         let title = tags.title ? song.title : nil
         let album = tags.album ? song.album : nil
-        // Each line: key, value, ": " and "\n".
-        let capacity = 7 + song.uri.utf8.count + (artist.map { 9 + $0.utf8.count } ?? 0)
-            + (title.map { 8 + $0.utf8.count } ?? 0) + (album.map { 8 + $0.utf8.count } ?? 0)
-            + 7 + LineWriter.integerBytes + 11 + LineWriter.secondsBytes
+        let extras = song.addedTags.filter { tags.contains($0.name) }
+        let rangeText = range.map { formatSeconds($0.start) + "-" + ($0.end.map(formatSeconds) ?? "") }
+        // Room for every line: key, ": ", value, "\n" (written in one go,
+        // see `Reply.lines`: listings of 100,000 songs go through here).
+        func room(_ key: String, _ value: String?) -> Int { value.map { key.utf8.count + 3 + $0.utf8.count } ?? 0 }
+        let capacity = room("file", song.uri) + room("Range", rangeText) + room("Artist", artist)
+            + room("Title", title) + room("Album", album) + extras.reduce(0) { $0 + room($1.name, $1.value) }
+            + room("Unplayable", song.unplayable) + 7 + LineWriter.integerBytes + 11 + LineWriter.secondsBytes
         lines(capacity: capacity) { w in
             w.field("file", song.uri)
+            if let rangeText { w.field("Range", rangeText) }
             if let artist { w.field("Artist", artist) }
             if let title { w.field("Title", title) }
             if let album { w.field("Album", album) }
-            if let duration = song.duration {
+            for extra in extras { w.field(extra.name, extra.value) }
+            if let reason = song.unplayable { w.field("Unplayable", reason) }
+            if var duration = song.duration {
+                if let range { duration = max(0, (range.end ?? duration) - range.start) }
                 w.field("Time", Int(duration.rounded()))
                 w.field("duration", seconds: duration)
             }
-        }
-    }
-
-    /// `song` for any song: ranges, added tags, unplayable ones.
-    private mutating func songInFull(_ song: Song, tags: TagSelection, range: SongRange?) {
-        field("file", song.uri)
-        if let range {
-            field("Range", formatSeconds(range.start) + "-" + (range.end.map(formatSeconds) ?? ""))
-        }
-        if tags.artist, let artist = song.artist { field("Artist", artist) }
-        if tags.title, let title = song.title { field("Title", title) }
-        if tags.album, let album = song.album { field("Album", album) }
-        for extra in song.addedTags where tags.contains(extra.name) { field(extra.name, extra.value) }
-        if let reason = song.unplayable { field("Unplayable", reason) }
-        if var duration = song.duration {
-            if let range { duration = max(0, (range.end ?? duration) - range.start) }
-            field("Time", Int(duration.rounded()))
-            field("duration", seconds: duration)
         }
     }
 
