@@ -23,6 +23,15 @@ import Testing
         #expect(throws: ProtocolError(.argument, "Unsupported URI scheme")) { try CatalogURI(parsing: "ftp://x/y.mp3") }
         #expect(throws: ProtocolError(.noExist, "No such directory")) { try CatalogURI(parsing: "music/a.mp3") }
         #expect(throws: ProtocolError(.argument, "Invalid Deezer id in deezer:track:abc")) { try CatalogURI(parsing: "deezer:track:abc") }
+        // The byte-level track reader and the full parser give the same answers.
+        #expect(try CatalogURI(parsing: "deezer:track:0123") == .track(123))
+        #expect(try CatalogURI(parsing: "deezer:track:123456789012345678") == .track(123456789012345678))
+        #expect(throws: ProtocolError(.argument, "Invalid Deezer id in deezer:track:0")) { try CatalogURI(parsing: "deezer:track:0") }
+        #expect(throws: ProtocolError(.argument, "Invalid Deezer id in deezer:track:+5")) { try CatalogURI(parsing: "deezer:track:+5") }
+        #expect(throws: ProtocolError(.argument, "Invalid Deezer id in deezer:track:99999999999999999999")) {
+            try CatalogURI(parsing: "deezer:track:99999999999999999999")
+        }
+        #expect(throws: ProtocolError(.argument, "Invalid Deezer id in deezer:track:")) { try CatalogURI(parsing: "deezer:track:") }
         #expect(throws: ProtocolError(.argument, "Unsupported Deezer item kind: show")) { try CatalogURI(parsing: "deezer:show:1") }
         #expect(throws: ProtocolError(.argument, "Unsupported Deezer link: https://www.deezer.com/")) { try CatalogURI(parsing: "https://www.deezer.com/") }
     }

@@ -65,8 +65,9 @@ public enum CatalogURI: Equatable, Sendable {
         self = try CatalogURI.item(kind: segments[0], id: segments[1], original: text)
     }
 
-    /// The id of `deezer:track:ID` with ID a plain positive decimal number
-    /// (what `text` writes); nil for anything else, which the full parser reads.
+    /// The id of `deezer:track:ID` with ID a positive decimal number of at
+    /// most 18 digits, as the full parser reads it; nil for anything else,
+    /// which the full parser then reads (and refuses if need be).
     private static func trackID(_ text: String) -> Int? {
         let prefix = "deezer:track:".utf8
         guard text.utf8.count > prefix.count, text.utf8.count <= prefix.count + 18,
@@ -76,7 +77,7 @@ public enum CatalogURI: Equatable, Sendable {
             guard b >= 0x30, b <= 0x39 else { return nil }
             id = id * 10 + Int(b - 0x30)
         }
-        return id > 0 && text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: prefix.count)] != 0x30 ? id : nil
+        return id > 0 ? id : nil
     }
 
     private static func item(kind: Substring, id: Substring, original: String) throws(ProtocolError) -> CatalogURI {

@@ -110,8 +110,7 @@ final class DeezerClient {
     func request<T: Decodable>(_ path: String, as type: T.Type, fresh: Bool = false,
                                completion: @escaping (Result<T, CatalogError>) -> Void) {
         if fresh { cache[path] = nil }
-        if let hit = cache[path], hit.expires > now(), let value = hit.decoded as? T {
-            cacheHits += 1
+        if let value = cached(path, as: type) {
             completion(.success(value))
             return
         }
