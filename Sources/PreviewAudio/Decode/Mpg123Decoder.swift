@@ -91,8 +91,8 @@ final class Mpg123Decoder {
     /// the Info/LAME frame. Follows mpg123_set_index (a two-entry index:
     /// frame 0 at `firstFrameOffset`, frame `frame` at `offset`),
     /// MPG123_PREFRAMES and mpg123_feedseek.
-    /// - Parameter preroll: frames decoded and dropped before the target's
-    ///   (at least; see below).
+    /// - Parameter preroll: frames decoded and dropped before the target's;
+    ///   up to 3 more are added to align the start (the filter's phase).
     /// - Returns: whether mpg123 will decode from `offset`; when false the
     ///   decoder is unusable for this stream.
     func seek(to target: Int, resumingAt offset: Int, frame: Int, firstFrameOffset: Int, preroll: Int) -> Bool {
