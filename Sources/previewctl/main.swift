@@ -305,9 +305,7 @@ case .crop:
     guard let pos = status["song"].flatMap({ Int($0) }), let length = status["playlistlength"].flatMap({ Int($0) }) else {
         fail("crop: no current song", 1)
     }
-    var commands: [String] = []
-    if pos + 1 < length { commands.append("delete \(pos + 1):\(length)") }
-    if pos > 0 { commands.append("delete 0:\(pos)") }
+    let commands = ControlFormat.cropCommands(position: pos, length: length)
     if !commands.isEmpty { _ = connection.must(commands) }
 case .move(let from, let to):
     _ = connection.must(["move \(from - 1) \(to - 1)"])
@@ -336,7 +334,7 @@ case .want(let action, let uri):
         let records = CatalogRecord.split(connection.must(["wantlist"]))
         for r in records {
             let c = r.value("Title").map { t in r.value("Artist").map { "\($0) - \(t)" } ?? t } ?? r.uri
-            let when = r.value("added").flatMap(ControlFormat.unixTime(iso:)).map { ControlFormat.relative(now - $0) } ?? "?"
+            let when = r.value("added").flatMap(ControlFormat.unixTime(iso:)).map { ControlFormat.age(of: $0, now: now) } ?? "?"
             out("\(c)  (\(r.kind), added \(when))  \(r.uri)\n")
         }
         if records.isEmpty { out("the want list is empty\n") }

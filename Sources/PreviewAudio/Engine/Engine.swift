@@ -428,7 +428,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
             format = f
             frames = target
             skipUntil = target
-            stopAt = request.end.map { Int(($0 * Double(f.sampleRate)).rounded()) }
+            stopAt = request.end.map { Int(clamping: $0 * Double(f.sampleRate)) }
         case .fromStart:
             // The Range answer was of no use: decode the download from its
             // first byte (in memory), with a decoder that saw nothing yet.
@@ -447,8 +447,8 @@ public final class Engine: AudioEngine, @unchecked Sendable {
             case .newFormat(let f):
                 // The output opens for it with the first samples written.
                 if format == nil {
-                    skipUntil = Int((request.start * Double(f.sampleRate)).rounded())
-                    stopAt = request.end.map { Int(($0 * Double(f.sampleRate)).rounded()) }
+                    skipUntil = Int(clamping: request.start * Double(f.sampleRate))
+                    stopAt = request.end.map { Int(clamping: $0 * Double(f.sampleRate)) }
                 }
                 format = f
                 let bitrate = decoder.bitrate
@@ -509,7 +509,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                         let rate = Double(source.received) / max(monotonicSeconds() - since, 0.001)
                         let bitrate = decoder.bitrate
                         let needed = Double(bitrate > 0 ? bitrate : 128) * 1000 / 8
-                        if rate < 0.75 * needed { return .failed(.tooSlow(bytesPerSecond: Int(rate)), frames) }
+                        if rate < 0.75 * needed { return .failed(.tooSlow(bytesPerSecond: Int(clamping: rate, rounding: .down)), frames) }
                     }
                 } else if case .bytes = read {
                     firstByteAt = monotonicSeconds()
@@ -592,7 +592,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         let target: Int, rangeStart: Int
         let layout = ConstantBitrateLayout(prefix: head)
         if let layout {
-            target = Int((request.start * Double(layout.header.sampleRate)).rounded())
+            target = Int(clamping: request.start * Double(layout.header.sampleRate))
             // The encoder delay only moves the target's frame later, so this
             // many frames back leave room for the preroll and its alignment.
             let firstWanted = target / Layer3FrameHeader.samplesPerFrame - layout.prerollFrames - 5

@@ -109,7 +109,7 @@ final class ByteRing: StreamInput, @unchecked Sendable {
             while !cancelled && count == 0 && !finished {
                 let left = deadline - monotonicSeconds()
                 if left <= 0 {
-                    return .failed(.stalled(seconds: Int(stallTimeout)))
+                    return .failed(.stalled(seconds: Int(clamping: stallTimeout, rounding: .down)))
                 }
                 if left.isFinite { monitor.wait(seconds: left) } else { monitor.wait() }
             }

@@ -170,7 +170,7 @@ final class Download: @unchecked Sendable {
             // A cut the playing stream may still resume is waited out like a slow network.
             while !cancelled() && bytes.count <= offset && (!finished || (playing && onCut != nil && isResumableLocked)) {
                 let left = deadline - monotonicSeconds()
-                if left <= 0 { return .failed(.stalled(seconds: Int(stallTimeout))) }
+                if left <= 0 { return .failed(.stalled(seconds: Int(clamping: stallTimeout, rounding: .down))) }
                 monitor.wait(seconds: min(left, 3600))
             }
             if cancelled() { return .cancelled }

@@ -37,7 +37,8 @@ final class Monitor: @unchecked Sendable {
     func wait(seconds: Double) {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
-        let ns = Int(seconds * 1e9) + ts.tv_nsec
+        // At most a day per wait: callers loop, and the sum stays inside Int.
+        let ns = Int(clamping: min(max(seconds, 0), 86_400) * 1e9) + ts.tv_nsec
         ts.tv_sec += ns / 1_000_000_000
         ts.tv_nsec = ns % 1_000_000_000
         pthread_cond_timedwait(cond, mutex, &ts)

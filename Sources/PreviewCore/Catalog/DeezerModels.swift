@@ -133,7 +133,9 @@ extension DeezerTrack {
                         title: title,
                         artist: artist?.name,
                         album: album?.title ?? albumTitle,
-                        duration: duration.map { min(Double($0), previewLengthSeconds) } ?? previewLengthSeconds)
+                        // A negative length is no length: the preview's own.
+                        duration: duration.map { $0 >= 0 ? min(Double($0), previewLengthSeconds) : previewLengthSeconds }
+                            ?? previewLengthSeconds)
         song.unplayable = unplayableReason
         return song
     }

@@ -164,13 +164,13 @@ public struct CatalogRecord: Equatable, Sendable {
     /// The columns previewctl shows: title (or name), artist, album, duration.
     var columns: (title: String, artist: String, album: String, duration: String) {
         let title = value("Title") ?? value("Name") ?? uri
-        let seconds = kind == "track" ? value("Time").flatMap { Int($0) } : nil
+        let seconds = kind == "track" ? value("Time").flatMap { Seconds.parse($0) } : nil
         var detail = value("Album") ?? ""
         if kind == "album" { detail = [value("Type"), value("Date")].compactMap { $0 }.joined(separator: ", ") }
         if kind == "artist" { detail = value("Fans").map { "\($0) fans" } ?? "" }
         if kind == "playlist" { detail = value("Tracks").map { "\($0) tracks" } ?? "" }
         return (title, value("Artist") ?? value("Creator") ?? "", detail,
-                seconds.map { ControlFormat.clock(Double($0)) } ?? "")
+                seconds.map { ControlFormat.clock($0) } ?? "")
     }
 }
 

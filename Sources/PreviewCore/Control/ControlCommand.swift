@@ -256,9 +256,16 @@ public enum ControlFormat {
 
     /// M:SS.
     public static func clock(_ seconds: Double) -> String {
-        let s = max(0, Int(seconds.rounded(.down)))
+        let s = max(0, Int(clamping: seconds, rounding: .down))
         let sec = s % 60
         return "\(s / 60):\(sec < 10 ? "0" : "")\(sec)"
+    }
+
+    /// How long before `now` the time `then` is (Unix seconds), in words,
+    /// as `relative`; a time after `now` is "just now".
+    public static func age(of then: Int, now: Int) -> String {
+        let (seconds, overflow) = now.subtractingReportingOverflow(then)
+        return relative(overflow ? (then > now ? 0 : .max) : seconds)
     }
 
     /// How long ago `seconds` is, in words ("just now", "5 minutes ago",
@@ -275,10 +282,12 @@ public enum ControlFormat {
         }
     }
 
-    /// Unix seconds of an ISO 8601 UTC time `YYYY-MM-DDTHH:MM:SSZ`.
+    /// Unix seconds of an ISO 8601 UTC time `YYYY-MM-DDTHH:MM:SSZ`, for
+    /// years 0 to 9999; nil for anything else.
     public static func unixTime(iso text: String) -> Int? {
         let parts = text.split(whereSeparator: { "-T:Z".contains($0) }).compactMap { Int($0) }
-        guard parts.count == 6 else { return nil }
+        guard parts.count == 6, (0...9999).contains(parts[0]), (1...12).contains(parts[1]), (1...31).contains(parts[2]),
+              (0...23).contains(parts[3]), (0...59).contains(parts[4]), (0...60).contains(parts[5]) else { return nil }
         var (y, m) = (parts[0], parts[1])
         // Days from civil (proleptic Gregorian), as in Howard Hinnant's algorithm.
         y -= m <= 2 ? 1 : 0
@@ -299,9 +308,9 @@ public enum ControlFormat {
             out += songLine(song) + "\n"
             let elapsed = Double(status["elapsed"] ?? "") ?? 0
             let duration = Double(status["duration"] ?? "") ?? 0
-            let pos = (Int(status["song"] ?? "") ?? 0) + 1
+            let pos = (Int(status["song"] ?? "") ?? 0).clampedAdding(1)
             let length = status["playlistlength"] ?? "0"
-            let percent = duration > 0 ? Int((elapsed / duration * 100).rounded(.down)) : 0
+            let percent = duration > 0 ? Int(clamping: elapsed / duration * 100, rounding: .down) : 0
             let label = state == "play" ? "[playing]" : "[paused] "
             out += "\(label) #\(pos)/\(length)   \(clock(elapsed))/\(clock(duration)) (\(percent)%)\n"
             out += progressBar(fraction: duration > 0 ? elapsed / duration : 0, width: 40) + "\n"
@@ -314,10 +323,20 @@ public enum ControlFormat {
         return out
     }
 
+    /// The `delete` commands that keep only the song at `position` of a
+    /// queue of `length` songs (previewctl's `crop`), from `status` values.
+    public static func cropCommands(position: Int, length: Int) -> [String] {
+        guard position >= 0, position < length else { return [] }
+        var commands: [String] = []
+        if position + 1 < length { commands.append("delete \(position + 1):\(length)") }
+        if position > 0 { commands.append("delete 0:\(position)") }
+        return commands
+    }
+
     /// `[=====>    ]` of `width` cells inside the brackets.
     public static func progressBar(fraction: Double, width: Int) -> String {
-        let f = min(max(fraction, 0), 1)
-        let filled = Int((Double(width) * f).rounded(.down))
+        let f = fraction.isNaN ? 0 : min(max(fraction, 0), 1)
+        let filled = Int(clamping: Double(width) * f, rounding: .down)
         var bar = "["
         bar += String(repeating: "=", count: max(0, filled - 1))
         if filled > 0 { bar += filled == width ? "=" : ">" }

@@ -16,7 +16,7 @@ public enum StatusFormat {
         v["artist"] = song["Artist"]
         v["album"] = song["Album"]
         v["file"] = song["file"]
-        if let pos = status["song"].flatMap({ Int($0) }) { v["position"] = String(pos + 1) }
+        if let pos = status["song"].flatMap({ Int($0) }) { v["position"] = String(pos.clampedAdding(1)) }
         addTimes(elapsed: status["elapsed"], duration: status["duration"], to: &v)
         return v
     }
@@ -27,7 +27,7 @@ public enum StatusFormat {
         v["elapsed"] = ControlFormat.clock(seconds)
         if let d = Double(duration ?? ""), d > 0 {
             v["duration"] = ControlFormat.clock(d)
-            v["percent"] = String(Int((seconds / d * 100).rounded(.down)))
+            v["percent"] = String(Int(clamping: seconds / d * 100, rounding: .down))
         }
     }
 

@@ -50,7 +50,7 @@ public struct Reply: Sendable {
 
 /// Formats seconds as MPD does for `elapsed`/`duration`: three decimals.
 public func formatSeconds(_ seconds: Double) -> String {
-    let millis = Int((max(0, seconds) * 1000).rounded())
+    let millis = Int(clamping: max(0, seconds) * 1000)
     let frac = millis % 1000
     let fracText = frac < 10 ? "00\(frac)" : frac < 100 ? "0\(frac)" : "\(frac)"
     return "\(millis / 1000).\(fracText)"
@@ -157,7 +157,7 @@ public struct LineWriter {
     /// `key: S.mmm\n` (as `formatSeconds`).
     public mutating func field(_ key: String, seconds: Double) {
         self.key(key)
-        let millis = Int((max(0, seconds) * 1000).rounded())
+        let millis = Int(clamping: max(0, seconds) * 1000)
         digits(UInt(millis / 1000))
         let frac = millis % 1000
         put(0x2E)

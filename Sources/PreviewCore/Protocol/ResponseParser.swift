@@ -49,7 +49,8 @@ public enum ResponseParser {
         var code = 0, index = 0
         var command = ""
         var message = line
-        if let open = line.firstIndex(of: "["), let at = line.firstIndex(of: "@"), let close = line.firstIndex(of: "]") {
+        if let open = line.firstIndex(of: "["), let at = line[open...].firstIndex(of: "@"),
+           let close = line[at...].firstIndex(of: "]") {
             code = Int(line[line.index(after: open)..<at]) ?? 0
             index = Int(line[line.index(after: at)..<close]) ?? 0
             let rest = line[line.index(after: close)...].drop(while: { $0 == " " })

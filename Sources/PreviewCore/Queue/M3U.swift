@@ -1,13 +1,28 @@
 /// Stored playlists as extended M3U text: `#EXTM3U`, then for each song an
 /// `#EXTINF:SECONDS,ARTIST - TITLE` line, an optional `#EXTALB:ALBUM` line,
 /// and its URI (`deezer:track:ID` or a URL). Parsing keeps going past
-/// anything it does not understand.
+/// anything it does not understand, but refuses a duration that is a number
+/// previewd cannot hold (`M3U.ParseError`): users edit and copy these files.
 public enum M3U {
+    /// A line of a stored playlist that cannot be read.
+    public struct ParseError: Error, Equatable, Sendable {
+        /// The line's number, from 1.
+        public var line: Int
+        /// What is wrong with it, e.g. `duration out of range: 330e53`.
+        public var reason: String
+
+        /// - Parameters: as the properties.
+        public init(line: Int, reason: String) {
+            self.line = line
+            self.reason = reason
+        }
+    }
+
     /// The file text for `songs`.
     public static func format(_ songs: [Song]) -> String {
         var out = "#EXTM3U\n"
         for song in songs {
-            let seconds = song.duration.map { Int($0.rounded()) } ?? -1
+            let seconds = song.duration.map { Int(clamping: $0) } ?? -1
             let label: String
             switch (song.artist, song.title) {
             case (let a?, let t?): label = "\(a) - \(t)"
@@ -22,15 +37,28 @@ public enum M3U {
     }
 
     /// The songs in `text`; tags come from the `#EXT` lines before each URI.
-    public static func parse(_ text: String) -> [Song] {
+    /// An `#EXTINF` duration that is not a number is ignored, and a negative
+    /// one means "unknown" (`-1`, as players write it).
+    /// - Throws: `ParseError` for a duration that reads as a number but is
+    ///   not finite or not below `Seconds.maximum` (`inf`, `nan`, `1e400`,
+    ///   `330e53`).
+    public static func parse(_ text: String) throws(ParseError) -> [Song] {
         var songs: [Song] = []
         var pending = Song(uri: "")
-        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        // "\r\n" is one Character, so CRLF files split as LF ones do.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        for (index, rawLine) in lines.enumerated() where !rawLine.isEmpty {
             let line = rawLine.hasSuffix("\r") ? String(rawLine.dropLast()) : String(rawLine)
             if line.hasPrefix("#EXTINF:") {
                 let body = line.dropFirst("#EXTINF:".count)
                 let comma = body.firstIndex(of: ",") ?? body.endIndex
-                if let seconds = Double(body[..<comma]), seconds >= 0 { pending.duration = seconds }
+                if let seconds = Double(body[..<comma]) {
+                    if Seconds.isValid(seconds) {
+                        pending.duration = seconds
+                    } else if !(seconds.isFinite && seconds < 0) {
+                        throw ParseError(line: index + 1, reason: "duration out of range: \(body[..<comma])")
+                    }
+                }
                 let label = comma < body.endIndex ? String(body[body.index(after: comma)...]) : ""
                 if let dash = label.firstRange(of: " - ") {
                     pending.artist = String(label[..<dash.lowerBound])

@@ -124,7 +124,7 @@ extension Commands {
                 case .failure(let e): call.finish(e)
                 case .success(let songs):
                     call.reply.field("songs", songs.count)
-                    call.reply.field("playtime", Int(songs.compactMap(\.duration).reduce(0, +).rounded()))
+                    call.reply.field("playtime", Int(clamping: songs.compactMap(\.duration).reduce(0, +)))
                     call.finish(nil)
                 }
             }

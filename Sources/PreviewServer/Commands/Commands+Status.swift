@@ -15,8 +15,8 @@ extension Commands {
             return .done
         }
         t.register("stats", 0, 0) { call in
-            call.reply.field("uptime", Int(monotonicTime() - c.startTime))
-            call.reply.field("playtime", Int(c.totalPlayTime))
+            call.reply.field("uptime", Int(clamping: monotonicTime() - c.startTime, rounding: .down))
+            call.reply.field("playtime", Int(clamping: c.totalPlayTime, rounding: .down))
             call.reply.field("artists", 0)
             call.reply.field("albums", 0)
             call.reply.field("songs", 0)
@@ -78,7 +78,7 @@ extension Commands {
             if player.state != .stop {
                 let elapsed = c.elapsed
                 let duration = queue.songs[pos].song.duration
-                r.field("time", "\(Int(elapsed.rounded())):\(Int((duration ?? 0).rounded()))")
+                r.field("time", "\(Int(clamping: elapsed)):\(Int(clamping: duration ?? 0))")
                 r.field("elapsed", formatSeconds(elapsed))
                 r.field("bitrate", c.currentBitrate)
                 if let duration { r.field("duration", formatSeconds(duration)) }

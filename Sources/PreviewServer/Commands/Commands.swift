@@ -55,9 +55,10 @@ enum Commands {
         return range.lowerBound..<min(range.upperBound, count)
     }
 
-    /// Seconds as `seek` takes them: a non-negative decimal number.
+    /// Seconds as `seek` takes them: a non-negative decimal number, at most
+    /// `Seconds.maximum`.
     static func seconds(_ text: String) throws(ProtocolError) -> Double {
-        guard let v = Double(text), v.isFinite, v >= 0, v < 1e9 else {
+        guard let v = Seconds.parse(text) else {
             throw ProtocolError(.argument, "Float expected: \(text)")
         }
         return v
@@ -89,7 +90,7 @@ extension Reply {
             if let reason = song.unplayable { w.field("Unplayable", reason) }
             if var duration = song.duration {
                 if let range { duration = max(0, (range.end ?? duration) - range.start) }
-                w.field("Time", Int(duration.rounded()))
+                w.field("Time", Int(clamping: duration))
                 w.field("duration", seconds: duration)
             }
         }

@@ -1055,7 +1055,7 @@ final class PlayerController {
     /// changes (a pipelined burst of `status` is answered from this copy).
     func cachedStatus(_ build: (inout Reply) -> Void) -> [UInt8] {
         let key = StatusKey(changes: changeCount,
-                            elapsedMillis: player.state == .stop ? -1 : Int((elapsed * 1000).rounded()),
+                            elapsedMillis: player.state == .stop ? -1 : Int(clamping: elapsed * 1000),
                             format: currentFormat, bitrate: currentBitrate, error: statusError)
         if let statusCache, statusCache.key == key { return statusCache.bytes }
         var reply = Reply()

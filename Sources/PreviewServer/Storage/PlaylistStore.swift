@@ -32,11 +32,16 @@ final class PlaylistStore {
     func exists(_ name: String) -> Bool { access(path(name), F_OK) == 0 }
 
     /// The songs of playlist `name`.
-    /// - Throws: `.argument` for a bad name, `.noExist` "No such playlist".
+    /// - Throws: `.argument` for a bad name, `.noExist` "No such playlist",
+    ///   `.playlistLoad` naming the file and line that cannot be read.
     func load(_ name: String) throws(ProtocolError) -> [Song] {
         try M3U.checkName(name)
         guard let bytes = try AtomicFile.read(path(name)) else { throw ProtocolError(.noExist, "No such playlist") }
-        return M3U.parse(String(decoding: bytes, as: UTF8.self))
+        do {
+            return try M3U.parse(String(decoding: bytes, as: UTF8.self))
+        } catch {
+            throw ProtocolError(.playlistLoad, "\(name).m3u line \(error.line): \(error.reason)")
+        }
     }
 
     /// Writes playlist `name` (creating or replacing it).

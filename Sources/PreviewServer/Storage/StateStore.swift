@@ -19,10 +19,39 @@ struct SavedState: Codable, Equatable {
     var replayGainMode: String
 }
 
+/// A value kept in a file of the state directory: besides decoding, it is
+/// checked for numbers previewd cannot use, since the file may have been
+/// edited, copied from elsewhere or damaged.
+protocol StoredValue: Codable {
+    /// What makes this value unusable, or nil when it is fine.
+    var problem: String? { get }
+}
+
+extension Array: StoredValue where Element: StoredValue {
+    var problem: String? { lazy.compactMap(\.problem).first }
+}
+
+extension SavedState: StoredValue {
+    var problem: String? {
+        guard Seconds.isValid(elapsed) else { return "elapsed out of range: \(elapsed)" }
+        guard queue.count <= Queue().maxLength else { return "\(queue.count) songs, more than a queue holds" }
+        var ids = Set<SongID>(minimumCapacity: queue.count)
+        for entry in queue {
+            guard ids.insert(entry.id).inserted else { return "song id \(entry.id) twice" }
+            if let d = entry.song.duration, !Seconds.isValid(d) { return "song \(entry.id): duration out of range: \(d)" }
+            if let r = entry.range, !Seconds.isValid(r.start) || !(r.end.map(Seconds.isValid) ?? true) {
+                return "song \(entry.id): range out of range"
+            }
+        }
+        return nil
+    }
+}
+
 /// Reads and writes JSON files of the state directory crash-safely: writes
-/// go through `AtomicFile`; a file that does not parse is moved aside as
-/// `NAME.corrupt-UNIXTIME`, logged, and the daemon starts without it.
-struct JSONFile<Value: Codable> {
+/// go through `AtomicFile`; a file that does not parse, or whose value has a
+/// `problem`, is moved aside as `NAME.corrupt-UNIXTIME`, logged, and the
+/// daemon starts without it.
+struct JSONFile<Value: StoredValue> {
     let path: String
     let log: Log
 
@@ -34,14 +63,18 @@ struct JSONFile<Value: Codable> {
             return nil
         }
         guard let bytes else { return nil }
+        let reason: String
         do {
-            return try JSONDecoder().decode(Value.self, from: Data(bytes))
+            let value = try JSONDecoder().decode(Value.self, from: Data(bytes))
+            guard let problem = value.problem else { return value }
+            reason = problem
         } catch {
-            let aside = path + ".corrupt-\(Int(unixTime()))"
-            rename(path, aside)
-            log.error("\(path) does not parse (\(error)); kept aside as \(aside), starting without it")
-            return nil
+            reason = "\(error)"
         }
+        let aside = path + ".corrupt-\(Int(clamping: unixTime(), rounding: .down))"
+        rename(path, aside)
+        log.error("\(path) does not parse (\(reason)); kept aside as \(aside), starting without it")
+        return nil
     }
 
     /// Writes `value` atomically.

@@ -10,6 +10,9 @@ final class WantList {
         var added: Int
     }
 
+    /// The last second of year 9999: later times cannot be written as ISO dates.
+    static let latestTime = 253_402_300_799
+
     private(set) var entries: [Entry] = []  // newest first
     private let file: JSONFile<[Entry]>
 
@@ -47,4 +50,12 @@ final class WantList {
     func contains(_ uri: String) -> Bool { entries.contains { $0.uri == uri } }
 
     private func save() throws(ProtocolError) { try file.save(entries) }
+}
+
+extension WantList.Entry: StoredValue {
+    var problem: String? {
+        guard (try? WantList.item(uri)) == uri else { return "not an album or a track: \(uri)" }
+        guard (0...WantList.latestTime).contains(added) else { return "time out of range: \(added)" }
+        return nil
+    }
 }

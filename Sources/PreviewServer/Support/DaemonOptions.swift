@@ -130,8 +130,8 @@ public struct DaemonOptions: Equatable, Sendable {
             }
             func seconds(allowZero: Bool) throws(UsageError) -> Double {
                 let text = try v()
-                guard let s = Double(text), s.isFinite, allowZero ? s >= 0 : s > 0 else {
-                    throw UsageError(description: "\(arg) takes seconds, not \"\(text)\"")
+                guard let s = Seconds.parse(text), allowZero || s > 0 else {
+                    throw UsageError(description: "\(arg) takes seconds (at most \(Int(Seconds.maximum))), not \"\(text)\"")
                 }
                 return s
             }

@@ -29,8 +29,10 @@ public enum FuzzEntry {
             _ = try? decoder.decode(DeezerErrorEnvelope.self, from: data)
             _ = DeezerClient.earliestExpiry(in: bytes)
         case "m3u":
-            let songs = M3U.parse(text)
-            _ = M3U.parse(M3U.format(songs))
+            if let songs = try? M3U.parse(text) {
+                // What it writes, it must read back.
+                guard (try? M3U.parse(M3U.format(songs))) != nil else { fatalError("M3U.format wrote what M3U.parse refuses") }
+            }
         case "state":
             if let saved = try? JSONDecoder().decode(SavedState.self, from: Data(bytes)) {
                 _ = Queue(restoring: saved.queue, nextID: saved.nextID, version: saved.queueVersion)

@@ -68,7 +68,7 @@ final class HookRunner {
             let r = waitpid(entry.pid, &status, WNOHANG)
             if r == entry.pid || (r < 0 && errno == ECHILD) { return true }
             if now >= entry.deadline {
-                let limit = timeout == timeout.rounded() ? "\(Int(timeout))" : "\(timeout)"
+                let limit = timeout == timeout.rounded() ? "\(Int(clamping: timeout))" : "\(timeout)"
                 log.warning("hook still running after \(limit) s, killed: \(entry.command)")
                 kill(-entry.pid, SIGKILL)
                 _ = waitpid(entry.pid, &status, 0)

@@ -1,0 +1,131 @@
+"""Numbers that arrive from outside (stored playlists, the state files,
+protocol arguments) never stop the daemon: each bad one gets the usual
+treatment of its source (an ACK naming the file and line, the corrupt-file
+path, an ACK naming the argument), and the daemon keeps serving."""
+import glob
+import json
+import os
+
+import pytest
+
+from conftest import Daemon
+
+# Durations that read as numbers but that no song can have. The first is
+# the file that crashed the daemon (issue 13).
+BAD_DURATIONS = ["330e53", "inf", "-1e400", "nan", "99999999999999999999"]
+
+
+def playlist_file(daemon, name):
+    return os.path.join(daemon.tmp, "state", "playlists", name + ".m3u")
+
+
+def write_playlist(daemon, name, duration):
+    path = playlist_file(daemon, name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"#EXTM3U\n#EXTINF:{duration},x\nhttp://127.0.0.1:1/y.mp3\n")
+
+
+@pytest.mark.parametrize("duration", BAD_DURATIONS)
+def test_a_playlist_with_a_duration_out_of_range_gets_an_ack_naming_file_and_line(daemon, duration):
+    c = daemon.client()
+    assert c.cmd('add "http://127.0.0.1:1/kept.mp3"') == ["OK"]
+    write_playlist(daemon, "bad2", duration)
+    reason = f"bad2.m3u line 2: duration out of range: {duration}"
+    for command in ["listplaylistinfo bad2", "listplaylist bad2", "load bad2", "save bad2 append",
+                    'playlistadd bad2 "http://127.0.0.1:1/z.mp3"']:
+        name = command.split()[0]
+        assert c.cmd(command) == [f"ACK [53@0] {{{name}}} {reason}"], command
+    # Nothing was lost or added, and the daemon keeps serving this client and new ones.
+    assert c.cmd("playlistinfo") == ["file: http://127.0.0.1:1/kept.mp3", "Pos: 0", "Id: 1", "OK"]
+    assert daemon.client().cmd("ping") == ["OK"]
+    with open(playlist_file(daemon, "bad2"), encoding="utf-8") as f:
+        assert f.read() == f"#EXTM3U\n#EXTINF:{duration},x\nhttp://127.0.0.1:1/y.mp3\n"
+
+
+def test_playlist_durations_that_players_write_still_load(daemon):
+    # -1 is "unknown" (as players write it); words and attributes are ignored.
+    path = playlist_file(daemon, "ok")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("#EXTM3U\r\n#EXTINF:-1,A - B\r\nhttp://127.0.0.1:1/a.mp3\r\n"
+                "#EXTINF:abc,C\nhttp://127.0.0.1:1/b.mp3\n#EXTINF:1000000000,D\nhttp://127.0.0.1:1/c.mp3\n")
+    c = daemon.client()
+    assert c.cmd("listplaylistinfo ok") == [
+        "file: http://127.0.0.1:1/a.mp3", "Artist: A", "Title: B",
+        "file: http://127.0.0.1:1/b.mp3", "Title: C",
+        "file: http://127.0.0.1:1/c.mp3", "Title: D", "Time: 1000000000", "duration: 1000000000.000", "OK"]
+    assert c.cmd("load ok") == ["OK"]
+    assert c.fields("status")["playlistlength"] == "3"
+
+
+def saved_state(tmp_path, http):
+    """The state.json a daemon writes for one song with a range: the base
+    that the tests below change one number of."""
+    d = Daemon(tmp_path / "base", http)
+    try:
+        c = d.client()
+        assert c.cmd('addid "http://127.0.0.1:1/a.mp3"') == ["Id: 1", "OK"]
+        assert c.cmd("rangeid 1 1.5:20") == ["OK"]
+    finally:
+        d.close()
+    with open(tmp_path / "base" / "state" / "state.json", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def start_with_state(tmp_path, http, state):
+    root = tmp_path / "d"
+    (root / "state").mkdir(parents=True)
+    (root / "state" / "state.json").write_text(json.dumps(state))
+    return root, Daemon(root, http)
+
+
+@pytest.mark.parametrize("change,reason", [
+    (lambda s: s["queue"][0]["song"].update(duration=1e300), "song 1: duration out of range: 1e+300"),
+    (lambda s: s.update(elapsed=1e300), "elapsed out of range: 1e+300"),
+    (lambda s: s["queue"][0]["range"].update(start=-5), "song 1: range out of range"),
+    (lambda s: s["queue"][0]["range"].update(end=1e10), "song 1: range out of range"),
+    (lambda s: s["queue"].append(dict(s["queue"][0])), "song id 1 twice"),
+])
+def test_a_state_file_with_a_number_out_of_range_is_set_aside(tmp_path, http, change, reason):
+    state = saved_state(tmp_path, http)
+    change(state)
+    root, d = start_with_state(tmp_path, http, state)
+    try:
+        c = d.client()
+        assert c.fields("status")["playlistlength"] == "0"
+        assert len(glob.glob(str(root / "state" / "state.json.corrupt-*"))) == 1
+        assert f"does not parse ({reason}); kept aside" in d.log()
+        assert c.cmd('add "http://127.0.0.1:1/b.mp3"') == ["OK"]
+    finally:
+        d.close()
+
+
+def test_the_same_state_file_within_range_restores(tmp_path, http):
+    # The control for the test above: the file as written, with a duration.
+    state = saved_state(tmp_path, http)
+    state["queue"][0]["song"]["duration"] = 30.0
+    root, d = start_with_state(tmp_path, http, state)
+    try:
+        c = d.client()
+        assert c.cmd("playlistinfo") == [
+            "file: http://127.0.0.1:1/a.mp3", "Range: 1.500-20.000", "Time: 19", "duration: 18.500",
+            "Pos: 0", "Id: 1", "OK"]
+        assert not glob.glob(str(root / "state" / "*.corrupt-*"))
+    finally:
+        d.close()
+
+
+@pytest.mark.parametrize("added", [99999999999999999, -1])
+def test_a_want_list_with_a_time_out_of_range_is_set_aside(tmp_path, http, added):
+    root = tmp_path / "d"
+    (root / "state").mkdir(parents=True)
+    (root / "state" / "want.json").write_text(json.dumps([{"uri": "deezer:album:302127", "added": added}]))
+    d = Daemon(root, http)
+    try:
+        c = d.client()
+        assert c.cmd("wantlist") == ["OK"]
+        assert len(glob.glob(str(root / "state" / "want.json.corrupt-*"))) == 1
+        assert f"time out of range: {added}" in d.log()
+    finally:
+        d.close()
