@@ -106,13 +106,3 @@ import Testing
         #expect(n == 1150)
     }
 }
-
-@Suite struct ContentRangeTests {
-    @Test func firstByteOfAContentRange() {
-        #expect(CurlNetwork.contentRangeStart("bytes 397823-482676/482677") == 397823)
-        #expect(CurlNetwork.contentRangeStart(" bytes 0-9/10") == 0)
-        #expect(CurlNetwork.contentRangeStart("bytes */482677") == nil)  // unsatisfied: no part sent
-        #expect(CurlNetwork.contentRangeStart("items 1-2/3") == nil)
-        #expect(CurlNetwork.contentRangeStart("") == nil)
-    }
-}

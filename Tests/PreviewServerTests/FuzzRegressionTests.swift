@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Glibc
 import PreviewCore
 import Testing
@@ -32,6 +33,18 @@ import Testing
         for path in inputs {
             let bytes = try #require(try AtomicFile.read(path))
             #expect(FuzzEntry.run(target, bytes, engine: FakeEngine(), directory: directory))
+        }
+    }
+
+    /// The targets that start from a state file get past its checks with
+    /// their seeds, so they reach the restore and the formatting behind it.
+    @Test func stateSeedsReachTheRestore() throws {
+        let state = try #require(try AtomicFile.read(Self.root + "/seeds/state/state.json"))
+        let record = try #require(try AtomicFile.read(Self.root + "/seeds/events/record"))
+        for bytes in [state, Array(record.drop { $0 != 0x0A }.dropFirst())] {
+            let saved = try JSONDecoder().decode(SavedState.self, from: Data(bytes))
+            #expect(saved.problem == nil)
+            #expect(!saved.queue.isEmpty)
         }
     }
 

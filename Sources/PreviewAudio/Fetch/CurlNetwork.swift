@@ -202,33 +202,13 @@ final class CurlNetwork: @unchecked Sendable {
             var status = 0
             pv_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
             if t.isMedia {
-                if t.rangeStart > 0 && status == 200 {
-                    if t.rangeRequired {
-                        t.failure = .transport("the server ignores Range requests")
-                        return 0
-                    }
-                    t.skip = t.rangeStart
-                }
-                if t.rangeStart > 0 && status == 206 {
-                    // The part sent is the one Content-Range names, which
-                    // may start before the byte asked for (never after it:
-                    // the bytes between would be missing).
-                    let start = pv_curl_header_value(easy, "Content-Range").flatMap { contentRangeStart(String(cString: $0)) }
-                    if let start, start != t.rangeStart {
-                        guard start < t.rangeStart else {
-                            t.failure = .transport("the server sent bytes from \(start) on, not from \(t.rangeStart)")
-                            return 0
-                        }
-                        t.skip = t.rangeStart - start
-                    }
-                }
-                if status >= 400 {
-                    t.failure = .httpStatus(status)
-                    return 0
-                }
-                if let type = contentType(easy)?.lowercased(),
-                   type.hasPrefix("text/") || type.contains("html") || type.contains("json") {
-                    t.failure = .notAudio("the server sent \(type)")
+                let head = MediaResponseHead(
+                    status: status, contentType: contentType(easy),
+                    contentRange: pv_curl_header_value(easy, "Content-Range").map { String(cString: $0) })
+                switch head.bytesToSkip(rangeStart: t.rangeStart, rangeRequired: t.rangeRequired) {
+                case .success(let skip): t.skip = skip
+                case .failure(let failure):
+                    t.failure = failure
                     return 0
                 }
             }
@@ -253,13 +233,6 @@ final class CurlNetwork: @unchecked Sendable {
             if body.isEmpty || download.append(body) { return bytes.count }
             return 0
         }
-    }
-
-    /// The first byte of `bytes START-END/TOTAL` (RFC 9110, 14.4), or nil.
-    static func contentRangeStart(_ value: String) -> Int? {
-        let trimmed = value.drop(while: { $0 == " " })
-        guard trimmed.hasPrefix("bytes ") else { return nil }
-        return Int(trimmed.dropFirst(6).prefix(while: { $0 != "-" }).trimmingPrefix(" "))
     }
 
     private static func contentType(_ easy: UnsafeMutableRawPointer) -> String? {

@@ -83,7 +83,9 @@ struct CommandSpec {
 
 /// The command table: every command previewd answers, by name.
 struct CommandTable {
-    private(set) var specs: [String: CommandSpec] = [:]
+    // Room for every command from the start (about 150): no rehashing
+    // while the table is built, once per daemon and once per fuzz input.
+    private(set) var specs = [String: CommandSpec](minimumCapacity: 192)
 
     mutating func register(_ name: String, _ minArgs: Int, _ maxArgs: Int?, _ handler: @escaping (CommandCall) throws(ProtocolError) -> CommandOutcome) {
         specs[name] = CommandSpec(name: name, minArgs: minArgs, maxArgs: maxArgs, handler: handler)

@@ -44,6 +44,13 @@ final class PlaylistStore {
         }
     }
 
+    /// Removes every playlist and the directory itself, as if none had
+    /// ever been stored (the fuzzer's reset between two inputs).
+    func removeAll() {
+        for entry in list() { unlink(path(entry.name)) }
+        rmdir(directory)
+    }
+
     /// Writes playlist `name` (creating or replacing it).
     /// - Throws: `.argument` for a bad name, `.system` for I/O errors.
     func store(_ name: String, _ songs: [Song]) throws(ProtocolError) {

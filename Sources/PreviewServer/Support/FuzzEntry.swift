@@ -5,10 +5,13 @@ import PreviewCore
 /// `contrib/fuzz/run`) and its regression tests: each takes arbitrary bytes
 /// and must neither crash nor hang. They reach the same code the daemon
 /// runs on untrusted input: request lines, whole client sessions through
-/// the command table, Deezer answers, stored playlists and the state file.
+/// the command table, Deezer and Last.fm answers, media response heads,
+/// stored playlists, the state file, event records and hooks, and
+/// previewctl's arguments and its reading of replies.
 public enum FuzzEntry {
     /// The targets `run` knows.
-    public static let targets = ["request", "session", "deezer", "m3u", "state"]
+    public static let targets = ["request", "session", "deezer", "m3u", "state", "http", "lastfm", "events",
+                                 "ctl-args", "ctl-reply"]
 
     /// Runs target `name` on `bytes`; `engine` stands in for the audio side
     /// (a fake: nothing plays). Stored playlists go under `directory`.
@@ -34,9 +37,20 @@ public enum FuzzEntry {
                 guard (try? M3U.parse(M3U.format(songs))) != nil else { fatalError("M3U.format wrote what M3U.parse refuses") }
             }
         case "state":
-            if let saved = try? JSONDecoder().decode(SavedState.self, from: Data(bytes)) {
-                _ = Queue(restoring: saved.queue, nextID: saved.nextID, version: saved.queueVersion)
+            state(bytes, engine: engine, directory: directory)
+        case "http":
+            mediaHead(text)
+        case "lastfm":
+            let client = LastfmClient(base: "http://lastfm.invalid", key: "k") { _, done in
+                done(HTTPResult(status: 200, contentType: "application/json", body: bytes, transportError: nil))
             }
+            client.topTracks(country: "canada", tag: nil, limit: 50) { _ in }
+        case "events":
+            events(bytes, engine: engine, directory: directory)
+        case "ctl-args":
+            controlArguments(bytes)
+        case "ctl-reply":
+            controlReply(text)
         default:
             return false
         }
@@ -48,7 +62,107 @@ public enum FuzzEntry {
     /// first line break) or say "no data".
     private static func session(_ bytes: [UInt8], engine: AudioEngine, directory: String) {
         let split = bytes.firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
-        let answer = Array(bytes[split...])
+        withDaemon(answer: Array(bytes[split...]), engine: engine, directory: directory) { session, _ in
+            bytes.withUnsafeBytes { session.receive($0) }
+        }
+    }
+
+    /// A state file as the daemon reads it at start: decoded, checked,
+    /// restored, then listed and reported as clients would see it.
+    private static func state(_ bytes: [UInt8], engine: AudioEngine, directory: String) {
+        guard let saved = try? JSONDecoder().decode(SavedState.self, from: Data(bytes)), saved.problem == nil else { return }
+        withDaemon(answer: [], engine: engine, directory: directory) { session, controller in
+            controller.restore(saved, playing: saved.state == .play)
+            let requests = "playlistinfo\nstatus\ncurrentsong\nplchanges 0\nsave s\nlistplaylistinfo s\nstats\n"
+            Array(requests.utf8).withUnsafeBytes { session.receive($0) }
+        }
+    }
+
+    /// An `events` record and `--on-event` hooks: the first line is a hook
+    /// (`[NAME,...:]COMMAND`), the rest a state file whose current song the
+    /// record describes.
+    private static func events(_ bytes: [UInt8], engine: AudioEngine, directory: String) {
+        let split = bytes.firstIndex(of: 0x0A) ?? bytes.count
+        let hook = Hook(parsing: String(decoding: bytes[..<split], as: UTF8.self))
+        for name in PlayerEvent.names { _ = hook.matches(name) }
+        let body = Data(bytes[min(split + 1, bytes.count)...])
+        guard let saved = try? JSONDecoder().decode(SavedState.self, from: body), saved.problem == nil else { return }
+        withDaemon(answer: [], engine: engine, directory: directory) { _, controller in
+            controller.restore(saved, playing: saved.state == .play)
+            for reason in EventReason.allCases {
+                let record = PlayerEvent(name: "player", reason: reason, fields: controller.eventFields())
+                _ = (record.protocolLines, record.keyValueLines, record.environment)
+            }
+        }
+    }
+
+    /// A media response head as text: a status line, then `Name: value`
+    /// header lines, read as the engine reads them for a plain request, a
+    /// Range request and a seek's Range probe.
+    private static func mediaHead(_ text: String) {
+        let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        let statusWords = lines.first?.split(separator: " ") ?? []
+        var head = MediaResponseHead(status: statusWords.count > 1 ? Int(statusWords[1]) ?? 0 : 0)
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let value = String(line[line.index(after: colon)...].drop(while: { $0 == " " }))
+            switch line[..<colon].lowercased() {
+            case "content-type": head.contentType = value
+            case "content-range": head.contentRange = value
+            default: break
+            }
+        }
+        for (start, required) in [(0, false), (400_000, false), (400_000, true), (Int.max, true)] {
+            if case .success(let skip) = head.bytesToSkip(rangeStart: start, rangeRequired: required) {
+                guard skip >= 0, skip <= start else { fatalError("skip \(skip) outside 0...\(start)") }
+            }
+        }
+    }
+
+    /// previewctl's arguments, one per line, as its `main` takes them.
+    private static func controlArguments(_ bytes: [UInt8]) {
+        let arguments = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        guard let command = try? ControlCommand(arguments: arguments) else { return }
+        if case .catalog(let catalog) = command { _ = catalog.requests }
+    }
+
+    /// Replies as previewctl reads them, from whatever answers on its
+    /// socket: the first line is a `--format` string, the rest replies.
+    private static func controlReply(_ text: String) {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)[...]
+        let format = lines.popFirst() ?? ""
+        var fields: [(String, String)] = []
+        while let (reply, used) = ResponseParser.parse(lines) {
+            lines = lines.dropFirst(used)
+            switch reply {
+            case .ok(let f): fields += f
+            case .ack(_, _, _, _, let f): fields += f
+            }
+        }
+        fields += ResponseParser.fields(of: text)
+        let values = Dictionary(fields, uniquingKeysWith: { first, _ in first })
+        _ = ControlFormat.status(status: values, song: values)
+        _ = ControlFormat.songLine(values)
+        for v in [StatusFormat.values(status: values, song: values), StatusFormat.values(event: values)] {
+            _ = (StatusFormat.render(format, v), StatusFormat.render(ControlCommand.defaultFormat, v), StatusFormat.json(v))
+        }
+        let records = CatalogRecord.split(fields)
+        _ = (CatalogFormat.table(records, width: 80), CatalogFormat.plain(records))
+        _ = CatalogFormat.json(records, total: values["total"].flatMap { Int($0) })
+        for r in records {
+            _ = r.value("added").flatMap(ControlFormat.unixTime(iso:)).map { ControlFormat.age(of: $0, now: 1_800_000_000) }
+        }
+        if let position = values["song"].flatMap({ Int($0) }), let length = values["playlistlength"].flatMap({ Int($0) }) {
+            _ = ControlFormat.cropCommands(position: position, length: length)
+        }
+    }
+
+    /// A fresh daemon's control side (controller, command table, one client
+    /// session) around `body`; its Deezer answers are `answer` or say "no
+    /// data". Timers run at once afterwards, a bounded number of rounds:
+    /// time is not the point.
+    private static func withDaemon(answer: [UInt8], engine: AudioEngine, directory: String,
+                                   _ body: (ClientSession, PlayerController) -> Void) {
         var timers: [() -> Void] = []
         let catalog = DeezerClient(apiBase: "http://api.invalid", schedule: { _, action in timers.append(action) }) { _, done in
             let body = answer.isEmpty ? Array(#"{"error":{"type":"DataException","message":"no data","code":800}}"#.utf8) : answer
@@ -61,12 +175,18 @@ public enum FuzzEntry {
             for s in sessions { s.notify(changed) }
         }
         let wants = WantList(file: JSONFile(path: directory + "/want.json", log: log))
+        let playlists = PlaylistStore(directory: directory + "/playlists")
+        // Each input starts with no playlists and an empty want list, so that
+        // one input neither changes what the next does nor slows it down.
+        defer {
+            playlists.removeAll()
+            for entry in wants.entries { _ = try? wants.remove(entry.uri) }
+        }
         let table = Commands.table(Services(controller: controller, hub: MessageHub(),
-                                            playlists: PlaylistStore(directory: directory), wants: wants))
+                                            playlists: playlists, wants: wants))
         let session = ClientSession(table: table, log: log, hub: MessageHub())
         sessions.append(session)
-        bytes.withUnsafeBytes { session.receive($0) }
-        // Timers run at once, a bounded number of rounds: time is not the point.
+        body(session, controller)
         for _ in 0..<20 where !timers.isEmpty {
             let due = timers
             timers = []
