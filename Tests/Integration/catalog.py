@@ -99,6 +99,7 @@ class State:
         self.cut_at_expiry = False  # close a slow preview body once its URL expires
         self.ranges = []  # (path, Range header) of each ranged request
         self.range_shift = 0  # bytes added to a Range request's start when answering it
+        self.content_range = None  # the Content-Range text of a 206 instead of the true one
         self.ignore_range = False  # answer Range requests with the whole body
         self.tracks = _index_tracks()
 
@@ -317,7 +318,9 @@ class Handler(BaseHTTPRequestHandler):
                 return
             self.send_response(206)
             self.send_header("Content-Type", "audio/mpeg")
-            self.send_header("Content-Range", f"bytes {start}-{len(body) - 1}/{len(body)}")
+            with STATE.lock:
+                content_range = STATE.content_range or f"bytes {start}-{len(body) - 1}/{len(body)}"
+            self.send_header("Content-Range", content_range)
             self.send_header("Content-Length", str(len(body) - start))
             self.end_headers()
             self.wfile.write(body[start:])
@@ -381,6 +384,10 @@ class Handler(BaseHTTPRequestHandler):
             with STATE.lock:
                 STATE.range_shift = int(query["bytes"][0])
             return self._json({"ok": True})
+        if path == "/_control/content-range":
+            with STATE.lock:
+                STATE.content_range = query["value"][0]
+            return self._json({"ok": True})
         if path == "/_control/ranges":
             with STATE.lock:
                 return self._json([list(r) for r in STATE.ranges])
@@ -399,6 +406,7 @@ class Handler(BaseHTTPRequestHandler):
                 STATE.cut_at_expiry = False
                 STATE.ranges.clear()
                 STATE.range_shift = 0
+                STATE.content_range = None
                 STATE.ignore_range = False
                 STATE.expiry = 900
             return self._json({"ok": True})

@@ -4,6 +4,9 @@ signed URL after a long pause) continues from the same byte with an HTTP
 Range request, sample-exact."""
 import re
 import time
+import urllib.parse
+
+import pytest
 
 import catalog
 from conftest import MANIFEST, album_tracks, control, md5, reference_pcm, wav_pcm
@@ -240,6 +243,18 @@ def test_a_range_answered_from_another_byte_is_trimmed_or_given_up(daemon_factor
         _, _, ranges = seek_from_stop(daemon_factory, http, "preview-02.mp3", 25,
                                       "slow-preview?rate=65536", f"range-shift?bytes={shift}")
         assert len(ranges) == 1
+
+
+@pytest.mark.parametrize("value", ["bytes 99999999999999999999-482676/482677", "bytes */482677", "bytes x-y/z"])
+def test_a_range_answer_with_an_unreadable_content_range_is_given_up(daemon_factory, http, value):
+    """A 206 whose Content-Range names no readable first byte (a number past
+    Int, none at all) names no part: the song decodes from its download.
+    The part sent starts 4,180 bytes early, so taking it for the part asked
+    for would not be sample-exact."""
+    _, previews, ranges = seek_from_stop(daemon_factory, http, "preview-02.mp3", 25,
+                                         "slow-preview?rate=65536", "range-shift?bytes=-4180",
+                                         "content-range?value=" + urllib.parse.quote(value))
+    assert (len(previews), len(ranges)) == (2, 1)
 
 
 def test_a_server_ignoring_range_leaves_the_seek_to_the_download(daemon_factory, http):

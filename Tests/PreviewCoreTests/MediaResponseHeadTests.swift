@@ -22,6 +22,15 @@ import Testing
             == .failure(.transport("the server sent bytes from 400003 on, not from 400000")))
         #expect(MediaResponseHead(status: 206, contentRange: "bytes 400000-482676/482677")
             .bytesToSkip(rangeStart: asked, rangeRequired: false) == .success(0))
+        // A number that does not fit, or no number: no part is named.
+        #expect(MediaResponseHead(status: 206, contentRange: "bytes 99999999999999999999-482676/482677")
+            .bytesToSkip(rangeStart: asked, rangeRequired: true)
+            == .failure(.transport("the server sent an unreadable Content-Range: bytes 99999999999999999999-482676/482677")))
+        #expect(MediaResponseHead(status: 206, contentRange: "bytes */482677")
+            .bytesToSkip(rangeStart: asked, rangeRequired: false)
+            == .failure(.transport("the server sent an unreadable Content-Range: bytes */482677")))
+        // None at all: the part asked for, as before.
+        #expect(MediaResponseHead(status: 206).bytesToSkip(rangeStart: asked, rangeRequired: false) == .success(0))
         // Range ignored: the prefix is skipped, or a seek's probe gives up.
         #expect(MediaResponseHead(status: 200).bytesToSkip(rangeStart: asked, rangeRequired: false) == .success(asked))
         #expect(MediaResponseHead(status: 200).bytesToSkip(rangeStart: asked, rangeRequired: true)

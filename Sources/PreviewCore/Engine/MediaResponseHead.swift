@@ -30,11 +30,14 @@ public struct MediaResponseHead: Equatable, Sendable {
             if rangeRequired { return .failure(.transport("the server ignores Range requests")) }
             skip = rangeStart
         }
-        if rangeStart > 0 && status == 206, let start = contentRange.flatMap(Self.contentRangeStart), start != rangeStart {
+        if rangeStart > 0 && status == 206, let contentRange {
             // The part sent is the one Content-Range names, which may start
             // before the byte asked for (never after it: the bytes between
-            // would be missing).
-            guard start < rangeStart else {
+            // would be missing). One that cannot be read names no part.
+            guard let start = Self.contentRangeStart(contentRange) else {
+                return .failure(.transport("the server sent an unreadable Content-Range: \(contentRange)"))
+            }
+            guard start <= rangeStart else {
                 return .failure(.transport("the server sent bytes from \(start) on, not from \(rangeStart)"))
             }
             skip = rangeStart - start
