@@ -5,10 +5,11 @@ path, an ACK naming the argument), and the daemon keeps serving."""
 import glob
 import json
 import os
+import subprocess
 
 import pytest
 
-from conftest import Daemon
+from conftest import PREVIEWD, Daemon
 
 # Durations that read as numbers but that no song can have. The first is
 # the file that crashed the daemon (issue 13).
@@ -129,3 +130,16 @@ def test_a_want_list_with_a_time_out_of_range_is_set_aside(tmp_path, http, added
         assert f"time out of range: {added}" in d.log()
     finally:
         d.close()
+
+
+@pytest.mark.parametrize("option,value,message", [
+    ("--stream-timeout", "1e300", 'previewd: --stream-timeout takes seconds (at most 1000000000), not "1e300"'),
+    ("--hook-timeout", "inf", 'previewd: --hook-timeout takes seconds (at most 1000000000), not "inf"'),
+    ("--previous-restart", "nan", 'previewd: --previous-restart takes seconds (at most 1000000000), not "nan"'),
+    ("--max-clients", "99999999999999999999",
+     'previewd: --max-clients takes a number from 1 to 100000, not "99999999999999999999"'),
+])
+def test_daemon_options_out_of_range_are_usage_errors(tmp_path, option, value, message):
+    p = subprocess.run([PREVIEWD, "--socket", str(tmp_path / "s"), option, value],
+                       capture_output=True, text=True, timeout=10)
+    assert (p.returncode, p.stderr.strip().splitlines()[0]) == (64, message)

@@ -137,3 +137,34 @@ final class ScriptedAPI {
         #expect(DeezerClient.earliestExpiry(in: Array(#"{"a":"no"}"#.utf8)) == nil)
     }
 }
+
+/// Numbers in Deezer's answers that no `Int` holds are a typed error of the
+/// answer, never a trap: the recorded track body with its duration changed.
+@Suite struct DeezerNumbersTests {
+    static func recordedTrack() throws -> String {
+        try #require(Fixtures.read("fixtures/deezer/track-3135556.json"))
+    }
+
+    static func answer(_ body: String) -> Result<DeezerTrack, CatalogError>? {
+        let api = ScriptedAPI()
+        api.answer = { _ in ScriptedAPI.json(body) }
+        return api.track("/track/3135556")
+    }
+
+    @Test(arguments: ["99999999999999999999", "1e400", "2.5", "-9223372036854775809"])
+    func aDurationPastIntIsMalformed(value: String) throws {
+        let body = try Self.recordedTrack().replacingAll("\"duration\": 226,", with: "\"duration\": \(value),")
+        #expect(body.contains(value))
+        guard case .failure(.malformed)? = Self.answer(body) else {
+            Issue.record("not refused as malformed: \(String(describing: Self.answer(body)))")
+            return
+        }
+    }
+
+    @Test func aNegativeDurationIsThePreviewsOwn() throws {
+        let body = try Self.recordedTrack()
+        #expect(try Self.answer(body)?.get().song().duration == 30)
+        let negative = body.replacingAll("\"duration\": 226,", with: "\"duration\": -5,")
+        #expect(try Self.answer(negative)?.get().song().duration == 30)
+    }
+}
