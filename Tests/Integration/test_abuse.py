@@ -71,10 +71,12 @@ def test_client_that_never_reads_does_not_block_others(daemon):
             sent += hog.send(request[sent:])
         except BlockingIOError:
             time.sleep(0.01)
+    # Blocked behind the hog, a reply would never come: the client's socket
+    # timeout (5 s) fails the test then. No tighter bound: these machines
+    # are shared, and the sanitizer builds run this test too.
+    c.sock.settimeout(5)
     for _ in range(20):
-        t = time.time()
         assert c.cmd("status")[-1] == "OK"
-        assert time.time() - t < 1
     hog.close()
 
 

@@ -47,3 +47,13 @@ import Testing
         #expect(MediaResponseHead(status: 200, contentType: "audio/mpeg").bytesToSkip(rangeStart: 0, rangeRequired: false) == .success(0))
     }
 }
+
+@Suite struct StreamRateTests {
+    @Test func theMeanOnceASecondIsDecoded() {
+        // 2 s of 44.1 kHz audio from 48,000 bytes: 24,000 B/s, whatever the
+        // current frame's rate (a VBR frame at 320 kbit/s is 40,000 B/s).
+        #expect(StreamRate.bytesPerSecondNeeded(fedBytes: 48_000, decodedFrames: 88_200, sampleRate: 44_100, frameBitrate: 320) == 24_000)
+        #expect(StreamRate.bytesPerSecondNeeded(fedBytes: 48_000, decodedFrames: 44_099, sampleRate: 44_100, frameBitrate: 320) == 40_000)
+        #expect(StreamRate.bytesPerSecondNeeded(fedBytes: 0, decodedFrames: 0, sampleRate: 0, frameBitrate: 0) == 16_000)
+    }
+}

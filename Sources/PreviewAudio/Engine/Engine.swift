@@ -415,6 +415,10 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         var skipUntil = 0
         var stopAt: Int?
         var fedBeforeAudio = 0
+        // Bytes fed once the format was known, and the frames decoded (played
+        // or skipped): the stream's mean rate, for telling a trickle.
+        var fedAudio = 0
+        var decodedFrames = 0
         // Seconds spent waiting for bytes since the first one, and when it came:
         // a trickle never stalls outright, so it is judged by the total.
         var starved = 0.0
@@ -455,6 +459,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                 positionState.withLock { $0 = PlaybackPosition(stream: id, frames: frames, format: f, bitrate: bitrate) }
             case .pcm(let decoded):
                 guard decoded > 0, let f = format else { continue }
+                decodedFrames += decoded / f.bytesPerFrame
                 var offset = 0
                 var bytes = decoded
                 if frames < skipUntil {
@@ -507,8 +512,9 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                         // rate playing needs (a seek waiting for its target
                         // on a modest link); a trickle below it is not.
                         let rate = Double(source.received) / max(monotonicSeconds() - since, 0.001)
-                        let bitrate = decoder.bitrate
-                        let needed = Double(bitrate > 0 ? bitrate : 128) * 1000 / 8
+                        let needed = StreamRate.bytesPerSecondNeeded(
+                            fedBytes: fedAudio, decodedFrames: decodedFrames,
+                            sampleRate: format?.sampleRate ?? 0, frameBitrate: decoder.bitrate)
                         if rate < 0.75 * needed { return .failed(.tooSlow(bytesPerSecond: Int(clamping: rate, rounding: .down)), frames) }
                     }
                 } else if case .bytes = read {
@@ -521,6 +527,8 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                         if fedBeforeAudio > maxBytesBeforeAudio {
                             return .failed(.notAudio("no MPEG audio frames in the first \(maxBytesBeforeAudio) bytes"), frames)
                         }
+                    } else {
+                        fedAudio += n
                     }
                     do { try decoder.feed(UnsafeRawBufferPointer(rebasing: input[0..<n])) } catch { return .failed(error, frames) }
                 case .end:
