@@ -39,6 +39,7 @@ final class Connection {
         guard fd >= 0, rc == 0 else {
             fail("cannot reach previewd at \(path): \(String(cString: strerror(errno))) (is it running?)", 69)
         }
+        setReplyTimeout(Connection.replyTimeout)
         guard let greeting = readLine(), greeting.hasPrefix("OK MPD ") else {
             fail("\(path) does not speak the MPD protocol", 69)
         }
@@ -51,6 +52,18 @@ final class Connection {
         }
     }
 
+    /// Seconds to wait for a reply: `$MPD_TIMEOUT` as mpc reads it, else 30.
+    static let replyTimeout: Int = {
+        guard let env = getenv("MPD_TIMEOUT"), let n = Int(String(cString: env)), n > 0 else { return 30 }
+        return min(n, 86_400)
+    }()
+
+    /// SO_RCVTIMEO: a read waits at most `seconds` (0: for ever, as `watch` does).
+    private func setReplyTimeout(_ seconds: Int) {
+        var limit = timeval(tv_sec: seconds, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     private func readLine() -> String? {
         while true {
             if let nl = buffer.firstIndex(of: 0x0A) {
@@ -60,6 +73,9 @@ final class Connection {
             }
             var chunk = [UInt8](repeating: 0, count: 16384)
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                fail("previewd did not answer within \(Connection.replyTimeout) s", 69)
+            }
             if n <= 0 { return nil }
             buffer.append(contentsOf: chunk[..<n])
         }
@@ -83,7 +99,7 @@ final class Connection {
         while true {
             guard let line = readLine() else { fail("connection to previewd lost", 69) }
             replyLines.append(line)
-            if line == "OK" || line.hasPrefix("ACK ") {
+            if line == "OK" || ResponseParser.isAck(line) {
                 return ResponseParser.parse(replyLines[...])!.0
             }
         }
@@ -108,8 +124,11 @@ final class Connection {
                 results.append(fields)
                 fields = []
             } else if line == "OK" {
+                guard results.count == commands.count else {
+                    fail("previewd sent \(results.count) replies for \(commands.count) commands", 69)
+                }
                 return results
-            } else if line.hasPrefix("ACK ") {
+            } else if ResponseParser.isAck(line) {
                 if case .ack(_, _, let command, let message, _)? = ResponseParser.parse([line][...])?.0 {
                     fail(command.isEmpty ? message : "\(command): \(message)", 1)
                 }
@@ -124,6 +143,8 @@ final class Connection {
     /// if given), calling `record` with each record's fields; returns only
     /// by exiting (69 when the daemon goes away, 1 on an ACK).
     func events(interval: Double?, _ record: ([String: String]) -> Void) -> Never {
+        // Records come when something changes, which may be never.
+        setReplyTimeout(0)
         var text = Array(("events" + (interval.map { " \($0)" } ?? "") + "\n").utf8)
         _ = text.withUnsafeMutableBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var fields: [String: String] = [:]
@@ -132,7 +153,10 @@ final class Connection {
             if line == "OK" {
                 record(fields)
                 fields = [:]
-            } else if line.hasPrefix("ACK ") {
+            } else if ResponseParser.isAck(line) {
+                if case .ack(_, _, let command, let message, _)? = ResponseParser.parse([line][...])?.0 {
+                    fail(command.isEmpty ? message : "\(command): \(message)", 1)
+                }
                 fail(line, 1)
             } else if let sep = line.firstRange(of: ": ") {
                 fields[String(line[..<sep.lowerBound])] = String(line[sep.upperBound...])
@@ -276,8 +300,8 @@ case .volume(let change):
             _ = connection.must(["setvol \(change)"])
         }
     }
-    let volume = dictionary(connection.must(["getvol"]))["volume"] ?? "n/a"
-    out("volume: \(volume)%\n")
+    let volume = dictionary(connection.must(["getvol"]))["volume"].map { $0 + "%" } ?? "n/a"
+    out("volume: \(volume)\n")
 case .status:
     showStatus()
 case .pauseIfPlaying:
@@ -298,7 +322,7 @@ case .insert(let uri):
     switch connection.request(["add \(q(uri)) +0"]) {
     case .ok: break
     case .ack(code: 55, _, _, _, _): _ = connection.must(["add \(q(uri))"])  // nothing current: at the end
-    case .ack(_, _, let command, let message, _): fail("\(command): \(message)", 1)
+    case .ack(_, _, let command, let message, _): fail(command.isEmpty ? message : "\(command): \(message)", 1)
     }
 case .crop:
     let status = dictionary(connection.must(["status"]))

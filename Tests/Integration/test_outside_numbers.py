@@ -5,11 +5,13 @@ path, an ACK naming the argument), and the daemon keeps serving."""
 import glob
 import json
 import os
+import socket
 import subprocess
+import threading
 
 import pytest
 
-from conftest import PREVIEWD, Daemon
+from conftest import PREVIEWCTL, PREVIEWD, Daemon
 
 # Durations that read as numbers but that no song can have. The first is
 # the file that crashed the daemon (issue 13).
@@ -143,3 +145,109 @@ def test_daemon_options_out_of_range_are_usage_errors(tmp_path, option, value, m
     p = subprocess.run([PREVIEWD, "--socket", str(tmp_path / "s"), option, value],
                        capture_output=True, text=True, timeout=10)
     assert (p.returncode, p.stderr.strip().splitlines()[0]) == (64, message)
+
+
+class FakeServer:
+    """A Unix socket that greets like mpd and answers each request with
+    `answer(request_text)` (None: never answers): what previewctl meets
+    when something else answers on its socket."""
+
+    def __init__(self, path, answer):
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.bind(path)
+        self.sock.listen(4)
+        self.answer = answer
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def serve(self):
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.talk(conn)
+
+    def talk(self, conn):
+        with conn:
+            conn.sendall(b"OK MPD 0.23.5\n")
+            data = b""
+            while True:
+                chunk = conn.recv(65536)
+                if not chunk:
+                    return
+                data += chunk
+                # A request ends with its line, or a list with command_list_end.
+                if data.endswith(b"\n") and (not data.startswith(b"command_list") or data.endswith(b"command_list_end\n")):
+                    reply = self.answer(data.decode())
+                    data = b""
+                    if reply is not None:
+                        conn.sendall(reply.encode())
+
+    def close(self):
+        self.sock.close()
+
+
+def ctl(path, *args, env=None):
+    return subprocess.run([PREVIEWCTL, "--socket", path, *args], capture_output=True, text=True, timeout=30,
+                          env={**os.environ, **(env or {})})
+
+
+def test_previewctl_refuses_a_command_list_answered_short(tmp_path):
+    # `status` asks for status and currentsong in one list; one list_OK only.
+    path = str(tmp_path / "s")
+    server = FakeServer(path, lambda request: "volume: 99999999999999999999\nlist_OK\nOK\n")
+    try:
+        p = ctl(path, "status")
+    finally:
+        server.close()
+    assert (p.returncode, p.stderr) == (69, "previewctl: previewd sent 1 replies for 2 commands\n")
+
+
+def test_previewctl_gives_up_on_a_server_that_never_answers(tmp_path):
+    path = str(tmp_path / "s")
+    server = FakeServer(path, lambda request: None)
+    try:
+        p = ctl(path, "status", env={"MPD_TIMEOUT": "1"})
+    finally:
+        server.close()
+    assert (p.returncode, p.stderr) == (69, "previewctl: previewd did not answer within 1 s\n")
+
+
+def test_previewctl_reads_a_bare_ack_and_numbers_past_int(tmp_path):
+    path = str(tmp_path / "s")
+    answers = {"getvol\n": "ACK\n",
+               "status\n": "state: play\nsong: 9223372036854775807\nplaylistlength: 1\nOK\n"}
+    server = FakeServer(path, lambda request: answers.get(request, "OK\n"))
+    try:
+        volume = ctl(path, "volume")
+        crop = ctl(path, "crop")
+    finally:
+        server.close()
+    assert (volume.returncode, volume.stderr) == (1, "previewctl: ACK\n")
+    # A current position past the queue's end: nothing to delete, no trap.
+    assert (crop.returncode, crop.stderr) == (0, "")
+
+
+@pytest.mark.parametrize("change,reason", [
+    (lambda s: s.update(nextID=4294967295), "next song id out of range: 4294967295"),
+    (lambda s: s["queue"][0].update(id=2147483648), "song id out of range: 2147483648"),
+    (lambda s: s["queue"][0]["range"].update(start=20, end=3), "song 1: range out of range"),
+])
+def test_a_state_file_with_ids_or_a_range_no_client_can_use_is_set_aside(tmp_path, http, change, reason):
+    state = saved_state(tmp_path, http)
+    change(state)
+    root, d = start_with_state(tmp_path, http, state)
+    try:
+        assert d.client().fields("status")["playlistlength"] == "0"
+        assert f"does not parse ({reason}); kept aside" in d.log()
+    finally:
+        d.close()
+
+
+def test_seek_to_a_number_out_of_range_says_so(daemon):
+    c = daemon.client()
+    assert c.cmd('add "http://127.0.0.1:1/a.mp3"') == ["OK"]
+    assert c.cmd("seek 0 1e18") == ["ACK [2@0] {seek} Number out of range: 1e18 (0 to 1000000000 seconds)"]
+    assert c.cmd("seek 0 -1") == ["ACK [2@0] {seek} Number out of range: -1 (0 to 1000000000 seconds)"]
+    assert c.cmd("seek 0 abc") == ["ACK [2@0] {seek} Float expected: abc"]

@@ -89,4 +89,29 @@ import Testing
         #expect(ResponseParser.parse(["ACK [50@0] {load} No such playlist"][...])?.0
             == .ack(code: 50, index: 0, command: "load", message: "No such playlist", fields: []))
     }
+
+    @Test func songIdsStayWithinWhatClientsCanName() throws {
+        var queue = Queue(restoring: [], nextID: Queue.maxID, version: 0)
+        #expect(try queue.add(Song(uri: "u")) == Queue.maxID)
+        #expect(throws: ProtocolError(.playlistMax, "No song ids left")) { try queue.add(Song(uri: "v")) }
+        #expect(throws: ProtocolError(.playlistMax, "No song ids left")) { try queue.add(contentsOf: [Song(uri: "v")]) }
+        var two = Queue(restoring: [], nextID: Queue.maxID - 1, version: 0)
+        #expect(throws: ProtocolError(.playlistMax, "No song ids left")) { try two.add(contentsOf: [Song(uri: "a"), Song(uri: "b"), Song(uri: "c")]) }
+        #expect(try two.add(contentsOf: [Song(uri: "a"), Song(uri: "b")]) == [Queue.maxID - 1, Queue.maxID])
+    }
+
+    @Test func aBareAckEndsAReply() {
+        #expect(ResponseParser.isAck("ACK"))
+        #expect(!ResponseParser.isAck("ACKNOWLEDGED: 1"))
+        #expect(ResponseParser.parse(["ACK"][...])?.1 == 1)
+    }
+
+    @Test func catalogTablesOfAnyWidth() {
+        let records = CatalogRecord.split([("file", "deezer:track:1"), ("Title", "T"), ("Time", "99999999999999999999")])
+        for width in [Int.max, Int.min, 0, 100_000_000] {
+            let lines = CatalogFormat.table(records, width: width).split(separator: "\n")
+            #expect(lines.count == 2)
+            #expect(lines.allSatisfy { $0.count <= 1000 + 40 }, "\(width)")
+        }
+    }
 }

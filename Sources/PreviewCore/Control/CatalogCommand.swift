@@ -178,8 +178,10 @@ public struct CatalogRecord: Equatable, Sendable {
 public enum CatalogFormat {
     /// Columns aligned to `width` terminal cells (no colours), titles cut
     /// with `…`; one header line.
+    /// `width` is taken within 1 ... 1000 (a `COLUMNS` of any size).
     public static func table(_ records: [CatalogRecord], width: Int) -> String {
         guard !records.isEmpty else { return "no results\n" }
+        let width = min(max(width, 1), 1000)
         let rows = records.map(\.columns)
         let numberWidth = String(records.count).count + 1
         let uriWidth = records.map { displayWidth($0.uri) }.max()!

@@ -26,13 +26,17 @@ public enum ResponseParser {
         for line in lines {
             used += 1
             if line == "OK" || line == "list_OK" { return (.ok(fields), used) }
-            if line.hasPrefix("ACK ") { return (parseAck(line, fields), used) }
+            if isAck(line) { return (parseAck(line, fields), used) }
             if let sep = line.firstRange(of: ": ") {
                 fields.append((String(line[..<sep.lowerBound]), String(line[sep.upperBound...])))
             }
         }
         return nil
     }
+
+    /// Whether `line` is an error reply: `ACK [code@index] {command} message`,
+    /// or a bare `ACK` from a server that says no more.
+    public static func isAck(_ line: String) -> Bool { line == "ACK" || line.hasPrefix("ACK ") }
 
     /// The `key: value` pairs of reply text (lines without `: ` are skipped).
     public static func fields(of text: String) -> [(String, String)] {

@@ -57,6 +57,7 @@ public struct Queue: Sendable {
     @discardableResult
     public mutating func add(_ song: Song, at position: Int? = nil) throws(ProtocolError) -> SongID {
         guard songs.count < maxLength else { throw ProtocolError(.playlistMax, "Playlist is too large") }
+        guard nextID <= Queue.maxID else { throw ProtocolError(.playlistMax, "No song ids left") }
         let pos = position ?? songs.count
         guard pos >= 0, pos <= songs.count else { throw ProtocolError(.argument, "Bad song index") }
         let id = nextID
@@ -67,6 +68,10 @@ public struct Queue: Sendable {
         return id
     }
 
+    /// The largest song id: protocol arguments are at most `Int32.max`, so a
+    /// larger id could be handed out but never named by a client.
+    public static let maxID = SongID(Int32.max)
+
     /// Inserts `newSongs` at `position` (default: the end) as one change
     /// (one version step, as mpd adds a directory) and returns their ids.
     /// - Throws: `.playlistMax` when they do not all fit; `.argument` "Bad
@@ -74,6 +79,7 @@ public struct Queue: Sendable {
     @discardableResult
     public mutating func add(contentsOf newSongs: [Song], at position: Int? = nil) throws(ProtocolError) -> [SongID] {
         guard songs.count + newSongs.count <= maxLength else { throw ProtocolError(.playlistMax, "Playlist is too large") }
+        guard Int(nextID) + newSongs.count - 1 <= Int(Queue.maxID) else { throw ProtocolError(.playlistMax, "No song ids left") }
         let pos = position ?? songs.count
         guard pos >= 0, pos <= songs.count else { throw ProtocolError(.argument, "Bad song index") }
         version &+= 1

@@ -60,6 +60,9 @@ enum Commands {
     /// `Seconds.maximum`.
     static func seconds(_ text: String) throws(ProtocolError) -> Double {
         guard let v = Seconds.parse(text) else {
+            if Double(text) != nil {
+                throw ProtocolError(.argument, "Number out of range: \(text) (0 to \(Int(Seconds.maximum)) seconds)")
+            }
             throw ProtocolError(.argument, "Float expected: \(text)")
         }
         return v

@@ -125,11 +125,16 @@ final class PlayerController {
     /// Album covers by URI, with their content type (most recent last).
     private var covers: [(uri: String, bytes: [UInt8], type: String?)] = []
 
+    /// - Parameter maxQueueLength: songs the queue holds at most (mpd's
+    ///   `max_playlist_length`); the fuzzer keeps it small, so that inputs
+    ///   that double the queue (`load` + `save append`) stay cheap.
     init(engine: AudioEngine, catalog: DeezerClient, log: Log, seed: UInt64,
          output: (name: String, plugin: String) = ("previewd", "previewd"),
+         maxQueueLength: Int = 1_000_000,
          schedule: @escaping (Double, @escaping () -> Void) -> Void = { _, _ in },
          notify: @escaping (Subsystems) -> Void) {
         self.schedule = schedule
+        queue = Queue(maxLength: maxQueueLength)
         outputs = [OutputEntry(name: output.name, plugin: output.plugin, enabled: true)]
         if output.plugin == "pulse" { outputs.append(OutputEntry(name: "null", plugin: "null", enabled: false)) }
         self.engine = engine
@@ -1004,7 +1009,7 @@ final class PlayerController {
     /// Restores saved state at start-up: paused at the same place, or playing
     /// from it when `playing`.
     func restore(_ saved: SavedState, playing: Bool) {
-        queue = Queue(restoring: saved.queue, nextID: saved.nextID, version: saved.queueVersion)
+        queue = Queue(restoring: saved.queue, nextID: saved.nextID, version: saved.queueVersion, maxLength: queue.maxLength)
         volume = max(0, min(100, saved.volume))
         outputs[0].enabled = saved.outputEnabled
         replayGainMode = saved.replayGainMode

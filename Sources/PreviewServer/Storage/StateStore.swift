@@ -35,11 +35,13 @@ extension SavedState: StoredValue {
     var problem: String? {
         guard Seconds.isValid(elapsed) else { return "elapsed out of range: \(elapsed)" }
         guard queue.count <= Queue().maxLength else { return "\(queue.count) songs, more than a queue holds" }
+        guard nextID <= Queue.maxID else { return "next song id out of range: \(nextID)" }
         var ids = Set<SongID>(minimumCapacity: queue.count)
         for entry in queue {
+            guard entry.id <= Queue.maxID else { return "song id out of range: \(entry.id)" }
             guard ids.insert(entry.id).inserted else { return "song id \(entry.id) twice" }
             if let d = entry.song.duration, !Seconds.isValid(d) { return "song \(entry.id): duration out of range: \(d)" }
-            if let r = entry.range, !Seconds.isValid(r.start) || !(r.end.map(Seconds.isValid) ?? true) {
+            if let r = entry.range, !Seconds.isValid(r.start) || !(r.end.map { Seconds.isValid($0) && $0 > r.start } ?? true) {
                 return "song \(entry.id): range out of range"
             }
         }

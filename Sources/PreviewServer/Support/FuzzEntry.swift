@@ -170,7 +170,7 @@ public enum FuzzEntry {
         }
         let log = Log(level: .error)
         var sessions: [ClientSession] = []
-        let controller = PlayerController(engine: engine, catalog: catalog, log: log, seed: 1,
+        let controller = PlayerController(engine: engine, catalog: catalog, log: log, seed: 1, maxQueueLength: 1000,
                                           schedule: { _, action in timers.append(action) }) { changed in
             for s in sessions { s.notify(changed) }
         }
