@@ -5,9 +5,16 @@ import PreviewCore
 /// playlist, `NAME.m3u`, in the state directory's `playlists/` folder.
 final class PlaylistStore {
     let directory: String
+    /// Songs a playlist holds at most, as the queue (mpd's
+    /// `max_playlist_length`): `save NAME append` and `playlistadd` cannot
+    /// grow a file without bound.
+    let maxLength: Int
 
-    /// - Parameter directory: created (0700) on first write.
-    init(directory: String) { self.directory = directory }
+    /// - Parameters: directory: created (0700) on first write; maxLength: as the property.
+    init(directory: String, maxLength: Int = Queue().maxLength) {
+        self.directory = directory
+        self.maxLength = maxLength
+    }
 
     private func path(_ name: String) -> String { directory + "/" + name + ".m3u" }
 
@@ -52,9 +59,11 @@ final class PlaylistStore {
     }
 
     /// Writes playlist `name` (creating or replacing it).
-    /// - Throws: `.argument` for a bad name, `.system` for I/O errors.
+    /// - Throws: `.argument` for a bad name, `.playlistMax` "Playlist is too
+    ///   large" past `maxLength` songs, `.system` for I/O errors.
     func store(_ name: String, _ songs: [Song]) throws(ProtocolError) {
         try M3U.checkName(name)
+        guard songs.count <= maxLength else { throw ProtocolError(.playlistMax, "Playlist is too large") }
         try makeDirectory()
         try AtomicFile.write(Array(M3U.format(songs).utf8), to: path(name))
     }

@@ -175,7 +175,7 @@ public enum FuzzEntry {
             for s in sessions { s.notify(changed) }
         }
         let wants = WantList(file: JSONFile(path: directory + "/want.json", log: log))
-        let playlists = PlaylistStore(directory: directory + "/playlists")
+        let playlists = PlaylistStore(directory: directory + "/playlists", maxLength: 1000)
         // Each input starts with no playlists and an empty want list, so that
         // one input neither changes what the next does nor slows it down.
         defer {
