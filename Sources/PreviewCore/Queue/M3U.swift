@@ -45,10 +45,11 @@ public enum M3U {
     public static func parse(_ text: String) throws(ParseError) -> [Song] {
         var songs: [Song] = []
         var pending = Song(uri: "")
-        // "\r\n" is one Character, so CRLF files split as LF ones do.
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-        for (index, rawLine) in lines.enumerated() where !rawLine.isEmpty {
-            let line = rawLine.hasSuffix("\r") ? String(rawLine.dropLast()) : String(rawLine)
+        // Split on the bytes, not on Characters (grapheme breaking is most of
+        // the time of a long playlist); CRLF files lose their CR.
+        let lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false)
+        for (index, bytes) in lines.enumerated() where !bytes.isEmpty {
+            let line = String(Substring(bytes.last == 0x0D ? bytes.dropLast() : bytes))
             if line.hasPrefix("#EXTINF:") {
                 let body = line.dropFirst("#EXTINF:".count)
                 let comma = body.firstIndex(of: ",") ?? body.endIndex

@@ -170,12 +170,12 @@ public enum FuzzEntry {
         }
         let log = Log(level: .error)
         var sessions: [ClientSession] = []
-        let controller = PlayerController(engine: engine, catalog: catalog, log: log, seed: 1, maxQueueLength: 1000,
+        let controller = PlayerController(engine: engine, catalog: catalog, log: log, seed: 1, maxQueueLength: 100,
                                           schedule: { _, action in timers.append(action) }) { changed in
             for s in sessions { s.notify(changed) }
         }
         let wants = WantList(file: JSONFile(path: directory + "/want.json", log: log))
-        let playlists = PlaylistStore(directory: directory + "/playlists", maxLength: 1000)
+        let playlists = PlaylistStore(directory: directory + "/playlists", maxLength: 100)
         // Each input starts with no playlists and an empty want list, so that
         // one input neither changes what the next does nor slows it down.
         defer {
