@@ -245,6 +245,22 @@ def test_a_state_file_with_ids_or_a_range_no_client_can_use_is_set_aside(tmp_pat
         d.close()
 
 
+def test_a_state_file_whose_last_id_was_handed_out_restores(tmp_path, http):
+    # nextID one past the largest id is what the queue saves after using it.
+    state = saved_state(tmp_path, http)
+    state["queue"][0]["id"] = 2147483647
+    state["current"] = 2147483647
+    state["nextID"] = 2147483648
+    root, d = start_with_state(tmp_path, http, state)
+    try:
+        c = d.client()
+        assert c.fields("playlistid 2147483647")["Id"] == "2147483647"
+        assert c.cmd('addid "http://127.0.0.1:1/b.mp3"') == ["ACK [51@0] {addid} No song ids left"]
+        assert not glob.glob(str(root / "state" / "*.corrupt-*"))
+    finally:
+        d.close()
+
+
 def test_seek_to_a_number_out_of_range_says_so(daemon):
     c = daemon.client()
     assert c.cmd('add "http://127.0.0.1:1/a.mp3"') == ["OK"]

@@ -16,7 +16,7 @@ import Testing
         #expect(try store.load("two") == songs)
         #expect(throws: ProtocolError(.playlistMax, "Playlist is too large")) { try store.store("three", songs + songs[..<1]) }
         #expect(!store.exists("three"))
-        #expect(PlaylistStore(directory: "/nonexistent").maxLength == Queue().maxLength)
+        #expect(PlaylistStore(directory: "/nonexistent").maxLength == Queue.defaultMaxLength)
     }
 
     @Test func aLineThatCannotBeReadIsNamed() throws {

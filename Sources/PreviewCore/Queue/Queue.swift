@@ -16,11 +16,11 @@ public struct Queue: Sendable {
     private var positionByID: [SongID: Int] = [:]
 
     /// An empty queue holding at most `maxLength` songs.
-    public init(maxLength: Int = 1_000_000) { self.maxLength = maxLength }
+    public init(maxLength: Int = Queue.defaultMaxLength) { self.maxLength = maxLength }
 
     /// A queue restored from saved state: the same songs, ids and version;
     /// new ids continue after `nextID` (and after every restored id).
-    public init(restoring entries: [QueuedSong], nextID: SongID, version: UInt32, maxLength: Int = 1_000_000) {
+    public init(restoring entries: [QueuedSong], nextID: SongID, version: UInt32, maxLength: Int = Queue.defaultMaxLength) {
         self.maxLength = maxLength
         songs = entries
         self.version = version
@@ -67,6 +67,10 @@ public struct Queue: Sendable {
         reindex(from: pos)
         return id
     }
+
+    /// Songs a queue holds unless told otherwise (mpd's `max_playlist_length`
+    /// is 16,384; previewd's songs are small).
+    public static let defaultMaxLength = 1_000_000
 
     /// The largest song id: protocol arguments are at most `Int32.max`, so a
     /// larger id could be handed out but never named by a client.

@@ -44,22 +44,9 @@ extension Int {
         }
     }
 
-    /// `value` rounded by `rule`, or nil when that is NaN, infinite or
-    /// outside `Int`'s range.
-    public init?(checking value: Double, rounding rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero) {
-        guard let n = Int(exactly: value.rounded(rule)) else { return nil }
-        self = n
-    }
-
     /// `self + other`, or `Int.max` / `Int.min` where the sum would overflow.
     public func clampedAdding(_ other: Int) -> Int {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? (other > 0 ? .max : .min) : sum
-    }
-
-    /// `self * other`, or `Int.max` / `Int.min` where the product would overflow.
-    public func clampedMultiplied(by other: Int) -> Int {
-        let (product, overflow) = multipliedReportingOverflow(by: other)
-        return overflow ? ((self < 0) == (other < 0) ? .max : .min) : product
     }
 }

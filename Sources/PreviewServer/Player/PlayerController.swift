@@ -130,7 +130,7 @@ final class PlayerController {
     ///   that double the queue (`load` + `save append`) stay cheap.
     init(engine: AudioEngine, catalog: DeezerClient, log: Log, seed: UInt64,
          output: (name: String, plugin: String) = ("previewd", "previewd"),
-         maxQueueLength: Int = 1_000_000,
+         maxQueueLength: Int = Queue.defaultMaxLength,
          schedule: @escaping (Double, @escaping () -> Void) -> Void = { _, _ in },
          notify: @escaping (Subsystems) -> Void) {
         self.schedule = schedule

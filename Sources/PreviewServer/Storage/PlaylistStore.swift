@@ -11,7 +11,7 @@ final class PlaylistStore {
     let maxLength: Int
 
     /// - Parameters: directory: created (0700) on first write; maxLength: as the property.
-    init(directory: String, maxLength: Int = Queue().maxLength) {
+    init(directory: String, maxLength: Int = Queue.defaultMaxLength) {
         self.directory = directory
         self.maxLength = maxLength
     }

@@ -34,8 +34,9 @@ extension Array: StoredValue where Element: StoredValue {
 extension SavedState: StoredValue {
     var problem: String? {
         guard Seconds.isValid(elapsed) else { return "elapsed out of range: \(elapsed)" }
-        guard queue.count <= Queue().maxLength else { return "\(queue.count) songs, more than a queue holds" }
-        guard nextID <= Queue.maxID else { return "next song id out of range: \(nextID)" }
+        guard queue.count <= Queue.defaultMaxLength else { return "\(queue.count) songs, more than a queue holds" }
+        // One past the largest id is what the queue holds after handing it out.
+        guard nextID <= Queue.maxID + 1 else { return "next song id out of range: \(nextID)" }
         var ids = Set<SongID>(minimumCapacity: queue.count)
         for entry in queue {
             guard entry.id <= Queue.maxID else { return "song id out of range: \(entry.id)" }
