@@ -9,6 +9,21 @@ func fail(_ message: String, _ code: Int32) -> Never {
     exit(code)
 }
 
+/// Exits 1 with the daemon's refusal: `COMMAND: MESSAGE`, or the message
+/// alone when the ACK names no command.
+func failRefused(command: String, message: String) -> Never {
+    fail(command.isEmpty ? message : "\(command): \(message)", 1)
+}
+
+/// Exits 1 with the refusal an `ACK` line carries (the line itself when it
+/// does not parse).
+func failRefused(ackLine line: String) -> Never {
+    if case .ack(_, _, let command, let message, _)? = ResponseParser.parse([line][...])?.0 {
+        failRefused(command: command, message: message)
+    }
+    fail(line, 1)
+}
+
 func out(_ text: String) {
     var bytes = Array(text.utf8)
     var off = 0
@@ -129,10 +144,7 @@ final class Connection {
                 }
                 return results
             } else if ResponseParser.isAck(line) {
-                if case .ack(_, _, let command, let message, _)? = ResponseParser.parse([line][...])?.0 {
-                    fail(command.isEmpty ? message : "\(command): \(message)", 1)
-                }
-                fail(line, 1)
+                failRefused(ackLine: line)
             } else if let sep = line.firstRange(of: ": ") {
                 fields.append((String(line[..<sep.lowerBound]), String(line[sep.upperBound...])))
             }
@@ -154,10 +166,7 @@ final class Connection {
                 record(fields)
                 fields = [:]
             } else if ResponseParser.isAck(line) {
-                if case .ack(_, _, let command, let message, _)? = ResponseParser.parse([line][...])?.0 {
-                    fail(command.isEmpty ? message : "\(command): \(message)", 1)
-                }
-                fail(line, 1)
+                failRefused(ackLine: line)
             } else if let sep = line.firstRange(of: ": ") {
                 fields[String(line[..<sep.lowerBound])] = String(line[sep.upperBound...])
             }
@@ -169,7 +178,7 @@ final class Connection {
         switch request(commands) {
         case .ok(let fields): return fields
         case .ack(_, _, let command, let message, _):
-            fail(command.isEmpty ? message : "\(command): \(message)", 1)
+            failRefused(command: command, message: message)
         }
     }
 }
@@ -322,7 +331,7 @@ case .insert(let uri):
     switch connection.request(["add \(q(uri)) +0"]) {
     case .ok: break
     case .ack(code: 55, _, _, _, _): _ = connection.must(["add \(q(uri))"])  // nothing current: at the end
-    case .ack(_, _, let command, let message, _): fail(command.isEmpty ? message : "\(command): \(message)", 1)
+    case .ack(_, _, let command, let message, _): failRefused(command: command, message: message)
     }
 case .crop:
     let status = dictionary(connection.must(["status"]))
