@@ -38,7 +38,9 @@ func usage() -> Never {
 @_cdecl("LLVMFuzzerTestOneInput")
 func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size))
-    _ = FuzzEntry.run(target, bytes, engine: engine, directory: directory)
+    if case .broken(let why) = FuzzEntry.run(target, bytes, engine: engine, directory: directory) {
+        fatalError(why)  // a crash is what makes libFuzzer keep the input
+    }
     return 0
 }
 
@@ -72,7 +74,10 @@ func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CC
             bytes += chunk[..<n]
         }
         fclose(f)
-        _ = FuzzEntry.run(args[1], bytes, engine: engine, directory: directory)
+        if case .broken(let why) = FuzzEntry.run(args[1], bytes, engine: engine, directory: directory) {
+            writeStderr("previewfuzz: \(path): \(why)")
+            exit(1)
+        }
     }
     print("previewfuzz: \(args.count - 2) inputs of \(args[1]) replayed, no crash")
     return 0

@@ -13,10 +13,20 @@ public enum FuzzEntry {
     public static let targets = ["request", "session", "deezer", "m3u", "state", "http", "lastfm", "events",
                                  "ctl-args", "ctl-reply"]
 
+    /// What one input did, beyond not crashing.
+    public enum Outcome: Equatable, Sendable {
+        /// The code ran and its invariants held.
+        case clean
+        /// An invariant the target checks did not hold (the fuzz driver
+        /// traps on it, so that libFuzzer keeps the input).
+        case broken(String)
+        /// `run` knows no such target.
+        case unknownTarget
+    }
+
     /// Runs target `name` on `bytes`; `engine` stands in for the audio side
     /// (a fake: nothing plays). Stored playlists go under `directory`.
-    /// - Returns: false for an unknown target.
-    public static func run(_ name: String, _ bytes: [UInt8], engine: AudioEngine, directory: String) -> Bool {
+    public static func run(_ name: String, _ bytes: [UInt8], engine: AudioEngine, directory: String) -> Outcome {
         let text = String(decoding: bytes, as: UTF8.self)
         switch name {
         case "request":
@@ -32,14 +42,14 @@ public enum FuzzEntry {
             _ = try? decoder.decode(DeezerErrorEnvelope.self, from: data)
             _ = DeezerClient.earliestExpiry(in: bytes)
         case "m3u":
-            if let songs = try? M3U.parse(text) {
-                // What it writes, it must read back.
-                guard (try? M3U.parse(M3U.format(songs))) != nil else { fatalError("M3U.format wrote what M3U.parse refuses") }
+            // What it writes, it must read back.
+            if let songs = try? M3U.parse(text), (try? M3U.parse(M3U.format(songs))) == nil {
+                return .broken("M3U.format wrote what M3U.parse refuses")
             }
         case "state":
             state(bytes, engine: engine, directory: directory)
         case "http":
-            mediaHead(text)
+            if let broken = mediaHead(text) { return .broken(broken) }
         case "lastfm":
             let client = LastfmClient(base: "http://lastfm.invalid", key: "k") { _, done in
                 done(HTTPResult(status: 200, contentType: "application/json", body: bytes, transportError: nil))
@@ -52,9 +62,9 @@ public enum FuzzEntry {
         case "ctl-reply":
             controlReply(text)
         default:
-            return false
+            return .unknownTarget
         }
-        return true
+        return .clean
     }
 
     /// A client session: `bytes` arrive on a fresh connection to a fresh
@@ -99,7 +109,8 @@ public enum FuzzEntry {
     /// A media response head as text: a status line, then `Name: value`
     /// header lines, read as the engine reads them for a plain request, a
     /// Range request and a seek's Range probe.
-    private static func mediaHead(_ text: String) {
+    /// - Returns: what is wrong when a skip falls outside 0 ... the byte asked for.
+    private static func mediaHead(_ text: String) -> String? {
         let lines = text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         let statusWords = lines.first?.split(separator: " ") ?? []
         var head = MediaResponseHead(status: statusWords.count > 1 ? Int(statusWords[1]) ?? 0 : 0)
@@ -113,10 +124,11 @@ public enum FuzzEntry {
             }
         }
         for (start, required) in [(0, false), (400_000, false), (400_000, true), (Int.max, true)] {
-            if case .success(let skip) = head.bytesToSkip(rangeStart: start, rangeRequired: required) {
-                guard skip >= 0, skip <= start else { fatalError("skip \(skip) outside 0...\(start)") }
+            if case .success(let skip) = head.bytesToSkip(rangeStart: start, rangeRequired: required), !(0...start).contains(skip) {
+                return "skip \(skip) outside 0...\(start)"
             }
         }
+        return nil
     }
 
     /// previewctl's arguments, one per line, as its `main` takes them.
