@@ -34,10 +34,11 @@ case .wav(let path):
     }
     output = .wav(path)
 }
-let engine = Engine(output: output, paced: options.realtimePace, stallTimeout: options.streamTimeout,
+let network = CurlNetwork()
+let engine = Engine(network: network, output: output, paced: options.realtimePace, stallTimeout: options.streamTimeout,
                     prefetchBudget: options.prefetchMemory)
 do {
-    try Server(options: options.serverOptions, engine: engine).run()
+    try Server(options: options.serverOptions, engine: engine, http: network).run()
 } catch {
     writeStderr("previewd: \(error)")
     exit(1)

@@ -13,7 +13,6 @@ final class SilentEngine: AudioEngine, @unchecked Sendable {
     func selectOutput(main: Bool) {}
     func stop() {}
     func setVolume(_ percent: Int) {}
-    func httpGet(request id: RequestID, url: String) {}
     func position() -> PlaybackPosition? { nil }
     func shutdown() {}
 }

@@ -37,7 +37,6 @@ final class FakeEngine: AudioEngine, @unchecked Sendable {
     func selectOutput(main: Bool) { outputSelections.append(main) }
     func stop() { calls.append(.stop) }
     func setVolume(_ percent: Int) { calls.append(.volume(percent)) }
-    func httpGet(request id: RequestID, url: String) {}
     func position() -> PlaybackPosition? { positionValue }
     func shutdown() {}
 
@@ -53,8 +52,6 @@ final class FakeEngine: AudioEngine, @unchecked Sendable {
 /// or from bodies the test sets. Answers may be held back to test waiting.
 final class Harness {
     let engine = FakeEngine()
-    var controller: PlayerController!
-    var table = CommandTable()
     var sessions: [ClientSession] = []
     /// Bodies by API path (without query), checked before the fixture files.
     var bodies: [String: String] = [:]
@@ -62,6 +59,8 @@ final class Harness {
     var requested: [String] = []
     /// A manual clock for the rate limiter, retries and time-outs.
     var clock = 1000.0
+    /// Unix seconds the controller reads (signed-URL expiry): 2026-12-02.
+    var wallClock = 1_796_169_600.0
     var timers: [(Double, () -> Void)] = []
 
     /// Moves the clock and runs the timers that fall due.
@@ -80,34 +79,40 @@ final class Harness {
 
     init() {
         playlistDirectory = "/tmp/previewd-harness-\(getpid())-\(Harness.counter.add(1, ordering: .relaxed).newValue)"
-        let catalog = DeezerClient(apiBase: "http://api.test", now: { [unowned self] in clock },
-                                   schedule: { [unowned self] delay, action in timers.append((clock + delay, action)) }) { [unowned self] url, completion in
+        mkdir(playlistDirectory, 0o700)
+        let options = ServerOptions(socketPath: "", apiBase: "http://api.test", stateDirectory: playlistDirectory, logLevel: .error)
+        let clocks = Clock(monotonic: { [unowned self] in self.clock }, wall: { [unowned self] in self.wallClock })
+        instance = Instance(options: options, engine: engine, log: Log(level: .error), get: { [unowned self] url, completion in
             requested.append(url)
             let answer = { completion(self.answer(url)) }
             if holdAnswers { held.append(answer) } else { answer() }
-        }
-        controller = PlayerController(engine: engine, catalog: catalog, log: Log(level: .error), seed: 7,
-                                      schedule: { [unowned self] delay, action in timers.append((clock + delay, action)) }) { [unowned self] changed in
+        }, schedule: { [unowned self] delay, action in timers.append((clock + delay, action)) }, clock: clocks, seed: 7) { [unowned self] changed in
             for s in sessions { s.notify(changed) }
         }
-        table = Commands.table(Services(controller: controller, hub: hub, playlists: PlaylistStore(directory: playlistDirectory),
-                                        wants: WantList(file: JSONFile(path: playlistDirectory + "-want.json", log: Log(level: .error)))))
     }
 
+    /// The daemon's parts, as previewd wires them.
+    var instance: Instance!
+    var controller: PlayerController { instance.controller }
+    var table: CommandTable { instance.table }
+    var hub: MessageHub { instance.hub }
+
     static let counter = Atomic<Int>(0)
-    let hub = MessageHub()
+    /// The state directory: stored playlists and the want list go under it.
     let playlistDirectory: String
 
     deinit {
-        if let dir = opendir(playlistDirectory) {
+        let playlists = playlistDirectory + "/playlists"
+        if let dir = opendir(playlists) {
             while let e = readdir(dir) {
                 let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-                if name != "." && name != ".." { unlink(playlistDirectory + "/" + name) }
+                if name != "." && name != ".." { unlink(playlists + "/" + name) }
             }
             closedir(dir)
-            rmdir(playlistDirectory)
+            rmdir(playlists)
         }
-        unlink(playlistDirectory + "-want.json")
+        unlink(playlistDirectory + "/want.json")
+        rmdir(playlistDirectory)
     }
 
     /// Delivers engine events and client-only changes until none are left.
@@ -169,7 +174,7 @@ final class Harness {
     /// Sends `text` and returns (and clears) everything the session wrote.
     @discardableResult
     func send(_ s: ClientSession, _ text: String) -> String {
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         bytes.withUnsafeBytes { s.receive($0) }
         settle()
         return take(s)

@@ -27,7 +27,8 @@ public final class Engine: AudioEngine, @unchecked Sendable {
 
     private let outputKind: OutputKind
     private let paced: Bool
-    private let network = CurlNetwork()
+    /// Fetches the previews; the catalog clients share it (`HTTPClient`).
+    private let network: CurlNetwork
     /// The configured output, and beside PulseAudio a paced null output
     /// that `selectOutput(main: false)` switches to (the sound device is
     /// then released while the clock runs on).
@@ -73,14 +74,16 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     public let stallTimeout: Double
 
     /// - Parameters:
+    ///   - network: the curl thread previews are fetched on (shut down with the engine).
     ///   - output: where PCM goes.
     ///   - paced: null/wav consume PCM at real-time speed (true) or as fast as decoding allows.
     ///   - ringCapacity: bytes buffered per stream (at least 32 KiB).
     ///   - stallTimeout: seconds without a byte before a stream fails.
     ///   - prefetchBudget: bytes all in-memory downloads may hold together
     ///     (the playing one may pass it; prefetches may not).
-    public init(output: OutputKind, paced: Bool, ringCapacity: Int = 256 * 1024, stallTimeout: Double = 15,
+    public init(network: CurlNetwork, output: OutputKind, paced: Bool, ringCapacity: Int = 256 * 1024, stallTimeout: Double = 15,
                 prefetchBudget: Int = 8 << 20) {
+        self.network = network
         outputKind = output
         self.paced = paced
         self.ringCapacity = max(ringCapacity, 32 * 1024)
@@ -213,13 +216,6 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     public func setVolume(_ percent: Int) {
         softwareGain.store(SoftwareVolume.gain(percent: percent), ordering: .releasing)
         for o in outputs { o.setVolume(percent) }
-    }
-
-    public func httpGet(request id: RequestID, url: String) {
-        let sink = events
-        network.add(Transfer(url: url, sink: .memory(limit: CurlNetwork.defaultMemoryLimit) { result in
-            sink?(.httpResult(id, result))
-        }))
     }
 
     public func position() -> PlaybackPosition? { positionState.withLock { $0 } }

@@ -59,7 +59,7 @@ final class Transfer: @unchecked Sendable {
 /// The network thread: one curl multi handle driving every transfer.
 /// Other threads only queue commands and call `curl_multi_wakeup`, since
 /// curl handles (and `curl_easy_pause`) belong to the thread that drives them.
-final class CurlNetwork: @unchecked Sendable {
+public final class CurlNetwork: HTTPClient, @unchecked Sendable {
     private enum Command {
         case add(Transfer)
         case remove(Transfer)
@@ -70,13 +70,14 @@ final class CurlNetwork: @unchecked Sendable {
     private let monitor = Monitor()
     private var commands: [Command] = []
     private var stopping = false
+    private var started = false
     private var thread: pthread_t?
     private var active: [Transfer] = []
     /// Largest body kept for a memory transfer (API responses are far smaller).
     static let defaultMemoryLimit = 16 << 20
 
     /// Creates the multi handle; `curl_global_init` happens once per process.
-    init() {
+    public init() {
         CurlNetwork.globalInit
         multi = curl_multi_init()
         // Keep a few connections alive for reuse, not one per past transfer.
@@ -87,9 +88,20 @@ final class CurlNetwork: @unchecked Sendable {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT))
     }()
 
-    /// Starts the network thread.
+    /// Starts the network thread (once; later calls do nothing).
     func start() {
-        thread = startThread { [self] in run() }
+        let first = monitor.locked { () -> Bool in
+            defer { started = true }
+            return !started
+        }
+        if first { thread = startThread { [self] in run() } }
+    }
+
+    /// `HTTPClient`: the body in memory, at most `defaultMemoryLimit` bytes.
+    /// Starts the network thread if the engine has not yet.
+    public func get(_ url: String, completion: @escaping @Sendable (HTTPResult) -> Void) {
+        start()
+        add(Transfer(url: url, sink: .memory(limit: CurlNetwork.defaultMemoryLimit, done: completion)))
     }
 
     /// Queues `transfer` to start.

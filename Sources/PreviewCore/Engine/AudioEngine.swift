@@ -1,5 +1,6 @@
 /// The boundary between the control thread (server) and the audio side:
-/// network fetches, decoding and output. Declared here so the server and its
+/// fetching previews, decoding and output. (Catalog requests go through
+/// `HTTPClient`, not through the engine.) Declared here so the server and its
 /// tests depend only on this protocol; `PreviewAudio` provides the real one.
 ///
 /// Every method returns at once; results arrive later as `EngineEvent`s
@@ -24,28 +25,6 @@ public struct AudioFormat: Equatable, Sendable, CustomStringConvertible {
 
 /// Identifies one play request; events for older ids are stale.
 public typealias StreamID = UInt64
-
-/// Identifies one HTTP GET issued through `AudioEngine.httpGet`.
-public typealias RequestID = UInt64
-
-/// The result of an HTTP GET.
-public struct HTTPResult: Sendable {
-    /// HTTP status code, or 0 when no response arrived.
-    public var status: Int
-    /// The `Content-Type` header, when present.
-    public var contentType: String?
-    /// The body bytes.
-    public var body: [UInt8]
-    /// The transport error text (curl's) when the transfer failed.
-    public var transportError: String?
-    /// - Parameters: as the properties.
-    public init(status: Int, contentType: String?, body: [UInt8], transportError: String?) {
-        self.status = status
-        self.contentType = contentType
-        self.body = body
-        self.transportError = transportError
-    }
-}
 
 /// Why a stream stopped before its end.
 public enum StreamFailure: Error, Equatable, Sendable, CustomStringConvertible {
@@ -96,8 +75,6 @@ public enum StreamFailure: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// What the engine reports to the control thread.
 public enum EngineEvent: Sendable {
-    /// An `httpGet` finished (successfully or not).
-    case httpResult(RequestID, HTTPResult)
     /// The first frames of the stream were decoded and handed to the output.
     /// `bitrate` is in kbit/s (0 when unknown); `totalFrames` is the decoder's
     /// estimate of the stream's length in PCM frames, when it has one.
@@ -189,8 +166,6 @@ public protocol AudioEngine: AnyObject, Sendable {
     func selectOutput(main: Bool)
     /// Output volume, 0...100 percent.
     func setVolume(_ percent: Int)
-    /// Fetches `url` with HTTP GET; the result arrives as `.httpResult(id, ...)`.
-    func httpGet(request id: RequestID, url: String)
     /// The current stream's position, or nil when nothing has played.
     func position() -> PlaybackPosition?
     /// Ends all threads and closes the output (finishing a WAV file). Idempotent.

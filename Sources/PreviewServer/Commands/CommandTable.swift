@@ -52,6 +52,17 @@ final class CommandCall {
     /// (a handler that could answer at once after all): `.some(nil)` is success.
     private(set) var earlyResult: ProtocolError??
 
+    /// Completes a `.pending` command with an answer: `fill` writes the
+    /// reply from the value; a failure becomes the ACK.
+    func answer<T>(_ result: Result<T, ProtocolError>, fill: (T) -> Void) {
+        switch result {
+        case .failure(let e): finish(e)
+        case .success(let value):
+            fill(value)
+            finish(nil)
+        }
+    }
+
     /// Completes a `.pending` command.
     func finish(_ error: ProtocolError?) {
         guard let f = onFinish else {

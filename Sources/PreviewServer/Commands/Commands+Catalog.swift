@@ -7,24 +7,24 @@ extension Commands {
     /// (`deezer:KIND:ID`) for the rest, so MPD clients and previewctl parse
     /// them alike.
     static func registerCatalog(_ t: inout CommandTable, _ s: Services) {
-        let c = s.controller
+        let b = s.controller.catalog
 
         // catalogsearch tracks|albums|artists QUERY [FIELD VALUE]...
         t.register("catalogsearch", 2, nil) { call throws(ProtocolError) in
             let search = try CatalogSearch(call.args)
             switch search.kind {
             case .tracks:
-                c.catalogRequest(search.path, as: DeezerPage<DeezerTrack>.self, call: call) { page in
+                catalogRequest(b, search.path, as: DeezerPage<DeezerTrack>.self, call: call) { page in
                     for track in page.data { call.reply.song(track.song(), tags: call.session.tags) }
                     call.reply.total(page.total)
                 }
             case .albums:
-                c.catalogRequest(search.path, as: DeezerPage<DeezerAlbum>.self, call: call) { page in
+                catalogRequest(b, search.path, as: DeezerPage<DeezerAlbum>.self, call: call) { page in
                     for album in page.data { call.reply.album(album) }
                     call.reply.total(page.total)
                 }
             case .artists:
-                c.catalogRequest(search.path, as: DeezerPage<DeezerArtist>.self, call: call) { page in
+                catalogRequest(b, search.path, as: DeezerPage<DeezerArtist>.self, call: call) { page in
                     for artist in page.data { call.reply.artist(artist) }
                     call.reply.total(page.total)
                 }
@@ -62,7 +62,7 @@ extension Commands {
                     switch result {
                     case .failure(let e): call.finish(e)
                     case .success(let entries):
-                        c.resolveOnDeezer(entries.map { ($0.artist, $0.title) }) { tracks in
+                        b.resolve(entries.map { (artist: $0.artist, title: $0.title) }) { tracks in
                             for track in tracks { call.reply.song(track.song(), tags: call.session.tags) }
                             call.reply.field("unresolved", entries.count - tracks.count)
                             call.finish(nil)
@@ -71,7 +71,7 @@ extension Commands {
                 }
                 return .pending
             }
-            c.catalogRequest("/chart", as: DeezerChart.self, call: call) { chart in
+            catalogRequest(b, "/chart", as: DeezerChart.self, call: call) { chart in
                 switch kind {
                 case "albums": for a in chart.albums?.data ?? [] { call.reply.album(a) }
                 case "artists": for a in chart.artists?.data ?? [] { call.reply.artist(a) }
@@ -96,7 +96,7 @@ extension Commands {
                 trackPath = "/track/\(id)"
             }
             if let trackPath {
-                c.catalogRequest(trackPath, as: DeezerTrack.self, call: call) { track in
+                catalogRequest(b, trackPath, as: DeezerTrack.self, call: call) { track in
                     call.reply.song(track.song(), tags: call.session.tags)
                     if let d = track.duration { call.reply.field("TrackDuration", d) }
                     if let date = track.release_date { call.reply.field("Date", date) }
@@ -110,15 +110,15 @@ extension Commands {
             }
             switch try CatalogURI(parsing: arg) {
             case .album(let id):
-                c.catalogRequest("/album/\(id)", as: DeezerAlbum.self, call: call) { album in
+                catalogRequest(b, "/album/\(id)", as: DeezerAlbum.self, call: call) { album in
                     call.reply.album(album, details: true)
                 }
             case .artist(let id):
-                c.catalogRequest("/artist/\(id)", as: DeezerArtist.self, call: call) { artist in
+                catalogRequest(b, "/artist/\(id)", as: DeezerArtist.self, call: call) { artist in
                     call.reply.artist(artist)
                 }
             case .playlist(let id):
-                c.catalogRequest("/playlist/\(id)", as: DeezerPlaylist.self, call: call) { playlist in
+                catalogRequest(b, "/playlist/\(id)", as: DeezerPlaylist.self, call: call) { playlist in
                     call.reply.playlist(playlist)
                 }
             default:
@@ -132,7 +132,7 @@ extension Commands {
             guard case .artist(let id) = try CatalogURI(parsing: call.args[0]) else {
                 throw ProtocolError(.argument, "catalogalbums takes a deezer:artist:ID URI")
             }
-            c.catalogPages("/artist/\(id)/albums?index=0&limit=100", as: DeezerAlbum.self, item: call.args[0]) { result in
+            b.pages("/artist/\(id)/albums?index=0&limit=100", as: DeezerAlbum.self, item: call.args[0]) { result in
                 switch result {
                 case .failure(let e): call.finish(e)
                 case .success(let albums):
@@ -148,7 +148,7 @@ extension Commands {
             guard case .artist(let id) = try CatalogURI(parsing: call.args[0]) else {
                 throw ProtocolError(.argument, "catalogrelated takes a deezer:artist:ID URI")
             }
-            c.catalogRequest("/artist/\(id)/related", as: DeezerPage<DeezerArtist>.self, call: call) { page in
+            catalogRequest(b, "/artist/\(id)/related", as: DeezerPage<DeezerArtist>.self, call: call) { page in
                 for a in page.data { call.reply.artist(a) }
             }
             return .pending
@@ -159,7 +159,7 @@ extension Commands {
             guard case .artist(let id) = try CatalogURI(parsing: call.args[0]) else {
                 throw ProtocolError(.argument, "catalogradio takes a deezer:artist:ID URI")
             }
-            c.catalogRequest("/artist/\(id)/radio", as: DeezerPage<DeezerTrack>.self, call: call) { page in
+            catalogRequest(b, "/artist/\(id)/radio", as: DeezerPage<DeezerTrack>.self, call: call) { page in
                 for track in page.data { call.reply.song(track.song(), tags: call.session.tags) }
             }
             return .pending
@@ -167,7 +167,7 @@ extension Commands {
 
         // cataloggenres: Deezer's genres.
         t.register("cataloggenres", 0, 0) { call in
-            c.catalogRequest("/genre", as: DeezerPage<DeezerGenre>.self, call: call) { page in
+            catalogRequest(b, "/genre", as: DeezerPage<DeezerGenre>.self, call: call) { page in
                 for g in page.data {
                     call.reply.field("genre", g.id)
                     if let name = g.name { call.reply.field("Name", name) }
@@ -178,10 +178,21 @@ extension Commands {
 
         // catalogstats: how the API was used (requests sent, cache hits).
         t.register("catalogstats", 0, 0) { call in
-            call.reply.field("requests", c.catalogCounts.requests)
-            call.reply.field("cache_hits", c.catalogCounts.cacheHits)
+            call.reply.field("requests", b.counts.requests)
+            call.reply.field("cache_hits", b.counts.cacheHits)
             return .done
         }
+    }
+}
+
+extension Commands {
+    /// One catalog request for a command: `fill` writes the reply from the
+    /// answer; an error becomes the command's ACK, naming the command's
+    /// first argument (the URI asked about) or "catalog".
+    static func catalogRequest<T: Decodable>(_ browser: CatalogBrowser, _ path: String, as type: T.Type, call: CommandCall,
+                                             fill: @escaping (T) -> Void) {
+        let item = call.args.first.map { (try? CatalogURI(parsing: $0))?.text ?? $0 } ?? "catalog"
+        browser.request(path, as: type, item: item) { call.answer($0, fill: fill) }
     }
 }
 

@@ -29,7 +29,7 @@ extension Commands {
             let item: CatalogURI
             do { item = try CatalogURI(parsing: uri) } catch { throw ProtocolError(.noExist, "No such directory") }
             if case .stream = item { throw ProtocolError(.noExist, "No such directory") }
-            c.songs(for: item) { result in
+            c.catalog.songs(for: item) { result in
                 switch result {
                 case .failure(let e): call.finish(e)
                 case .success(let songs):
@@ -42,7 +42,7 @@ extension Commands {
         for (name, fold) in [("find", false), ("search", true)] {
             t.register(name, 1, nil) { call throws(ProtocolError) in
                 let q = try SearchArguments(call.args, foldCase: fold, allowPosition: false)
-                c.search(q.filter) { result in
+                c.catalog.search(q.filter) { result in
                     switch result {
                     case .failure(let e): call.finish(e)
                     case .success(let songs):
@@ -57,7 +57,7 @@ extension Commands {
             t.register(name, 1, nil) { call throws(ProtocolError) in
                 let q = try SearchArguments(call.args, foldCase: fold, allowPosition: true)
                 if let position = q.position { _ = try c.resolve(position) }
-                c.search(q.filter) { result in
+                c.catalog.search(q.filter) { result in
                     do throws(ProtocolError) {
                         _ = try c.insert(q.window(try result.get()), at: q.position)
                         call.finish(nil)
@@ -72,7 +72,7 @@ extension Commands {
             let name = call.args[0]
             try M3U.checkName(name)
             let q = try SearchArguments(Array(call.args.dropFirst()), foldCase: true, allowPosition: false)
-            c.search(q.filter) { result in
+            c.catalog.search(q.filter) { result in
                 do throws(ProtocolError) {
                     let found = q.window(try result.get())
                     let old = store.exists(name) ? try store.load(name) : []
@@ -113,13 +113,13 @@ extension Commands {
                     call.finish(error)
                 }
             }
-            if let filter { c.search(filter, completion: finish) } else { c.songs(for: .chart, completion: finish) }
+            if let filter { c.catalog.search(filter, completion: finish) } else { c.catalog.songs(for: .chart, completion: finish) }
             return .pending
         }
         t.register("count", 1, nil) { call throws(ProtocolError) in
             if call.args.contains("group") { throw ProtocolError(.argument, "Grouping is not supported") }
             let filter = try SongFilter.parse(call.args, foldCase: false)
-            c.search(filter) { result in
+            c.catalog.search(filter) { result in
                 switch result {
                 case .failure(let e): call.finish(e)
                 case .success(let songs):
@@ -142,7 +142,7 @@ extension Commands {
             t.register(name, 2, 2) { call throws(ProtocolError) in
                 let offset = try Arguments.unsigned(call.args[1])
                 let uri = call.args[0]
-                c.cover(for: uri) { result in
+                c.catalog.cover(for: uri) { result in
                     switch result {
                     case .failure(let e):
                         // readpicture answers an empty OK when a song has no picture.

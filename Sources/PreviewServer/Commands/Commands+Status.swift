@@ -4,8 +4,9 @@ extension Commands {
     /// Status, statistics, outputs and replay gain.
     static func registerStatus(_ t: inout CommandTable, _ s: Services) {
         let c = s.controller
+        let cache = StatusCache()
         t.register("status", 0, 0) { call in
-            call.reply.append(bytes: c.cachedStatus { status(c, &$0) })
+            call.reply.append(bytes: cache.reply(for: c.statusKey) { status(c, &$0) })
             return .done
         }
         t.register("currentsong", 0, 0) { call in
@@ -15,7 +16,7 @@ extension Commands {
             return .done
         }
         t.register("stats", 0, 0) { call in
-            call.reply.field("uptime", Int(clamping: monotonicTime() - c.startTime, rounding: .down))
+            call.reply.field("uptime", Int(clamping: c.uptime, rounding: .down))
             call.reply.field("playtime", Int(clamping: c.totalPlayTime, rounding: .down))
             call.reply.field("artists", 0)
             call.reply.field("albums", 0)

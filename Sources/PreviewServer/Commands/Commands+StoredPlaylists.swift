@@ -55,7 +55,7 @@ extension Commands {
             try M3U.checkName(name)
             let position = call.args.count > 2 ? try Arguments.unsigned(call.args[2]) : nil
             let uri = try CatalogURI(parsing: call.args[1])
-            c.songs(for: uri) { result in
+            c.catalog.songs(for: uri) { result in
                 do throws(ProtocolError) {
                     let added = try result.get()
                     var songs = store.exists(name) ? try store.load(name) : []

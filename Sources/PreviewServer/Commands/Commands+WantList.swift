@@ -9,7 +9,7 @@ extension Commands {
         // wantadd URI: adding one already there changes nothing and says so.
         t.register("wantadd", 1, 1) { call throws(ProtocolError) in
             let uri = try WantList.item(call.args[0])
-            if try wants.add(uri, at: Int(unixTime())) {
+            if try wants.add(uri, at: Int(c.clock.wall())) {
                 c.changed(.storedPlaylist)
             } else {
                 call.reply.field("unchanged", "\(uri) is already in the want list")
@@ -28,7 +28,7 @@ extension Commands {
                 _ = try wants.remove(uri)
                 call.reply.field("wanted", 0)
             } else {
-                _ = try wants.add(uri, at: Int(unixTime()))
+                _ = try wants.add(uri, at: Int(c.clock.wall()))
                 call.reply.field("wanted", 1)
             }
             c.changed(.storedPlaylist)
@@ -37,9 +37,14 @@ extension Commands {
         // wantlist: newest first, each with its tags (from the catalog, cached).
         t.register("wantlist", 0, 0) { call in
             let entries = wants.entries
-            c.describe(entries.map(\.uri)) { details in
-                for (entry, fields) in zip(entries, details) {
-                    for (k, v) in fields { call.reply.field(k, v) }
+            c.catalog.describe(entries.map(\.uri)) { details in
+                for (entry, description) in zip(entries, details) {
+                    switch description {
+                    case .track(let track): call.reply.song(track.song(), tags: .all)
+                    case .album(let album): call.reply.album(album)
+                    case .unknownAlbum(let uri): call.reply.field("album", uri)
+                    case .unknown(let uri): call.reply.field("file", uri)
+                    }
                     call.reply.field("added", isoTime(entry.added))
                 }
                 call.finish(nil)

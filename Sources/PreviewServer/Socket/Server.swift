@@ -44,10 +44,21 @@ public struct ServerOptions: Sendable {
     }
 }
 
-/// Engine events cross from engine threads to the control thread through
-/// this queue; a byte on a pipe wakes the `poll` loop.
+/// Identifies one catalog HTTP GET while its answer is on the way.
+typealias RequestID = UInt64
+
+/// What reaches the control thread from other threads.
+enum ControlInput: Sendable {
+    /// An engine event.
+    case engine(EngineEvent)
+    /// The answer to catalog request `RequestID`.
+    case http(RequestID, HTTPResult)
+}
+
+/// Engine events and HTTP answers cross from their threads to the control
+/// thread through this queue; a byte on a pipe wakes the `poll` loop.
 final class EventInbox: @unchecked Sendable {
-    private let events = Mutex<[EngineEvent]>([])
+    private let events = Mutex<[ControlInput]>([])
     let readFD: Int32
     private let writeFD: Int32
 
@@ -59,7 +70,7 @@ final class EventInbox: @unchecked Sendable {
     }
 
     /// Called on any thread.
-    func post(_ event: EngineEvent) {
+    func post(_ event: ControlInput) {
         let wasEmpty = events.withLock { q in
             q.append(event)
             return q.count == 1
@@ -71,7 +82,7 @@ final class EventInbox: @unchecked Sendable {
     }
 
     /// Takes every queued event (control thread).
-    func drain() -> [EngineEvent] {
+    func drain() -> [ControlInput] {
         var buf = [UInt8](repeating: 0, count: 64)
         while Glibc.read(readFD, &buf, buf.count) > 0 {}
         return events.withLock { q in
@@ -90,6 +101,7 @@ nonisolated(unsafe) private var signalPipeWriteFD: Int32 = -1
 public final class Server {
     private let options: ServerOptions
     private let engine: AudioEngine
+    private let http: HTTPClient
     private let log: Log
     private var listener: UnixListener?
     private var clients: [Int32: ClientSession] = [:]
@@ -105,12 +117,14 @@ public final class Server {
     private var hookRunner: HookRunner!
     /// Closures to run at a monotonic time, for time-outs on the control thread.
     private var timers: [(deadline: Double, action: () -> Void)] = []
-    private let hub = MessageHub()
+    private var hub = MessageHub()
 
-    /// - Parameters: options: where to listen and what to call; engine: the audio side.
-    public init(options: ServerOptions, engine: AudioEngine) {
+    /// - Parameters: options: where to listen and what to call; engine: the
+    ///   audio side; http: the catalog clients' HTTP (the engine's network).
+    public init(options: ServerOptions, engine: AudioEngine, http: HTTPClient) {
         self.options = options
         self.engine = engine
+        self.http = http
         log = Log(level: options.logLevel)
     }
 
@@ -127,7 +141,6 @@ public final class Server {
         self.listener = listener
         defer { listener.close() }
 
-        let inbox = try EventInbox()
         var sigfds: [Int32] = [0, 0]
         guard makePipe(&sigfds) else { throw SocketError("pipe") }
         signalPipeWriteFD = sigfds[1]
@@ -141,41 +154,24 @@ public final class Server {
         // A closed terminal is a request to stop, not a crash: same clean exit.
         signal(SIGHUP, onSignal)
 
+        // Answers come back on the network thread; their callbacks run here.
+        let inbox = try EventInbox()
         let get: DeezerClient.HTTPGet = { [unowned self] url, completion in
             let id = nextRequestID
             nextRequestID += 1
             httpCallbacks[id] = completion
             log.debug("GET \(url)")
-            engine.httpGet(request: id, url: url)
-        }
-        var lastfmKey = options.lastfmKey
-        if lastfmKey == nil, let bytes = try? AtomicFile.read(options.lastfmKeyFile) {
-            let key = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
-            if !key.isEmpty { lastfmKey = key }
-        }
-        let lastfm = LastfmClient(base: options.lastfmBase, key: lastfmKey, get: get)
-        lastfm.keyFileHint = options.lastfmKeyFile
-        let catalog = DeezerClient(apiBase: options.apiBase, cacheTTL: options.catalogCacheTTL, schedule: { [unowned self] delay, action in
-            timers.append((monotonicTime() + delay, action))
-        }) { [unowned self] url, completion in
-            let id = nextRequestID
-            nextRequestID += 1
-            httpCallbacks[id] = completion
-            log.debug("GET \(url)")
-            engine.httpGet(request: id, url: url)
+            http.get(url) { inbox.post(.http(id, $0)) }
         }
         var seed = SystemRandomNumberGenerator()
         // Changes are delivered after the current command or event is done,
         // so an idle client's queued commands never run in the middle of one.
-        controller = PlayerController(engine: engine, catalog: catalog, log: log, seed: seed.next(),
-                                      output: (options.outputName, options.outputName),
-                                      schedule: { [unowned self] delay, action in
-                                          timers.append((monotonicTime() + delay, action))
-                                      }) { [unowned self] changed in
+        let instance = Instance(options: options, engine: engine, log: log, get: get,
+                                schedule: { [unowned self] delay, action in timers.append((monotonicTime() + delay, action)) },
+                                seed: seed.next()) { [unowned self] changed in
             pendingChanges.formUnion(changed)
         }
-        controller.previousRestartSeconds = options.previousRestart
-        controller.prefetchCount = options.prefetch
+        controller = instance.controller
         controller.onEvent = { [unowned self] changed, why in
             for (flag, _) in Subsystems.names where changed.contains(flag) && pendingRecords[flag] == nil {
                 pendingRecords[flag] = why
@@ -183,13 +179,11 @@ public final class Server {
         }
         hookRunner = HookRunner(hooks: options.hooks, timeout: options.hookTimeout, log: log)
         defer { hookRunner.killAll() }
-        let wants = WantList(file: JSONFile(path: options.stateDirectory + "/want.json", log: log))
-        table = Commands.table(Services(controller: controller, hub: hub,
-                                        playlists: PlaylistStore(directory: options.stateDirectory + "/playlists"),
-                                        lastfm: lastfm, wants: wants))
+        table = instance.table
+        hub = instance.hub
         let saver = DispatchQueue(label: "previewd.state-save")
-        let stateFile = JSONFile<SavedState>(path: options.stateDirectory + "/state.json", log: log)
-        try engine.start(events: { inbox.post($0) })
+        let stateFile = JSONFile<SavedState>(path: Instance.stateFile(options), log: log)
+        try engine.start(events: { inbox.post(.engine($0)) })
         defer { engine.shutdown() }
         if let saved = stateFile.load() {
             controller.restore(saved, playing: options.restorePlaying)
@@ -366,12 +360,13 @@ public final class Server {
         }
     }
 
-    private func dispatch(_ event: EngineEvent) {
-        if case .httpResult(let id, let result) = event {
+    private func dispatch(_ input: ControlInput) {
+        switch input {
+        case .http(let id, let result):
             if let callback = httpCallbacks.removeValue(forKey: id) { callback(result) }
-            return
+        case .engine(let event):
+            controller.handle(event)
         }
-        controller.handle(event)
     }
 
     /// Pending reply bytes above which a client's input is left unread.

@@ -176,27 +176,23 @@ public enum FuzzEntry {
     private static func withDaemon(answer: [UInt8], engine: AudioEngine, directory: String,
                                    _ body: (ClientSession, PlayerController) -> Void) {
         var timers: [() -> Void] = []
-        let catalog = DeezerClient(apiBase: "http://api.invalid", schedule: { _, action in timers.append(action) }) { _, done in
+        var sessions: [ClientSession] = []
+        let options = ServerOptions(socketPath: "", apiBase: "http://api.invalid", stateDirectory: directory, logLevel: .error)
+        let log = Log(level: .error)
+        let instance = Instance(options: options, engine: engine, log: log, get: { _, done in
             let body = answer.isEmpty ? Array(#"{"error":{"type":"DataException","message":"no data","code":800}}"#.utf8) : answer
             done(HTTPResult(status: 200, contentType: "application/json", body: body, transportError: nil))
-        }
-        let log = Log(level: .error)
-        var sessions: [ClientSession] = []
-        let controller = PlayerController(engine: engine, catalog: catalog, log: log, seed: 1, maxQueueLength: 100,
-                                          schedule: { _, action in timers.append(action) }) { changed in
+        }, schedule: { _, action in timers.append(action) }, seed: 1, maxQueueLength: 100) { changed in
             for s in sessions { s.notify(changed) }
         }
-        let wants = WantList(file: JSONFile(path: directory + "/want.json", log: log))
-        let playlists = PlaylistStore(directory: directory + "/playlists", maxLength: 100)
+        let (controller, playlists, wants, table) = (instance.controller, instance.playlists, instance.wants, instance.table)
         // Each input starts with no playlists and an empty want list, so that
         // one input neither changes what the next does nor slows it down.
         defer {
             playlists.removeAll()
             for entry in wants.entries { _ = try? wants.remove(entry.uri) }
         }
-        let table = Commands.table(Services(controller: controller, hub: MessageHub(),
-                                            playlists: playlists, wants: wants))
-        let session = ClientSession(table: table, log: log, hub: MessageHub())
+        let session = ClientSession(table: table, log: log, hub: instance.hub)
         sessions.append(session)
         body(session, controller)
         for _ in 0..<20 where !timers.isEmpty {

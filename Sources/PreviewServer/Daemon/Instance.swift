@@ -1,0 +1,58 @@
+import PreviewCore
+
+/// Everything one daemon serves with, wired in one place (as MPD's
+/// `Instance`): the catalog clients, the player controller, the stored
+/// playlists, the want list and the command table. `Server` builds it for
+/// previewd; the tests' harness and the fuzzer build it the same way, with
+/// a fake engine, canned HTTP answers and a clock they move.
+final class Instance {
+    let log: Log
+    let catalog: DeezerClient
+    let lastfm: LastfmClient
+    let controller: PlayerController
+    let playlists: PlaylistStore
+    let wants: WantList
+    let hub = MessageHub()
+    /// Every command, bound to the parts above.
+    let table: CommandTable
+
+    /// - Parameters:
+    ///   - options: the daemon's settings (API bases, state directory,
+    ///     cache lifetime, prefetch, `previous` restart, the output's name).
+    ///   - engine: the audio side.
+    ///   - get: issues one catalog HTTP GET; its completion runs later on the
+    ///     control thread.
+    ///   - schedule: runs a closure after a delay (seconds) on the control thread.
+    ///   - seed: the random source for play order and `shuffle`.
+    ///   - maxQueueLength: songs the queue and each stored playlist hold at most.
+    ///   - notify: told of the subsystems each change touches, after the
+    ///     command or event that made it.
+    init(options: ServerOptions, engine: AudioEngine, log: Log, get: @escaping DeezerClient.HTTPGet,
+         schedule: @escaping (Double, @escaping () -> Void) -> Void, clock: Clock = .system, seed: UInt64,
+         maxQueueLength: Int = Queue.defaultMaxLength, notify: @escaping (Subsystems) -> Void) {
+        self.log = log
+        lastfm = LastfmClient(base: options.lastfmBase, key: Instance.lastfmKey(options), get: get)
+        lastfm.keyFileHint = options.lastfmKeyFile
+        catalog = DeezerClient(apiBase: options.apiBase, cacheTTL: options.catalogCacheTTL,
+                               now: clock.monotonic, wallClock: clock.wall, schedule: schedule, get: get)
+        controller = PlayerController(engine: engine, catalog: catalog, log: log, seed: seed, clock: clock,
+                                      output: (options.outputName, options.outputName), maxQueueLength: maxQueueLength,
+                                      schedule: schedule, notify: notify)
+        controller.previousRestartSeconds = options.previousRestart
+        controller.prefetchCount = options.prefetch
+        playlists = PlaylistStore(directory: options.stateDirectory + "/playlists", maxLength: maxQueueLength)
+        wants = WantList(file: JSONFile(path: options.stateDirectory + "/want.json", log: log))
+        table = Commands.table(Services(controller: controller, hub: hub, playlists: playlists, lastfm: lastfm, wants: wants))
+    }
+
+    /// The state file's path under the state directory.
+    static func stateFile(_ options: ServerOptions) -> String { options.stateDirectory + "/state.json" }
+
+    /// The Last.fm key given, else the one in the key file, else nil.
+    private static func lastfmKey(_ options: ServerOptions) -> String? {
+        if let key = options.lastfmKey { return key }
+        guard let bytes = try? AtomicFile.read(options.lastfmKeyFile) else { return nil }
+        let key = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
+        return key.isEmpty ? nil : key
+    }
+}

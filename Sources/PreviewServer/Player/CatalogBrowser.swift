@@ -1,0 +1,264 @@
+import PreviewCore
+
+/// Looking around the Deezer catalog: the songs a URI stands for, searches,
+/// paged lists, details and covers. Answers are models (`Song`,
+/// `DeezerTrack`, ...) or a `ProtocolError` naming the item asked for; the
+/// command layer turns them into replies.
+///
+/// Every track seen on the way leaves its preview URL in `previewURLs`, so
+/// that playing it later needs no request.
+final class CatalogBrowser {
+    /// What `describe` found for one URI.
+    enum Description {
+        case track(DeezerTrack)
+        case album(DeezerAlbum)
+        /// An album the catalog could not describe: listed by its URI.
+        case unknownAlbum(String)
+        /// Anything else the catalog could not describe: listed by its URI.
+        case unknown(String)
+    }
+
+    let client: DeezerClient
+    let previewURLs: PreviewURLCache
+    /// Most songs one URI expands to (the queue's length limit).
+    let maxSongs: Int
+    /// Album covers by URI, with their content type (most recent last).
+    private var covers: [(uri: String, bytes: [UInt8], type: String?)] = []
+    /// Covers kept in memory.
+    static let coverCapacity = 32
+
+    init(client: DeezerClient, previewURLs: PreviewURLCache, maxSongs: Int) {
+        self.client = client
+        self.previewURLs = previewURLs
+        self.maxSongs = maxSongs
+    }
+
+    /// Requests sent to the Deezer API and answers served from the cache.
+    var counts: (requests: Int, cacheHits: Int) { (client.requestsSent, client.cacheHits) }
+
+    /// The track as a song when the catalog answered for it lately, at once
+    /// (long command lists of `addid` skip the asynchronous round).
+    func cachedSong(track id: Int) -> Song? {
+        guard let track = client.cached("/track/\(id)", as: DeezerTrack.self) else { return nil }
+        previewURLs.remember(track)
+        return track.song()
+    }
+
+    /// One catalog answer, decoded as `T`; errors name `item` (the URI the
+    /// client gave, e.g. `deezer:album:1`).
+    func request<T: Decodable>(_ path: String, as type: T.Type, item: String,
+                               completion: @escaping (Result<T, ProtocolError>) -> Void) {
+        client.request(path, as: type) { result in
+            completion(result.mapError { $0.protocolError(item: item) })
+        }
+    }
+
+    /// Every item of a paged list, following `next` links (at most `maxPages`).
+    func pages<T: Decodable & Sendable>(_ first: String, as type: T.Type, item: String, maxPages: Int = 20,
+                                          completion: @escaping (Result<[T], ProtocolError>) -> Void) {
+        var collected: [T] = []
+        var pages = 0
+        func step(_ path: String) {
+            pages += 1
+            client.request(path, as: DeezerPage<T>.self) { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .failure(let e): completion(.failure(e.protocolError(item: item)))
+                case .success(let page):
+                    collected += page.data
+                    if !page.data.isEmpty, pages < maxPages, collected.count < (page.total ?? Int.max),
+                       let next = page.next.flatMap(self.client.path(ofNextLink:)) {
+                        step(next)
+                    } else {
+                        completion(.success(collected))
+                    }
+                }
+            }
+        }
+        step(first)
+    }
+
+    /// The songs a URI stands for: a track, an album's or a playlist's
+    /// tracks, an artist's top tracks, the chart, a radio, or a direct URL.
+    /// - Parameter completion: the songs (at most `maxSongs`), or the ACK;
+    ///   an empty list is `.noExist` "ITEM: no tracks".
+    func songs(for uri: CatalogURI, completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
+        let item = uri.text
+        switch uri {
+        case .stream(let url):
+            completion(.success([Song(uri: url)]))
+        case .track(let id):
+            request("/track/\(id)", as: DeezerTrack.self, item: item) { [weak self] result in
+                completion(result.map { track in
+                    self?.previewURLs.remember(track)
+                    return [track.song()]
+                })
+            }
+        case .album(let id):
+            request("/album/\(id)", as: DeezerAlbum.self, item: item) { [weak self] result in
+                switch result {
+                case .failure(let e): completion(.failure(e))
+                case .success(let album):
+                    self?.tracks("/album/\(id)/tracks?index=0&limit=100", item: item, albumTitle: album.title, completion: completion)
+                }
+            }
+        case .playlist(let id):
+            tracks("/playlist/\(id)/tracks?index=0&limit=100", item: item, completion: completion)
+        case .artist(let id):
+            // The top list is one page (the API's `next` would only repeat it).
+            tracks("/artist/\(id)/top?limit=50", item: item, follow: false, completion: completion)
+        case .chart:
+            tracks("/chart/0/tracks?index=0&limit=100", item: item, completion: completion)
+        case .radio(let id):
+            tracks("/radio/\(id)/tracks?index=0&limit=100", item: item, completion: completion)
+        }
+    }
+
+    /// Every track of a paged list as songs (an empty list is an error).
+    private func tracks(_ first: String, item: String, albumTitle: String? = nil, follow: Bool = true,
+                        completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
+        pages(first, as: DeezerTrack.self, item: item, maxPages: follow ? 100 : 1) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .failure(let e): completion(.failure(e))
+            case .success(let tracks) where tracks.isEmpty:
+                completion(.failure(ProtocolError(.noExist, "\(item): no tracks")))
+            case .success(let tracks):
+                for track in tracks { self.previewURLs.remember(track) }
+                completion(.success(tracks.prefix(self.maxSongs).map { $0.song(albumTitle: albumTitle) }))
+            }
+        }
+    }
+
+    /// Runs a Deezer search for what `filter` requires, then keeps the
+    /// results the filter accepts (Deezer's matching is looser than MPD's).
+    /// - Throws (as the completion's failure): `.argument` when the filter
+    ///   names no tag Deezer can search for.
+    func search(_ filter: SongFilter, completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
+        let requirements = filter.requirements
+        if let (_, value) = requirements.first(where: { $0.0 == .file }),
+           let uri = try? CatalogURI(parsing: value), case .track = uri {
+            songs(for: uri) { result in completion(result.map { $0.filter(filter.matches) }) }
+            return
+        }
+        var terms: [String] = []
+        for (tag, value) in requirements {
+            let quoted = "\"" + value.replacingAll("\"", with: " ") + "\""
+            switch tag {
+            case .any: terms.append(value)
+            case .artist: terms.append("artist:" + quoted)
+            case .album: terms.append("album:" + quoted)
+            case .title: terms.append("track:" + quoted)
+            case .file: break
+            }
+        }
+        guard !terms.isEmpty else {
+            completion(.failure(ProtocolError(.argument, "The filter needs a tag to search for (any, artist, album or title)")))
+            return
+        }
+        let path = "/search?q=" + percentEncodeQueryValue(terms.joined(separator: " ")) + "&limit=100"
+        request(path, as: DeezerPage<DeezerTrack>.self, item: "search") { [weak self] result in
+            completion(result.map { page in
+                for track in page.data { self?.previewURLs.remember(track) }
+                return page.data.map { $0.song() }.filter(filter.matches)
+            })
+        }
+    }
+
+    /// Finds each (artist, title) on Deezer with an advanced search and keeps
+    /// the first hit, in the given order; entries without a hit are dropped.
+    func resolve(_ entries: [(artist: String, title: String)], completion: @escaping ([DeezerTrack]) -> Void) {
+        guard !entries.isEmpty else {
+            completion([])
+            return
+        }
+        var found = [DeezerTrack?](repeating: nil, count: entries.count)
+        var left = entries.count
+        for (i, (artist, title)) in entries.enumerated() {
+            let q = "artist:\"\(artist.replacingAll("\"", with: " "))\" track:\"\(title.replacingAll("\"", with: " "))\""
+            client.request("/search/track?q=" + percentEncodeQueryValue(q) + "&limit=1", as: DeezerPage<DeezerTrack>.self) { [weak self] result in
+                if case .success(let page) = result, let first = page.data.first {
+                    found[i] = first
+                    self?.previewURLs.remember(first)
+                }
+                left -= 1
+                if left == 0 { completion(found.compactMap { $0 }) }
+            }
+        }
+    }
+
+    /// What the catalog says of each URI (tracks and albums), in order; a
+    /// URI it cannot describe comes back `.unknown`.
+    func describe(_ uris: [String], completion: @escaping ([Description]) -> Void) {
+        guard !uris.isEmpty else {
+            completion([])
+            return
+        }
+        var out = [Description](repeating: .unknown(""), count: uris.count)
+        var left = uris.count
+        func done(_ i: Int, _ description: Description) {
+            out[i] = description
+            left -= 1
+            if left == 0 { completion(out) }
+        }
+        for (i, uri) in uris.enumerated() {
+            switch try? CatalogURI(parsing: uri) {
+            case .track(let id)?:
+                client.request("/track/\(id)", as: DeezerTrack.self) { result in
+                    if case .success(let t) = result { done(i, .track(t)) } else { done(i, .unknown(uri)) }
+                }
+            case .album(let id)?:
+                client.request("/album/\(id)", as: DeezerAlbum.self) { result in
+                    if case .success(let a) = result { done(i, .album(a)) } else { done(i, .unknownAlbum(uri)) }
+                }
+            default:
+                done(i, .unknown(uri))
+            }
+        }
+    }
+
+    /// The album cover for `uri` (`deezer:track:ID` or `deezer:album:ID`),
+    /// fetched once and kept in memory (the last `coverCapacity`).
+    /// - Parameter completion: the image bytes and content type, or
+    ///   `.noExist` "No file exists" for a URI without a cover.
+    func cover(for uri: String, completion: @escaping (Result<(bytes: [UInt8], type: String?), ProtocolError>) -> Void) {
+        if let hit = covers.last(where: { $0.uri == uri }) {
+            completion(.success((hit.bytes, hit.type)))
+            return
+        }
+        let fetch = { [weak self] (url: String?) in
+            guard let self else { return }
+            guard let url, !url.isEmpty else {
+                completion(.failure(ProtocolError(.noExist, "No file exists")))
+                return
+            }
+            self.client.fetchBinary(url: url) { result in
+                switch result {
+                case .failure(let e): completion(.failure(e.protocolError(item: uri)))
+                case .success(let (bytes, type)):
+                    self.covers.append((uri, bytes, type))
+                    if self.covers.count > CatalogBrowser.coverCapacity { self.covers.removeFirst() }
+                    completion(.success((bytes, type)))
+                }
+            }
+        }
+        switch try? CatalogURI(parsing: uri) {
+        case .track(let id)?:
+            request("/track/\(id)", as: DeezerTrack.self, item: uri) { result in
+                switch result {
+                case .failure(let e): completion(.failure(e))
+                case .success(let track): fetch(track.album?.cover_big ?? track.album?.cover_xl)
+                }
+            }
+        case .album(let id)?:
+            request("/album/\(id)", as: DeezerAlbum.self, item: uri) { result in
+                switch result {
+                case .failure(let e): completion(.failure(e))
+                case .success(let album): fetch(album.cover_big ?? album.cover_xl)
+                }
+            }
+        default:
+            completion(.failure(ProtocolError(.noExist, "No file exists")))
+        }
+    }
+}

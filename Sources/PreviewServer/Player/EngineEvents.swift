@@ -1,0 +1,110 @@
+import PreviewCore
+
+/// What the controller does with each event of the engine: the stream's
+/// first audio, its end, a cut download, a failure, the output lost or back.
+extension PlayerController {
+    /// Handles one event from the engine (called on the control thread);
+    /// the changes it makes carry the event's reason.
+    func handle(_ event: EngineEvent) {
+        switch event {
+        case .streamStarted(let id, let format, let rate, let totalFrames):
+            because(.metadata) { streamStarted(id, format: format, bitrate: rate, totalFrames: totalFrames) }
+        case .streamFinished(let id, let frames):
+            because(.eof) { streamFinished(id, frames: frames) }
+        case .streamCut(let id, let failure, let bytes):
+            because(.urlRefreshed) { streamCut(id, failure: failure, bytes: bytes) }
+        case .streamFailed(let id, let failure, _):
+            because(.error) { streamFailed(id, failure: failure) }
+        case .outputChanged(let lost):
+            because(lost == nil ? .outputBack : .outputLost) { outputChanged(lost: lost) }
+        }
+    }
+
+    private func streamStarted(_ id: StreamID, format: AudioFormat, bitrate: Int, totalFrames: Int?) {
+        guard var current = streams.active, current.id == id else { return }
+        streams.failuresInARow = 0
+        current.format = format
+        current.bitrate = bitrate
+        current.audible = true
+        streams.active = current
+        releaseWaiters()
+        prefetcher.scheduleRefresh()
+        let ms = (clock.monotonic() - current.requestedAt) * 1000
+        log.debug("first audio of song \(current.song) at the output after \(Int(ms.rounded())) ms")
+        if let totalFrames, format.sampleRate > 0, queue.song(withID: current.song)?.song.duration == nil {
+            // Direct URLs carry no metadata: show the decoder's length, as mpd does.
+            queue.update(id: current.song) { $0.song.duration = Double(totalFrames) / Double(format.sampleRate) }
+            notify(.playlist)
+        }
+    }
+
+    private func streamFinished(_ id: StreamID, frames: Int) {
+        guard let current = streams.active, current.id == id else { return }
+        if current.whole, let format = current.format, format.sampleRate > 0 {
+            let seconds = Double(frames) / Double(format.sampleRate)
+            queue.update(id: current.song) { $0.song.duration = seconds }
+        }
+        finishStreamAccounting()
+        streams.active = nil
+        try? run({ (p: inout Player, q: Queue) in p.songFinished(in: q) }, user: false)
+    }
+
+    /// The download broke off: fetch the rest from the same URL, or from a
+    /// fresh one when the signed URL expired (typically during a long pause).
+    private func streamCut(_ id: StreamID, failure: StreamFailure, bytes: Int) {
+        guard let current = streams.active, current.id == id, let uri = queue.song(withID: current.song)?.song.uri else { return }
+        let line = "\(uri): download cut after \(bytes) bytes (\(failure))"
+        guard case .track(let trackID)? = try? CatalogURI(parsing: uri) else {
+            log.info(line + "; fetching the rest")
+            engine.resume(stream: id, url: uri)
+            return
+        }
+        if let url = previewURLs.validURL(for: trackID), failure != .httpStatus(403) {
+            log.info(line + "; fetching the rest")
+            engine.resume(stream: id, url: url)
+            return
+        }
+        log.info(line + "; resolving the preview URL again")
+        previewURLs.forget(trackID)
+        prefetcher.forget(uri: uri)
+        catalog.client.request("/track/\(trackID)", as: DeezerTrack.self, fresh: true) { [weak self] result in
+            guard let self, self.streams.active?.id == id else { return }
+            switch result {
+            case .success(let track) where track.unplayableReason == nil:
+                self.previewURLs.remember(track)
+                self.engine.resume(stream: id, url: track.preview!)
+                self.because(.urlRefreshed) { self.notify(.player) }
+            case .success(let track):
+                self.skip(stream: id, reason: "\(uri): \(track.unplayableReason ?? "unplayable")")
+            case .failure(let e):
+                self.skip(stream: id, reason: e.protocolError(item: uri).message)
+            }
+        }
+    }
+
+    /// The stream failed: a refused signed URL is resolved once more, an
+    /// overloaded server that says when to come back is tried once more
+    /// then; anything else skips the song.
+    private func streamFailed(_ id: StreamID, failure: StreamFailure) {
+        guard let current = streams.active, current.id == id else { return }
+        let uri = queue.song(withID: current.song)?.song.uri
+        if failure == .httpStatus(403), !current.retried, case .track(let trackID)? = try? CatalogURI(parsing: uri ?? "") {
+            // Signed preview URLs turn 403 once expired.
+            log.info("deezer:track:\(trackID): preview answered 403, resolving it again")
+            previewURLs.forget(trackID)
+            prefetcher.forget(uri: uri ?? "")
+            start(song: current.song, retried: true, offset: current.from)
+            return
+        }
+        if case .unavailable(let seconds) = failure, !current.retried, seconds <= PlayerController.longestRetryAfter {
+            log.info("\(uri ?? "song"): \(failure); trying again then")
+            streams.active?.retried = true
+            schedule(Double(seconds)) { [weak self] in
+                guard let self, self.streams.active?.id == id else { return }
+                self.start(song: current.song, retried: true, offset: current.from)
+            }
+            return
+        }
+        skip(stream: id, reason: "\(uri ?? "song"): \(failure)")
+    }
+}

@@ -1,0 +1,42 @@
+import PreviewCore
+
+/// Signed preview URLs by Deezer track id, reused while they stay valid
+/// (DESIGN section 1): a track resolved once (in an album listing, a search,
+/// a prefetch) starts later without another API request.
+///
+/// Deezer signs each preview URL with an `exp=` Unix time; a URL within
+/// `margin` seconds of it is not handed out, since a preview started on it
+/// could be refused (403) halfway.
+final class PreviewURLCache {
+    /// Seconds before its `exp=` time that a URL stops being handed out.
+    static let margin = 60.0
+
+    private var urls: [Int: String] = [:]
+    /// Wall-clock seconds since the Unix epoch (injected for tests).
+    private let wallClock: () -> Double
+
+    /// - Parameter wallClock: the time `exp=` is compared with, Unix seconds.
+    init(wallClock: @escaping () -> Double) {
+        self.wallClock = wallClock
+    }
+
+    /// Keeps the track's preview URL, when it has one.
+    func remember(_ track: DeezerTrack) {
+        if let preview = track.preview, !preview.isEmpty { urls[track.id] = preview }
+    }
+
+    /// The track's known preview URL, unless it expires within `margin`.
+    func validURL(for trackID: Int) -> String? {
+        guard let url = urls[trackID], !isExpiring(url) else { return nil }
+        return url
+    }
+
+    /// Drops the track's URL (it was refused, or the track turned unplayable).
+    func forget(_ trackID: Int) { urls[trackID] = nil }
+
+    /// Whether a signed URL expires within `margin` seconds (an unsigned one never does).
+    func isExpiring(_ url: String) -> Bool {
+        guard let exp = previewExpiry(of: url) else { return false }
+        return Double(exp) - wallClock() < PreviewURLCache.margin
+    }
+}
