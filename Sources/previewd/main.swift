@@ -21,24 +21,19 @@ if options.showVersion {
     exit(0)
 }
 
-let output: OutputKind
-switch options.output {
-case .pulse(let sink): output = .pulse(sink: sink)
-case .null: output = .null
-case .wav(let path):
+if case .wav(let path) = options.output {
     // Fail now, not on every song, when the WAV files cannot be written.
     let dir = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
     guard access(dir.isEmpty ? "/" : dir, W_OK) == 0 else {
         writeStderr("previewd: cannot write WAV files in \(dir): \(String(cString: strerror(errno)))")
         exit(1)
     }
-    output = .wav(path)
 }
 let network = CurlNetwork()
-let engine = Engine(network: network, output: output, paced: options.realtimePace, stallTimeout: options.streamTimeout,
+let engine = Engine(network: network, output: options.output, paced: options.realtimePace, stallTimeout: options.streamTimeout,
                     prefetchBudget: options.prefetchMemory)
 do {
-    try Server(options: options.serverOptions, engine: engine, http: network).run()
+    try Server(options: options, engine: engine, http: network).run()
 } catch {
     writeStderr("previewd: \(error)")
     exit(1)

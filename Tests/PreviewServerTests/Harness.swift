@@ -80,7 +80,7 @@ final class Harness {
     init() {
         playlistDirectory = "/tmp/previewd-harness-\(getpid())-\(Harness.counter.add(1, ordering: .relaxed).newValue)"
         mkdir(playlistDirectory, 0o700)
-        let options = ServerOptions(socketPath: "", apiBase: "http://api.test", stateDirectory: playlistDirectory, logLevel: .error)
+        let options = DaemonOptions(socketPath: "", apiBase: "http://api.test", stateDirectory: playlistDirectory, logLevel: .error)
         let clocks = Clock(monotonic: { [unowned self] in self.clock }, wall: { [unowned self] in self.wallClock })
         instance = Instance(options: options, engine: engine, log: Log(level: .error), get: { [unowned self] url, completion in
             requested.append(url)

@@ -253,7 +253,7 @@ import PreviewCore
         let p = try DaemonOptions.parse(["--output=pulse:alsa_output.usb", "--prefetch", "0", "--prefetch-memory", "16"],
                                         environment: { _ in nil }, uid: 0)
         #expect(p.output == .pulse(sink: "alsa_output.usb"))
-        #expect(p.prefetch == 0 && p.serverOptions.prefetch == 0)
+        #expect(p.prefetch == 0)
         #expect(p.prefetchMemory == 16 << 20)
     }
 

@@ -2,17 +2,6 @@ import Glibc
 import PreviewCore
 import Synchronization
 
-/// Which output the engine plays to.
-public enum OutputKind: Equatable, Sendable {
-    /// PulseAudio through the asynchronous API, to this sink (nil: the
-    /// server's default).
-    case pulse(sink: String?)
-    /// Discard the PCM.
-    case null
-    /// Write the PCM to WAV files starting at this path.
-    case wav(String)
-}
-
 /// The real `AudioEngine`: a network thread (curl multi) filling in-memory
 /// downloads (previews, prefetched ahead of play) or a bounded ring (other
 /// streams), and a decode/output thread feeding libmpg123 and writing PCM

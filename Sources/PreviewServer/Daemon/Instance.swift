@@ -27,7 +27,7 @@ final class Instance {
     ///   - maxQueueLength: songs the queue and each stored playlist hold at most.
     ///   - notify: told of the subsystems each change touches, after the
     ///     command or event that made it.
-    init(options: ServerOptions, engine: AudioEngine, log: Log, get: @escaping DeezerClient.HTTPGet,
+    init(options: DaemonOptions, engine: AudioEngine, log: Log, get: @escaping DeezerClient.HTTPGet,
          schedule: @escaping (Double, @escaping () -> Void) -> Void, clock: Clock = .system, seed: UInt64,
          maxQueueLength: Int = Queue.defaultMaxLength, notify: @escaping (Subsystems) -> Void) {
         self.log = log
@@ -36,7 +36,7 @@ final class Instance {
         catalog = DeezerClient(apiBase: options.apiBase, cacheTTL: options.catalogCacheTTL,
                                now: clock.monotonic, wallClock: clock.wall, schedule: schedule, get: get)
         controller = PlayerController(engine: engine, catalog: catalog, log: log, seed: seed, clock: clock,
-                                      output: (options.outputName, options.outputName), maxQueueLength: maxQueueLength,
+                                      output: (options.output.name, options.output.name), maxQueueLength: maxQueueLength,
                                       schedule: schedule, notify: notify)
         controller.previousRestartSeconds = options.previousRestart
         controller.prefetchCount = options.prefetch
@@ -46,10 +46,10 @@ final class Instance {
     }
 
     /// The state file's path under the state directory.
-    static func stateFile(_ options: ServerOptions) -> String { options.stateDirectory + "/state.json" }
+    static func stateFile(_ options: DaemonOptions) -> String { options.stateDirectory + "/state.json" }
 
     /// The Last.fm key given, else the one in the key file, else nil.
-    private static func lastfmKey(_ options: ServerOptions) -> String? {
+    private static func lastfmKey(_ options: DaemonOptions) -> String? {
         if let key = options.lastfmKey { return key }
         guard let bytes = try? AtomicFile.read(options.lastfmKeyFile) else { return nil }
         let key = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }

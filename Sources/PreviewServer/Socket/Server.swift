@@ -3,47 +3,6 @@ import Glibc
 import PreviewCore
 import Synchronization
 
-/// What the daemon needs to know to serve.
-public struct ServerOptions: Sendable {
-    /// Path of the Unix socket.
-    public var socketPath: String
-    /// Base URL of the Deezer API (`https://api.deezer.com`, or a loopback stand-in).
-    public var apiBase: String
-    /// Directory for state, created on demand.
-    public var stateDirectory: String
-    /// Logging verbosity.
-    public var logLevel: LogLevel
-    /// The output's name for `outputs` (`pulse`, `null`, `wav`).
-    public var outputName: String
-    /// Last.fm API key, endpoint, and the key file read when no key is given.
-    public var lastfmKey: String?
-    public var lastfmKeyFile = ""
-    public var lastfmBase = "https://ws.audioscrobbler.com/2.0/"
-    /// Seconds Deezer answers are reused; 0 disables the cache.
-    public var catalogCacheTTL = 600.0
-    /// A restored session resumes playing (else it comes back paused).
-    public var restorePlaying = false
-    /// `previous` past this many seconds restarts the song; 0 turns it off.
-    public var previousRestart = 3.0
-    /// Most connections at once; the next one gets an ACK and is closed.
-    public var maxClients = 100
-    /// Songs downloaded ahead of the current one; 0 turns prefetch off.
-    public var prefetch = 2
-    /// The longest command list a client may send, in bytes.
-    public var maxCommandListBytes = 2 << 20
-    /// `--on-event` hooks, and seconds a hook may run before it is killed.
-    public var hooks: [Hook] = []
-    public var hookTimeout = 10.0
-
-    public init(socketPath: String, apiBase: String, stateDirectory: String, logLevel: LogLevel, outputName: String = "pulse") {
-        self.outputName = outputName
-        self.socketPath = socketPath
-        self.apiBase = apiBase
-        self.stateDirectory = stateDirectory
-        self.logLevel = logLevel
-    }
-}
-
 /// Identifies one catalog HTTP GET while its answer is on the way.
 typealias RequestID = UInt64
 
@@ -99,7 +58,7 @@ nonisolated(unsafe) private var signalPipeWriteFD: Int32 = -1
 /// the engine's event pipe and a signal pipe. Owns every session and the
 /// player controller; nothing here is touched by other threads.
 public final class Server {
-    private let options: ServerOptions
+    private let options: DaemonOptions
     private let engine: AudioEngine
     private let http: HTTPClient
     private let log: Log
@@ -121,7 +80,7 @@ public final class Server {
 
     /// - Parameters: options: where to listen and what to call; engine: the
     ///   audio side; http: the catalog clients' HTTP (the engine's network).
-    public init(options: ServerOptions, engine: AudioEngine, http: HTTPClient) {
+    public init(options: DaemonOptions, engine: AudioEngine, http: HTTPClient) {
         self.options = options
         self.engine = engine
         self.http = http

@@ -1,21 +1,20 @@
 import PreviewCore
 
-/// The daemon's command line, parsed without I/O so it can be tested.
+/// The daemon's settings: its command line, parsed without I/O so it can
+/// be tested, and what the server, the controller and the engine are
+/// built from (declared once, here).
 public struct DaemonOptions: Equatable, Sendable {
-    /// Where PCM goes.
-    public enum Output: Equatable, Sendable {
-        /// PulseAudio; the sink's name pins one, nil follows the default sink.
-        case pulse(sink: String?)
-        case null
-        case wav(String)
-    }
-
+    /// Path of the Unix socket (`--socket`).
     public var socketPath: String
-    public var output = Output.pulse(sink: nil)
+    /// Where PCM goes (`--output`).
+    public var output = OutputKind.pulse(sink: nil)
     /// Null/WAV outputs consume PCM in real time (true) or as fast as decoding allows.
     public var realtimePace = true
+    /// Base URL of the Deezer API (`https://api.deezer.com`, or a loopback stand-in).
     public var apiBase: String
+    /// Directory for state (the queue, stored playlists, the want list), created on demand.
     public var stateDirectory: String
+    /// Logging verbosity (`--log-level`).
     public var logLevel = LogLevel.info
     /// Last.fm API key for country and tag charts (`--lastfm-key`,
     /// `$PREVIEWD_LASTFM_KEY`, or the file `$XDG_CONFIG_HOME/previewd/lastfm.key`).
@@ -220,29 +219,6 @@ public struct DaemonOptions: Equatable, Sendable {
             o.stateDirectory = (environment("HOME") ?? "/tmp") + "/.local/state/previewd"
         }
         return o
-    }
-
-    /// The server's part of the options.
-    public var serverOptions: ServerOptions {
-        let name: String
-        switch output {
-        case .pulse: name = "pulse"
-        case .null: name = "null"
-        case .wav: name = "wav"
-        }
-        var server = ServerOptions(socketPath: socketPath, apiBase: apiBase, stateDirectory: stateDirectory, logLevel: logLevel, outputName: name)
-        server.lastfmKey = lastfmKey
-        server.lastfmKeyFile = lastfmKeyFile
-        server.lastfmBase = lastfmBase
-        server.catalogCacheTTL = catalogCacheTTL
-        server.restorePlaying = restorePlaying
-        server.previousRestart = previousRestart
-        server.maxClients = maxClients
-        server.prefetch = prefetch
-        server.hooks = hooks
-        server.hookTimeout = hookTimeout
-        server.maxCommandListBytes = maxCommandListBytes
-        return server
     }
 }
 

@@ -177,7 +177,7 @@ public enum FuzzEntry {
                                    _ body: (ClientSession, PlayerController) -> Void) {
         var timers: [() -> Void] = []
         var sessions: [ClientSession] = []
-        let options = ServerOptions(socketPath: "", apiBase: "http://api.invalid", stateDirectory: directory, logLevel: .error)
+        let options = DaemonOptions(socketPath: "", apiBase: "http://api.invalid", stateDirectory: directory, logLevel: .error)
         let log = Log(level: .error)
         let instance = Instance(options: options, engine: engine, log: log, get: { _, done in
             let body = answer.isEmpty ? Array(#"{"error":{"type":"DataException","message":"no data","code":800}}"#.utf8) : answer
