@@ -6,6 +6,12 @@ import Synchronization
 /// downloads (previews, prefetched ahead of play) or a bounded ring (other
 /// streams), and a decode/output thread feeding libmpg123 and writing PCM
 /// to the output. All methods return at once; outcomes are events.
+///
+/// Three kinds of thread meet here: callers of the public methods, the
+/// network thread and the decode thread. What they share is declared in
+/// one block ("shared state"), each field with what guards it; the decode
+/// thread's work is in the Engine+ files: its input (Feed), the decode
+/// pass (Decode), the ranged seek (RangeSeek) and the output (Output).
 public final class Engine: AudioEngine, @unchecked Sendable {
     /// Bytes buffered between network and decoder, per stream.
     public let ringCapacity: Int
@@ -21,43 +27,100 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     /// The configured output, and beside PulseAudio a paced null output
     /// that `selectOutput(main: false)` switches to (the sound device is
     /// then released while the clock runs on).
-    private var output: AudioOutput?
-    private var nullOutput: NullOutput?
-    private let useMainOutput = Atomic<Bool>(true)
+    /// Set in `start`, before the threads run; read-only afterwards.
+    var output: AudioOutput?
+    var nullOutput: NullOutput?
     /// Every output, for calls that reach them all.
     private var outputs: [AudioOutput] { [output, nullOutput].compactMap { $0 } }
-    private var events: (@Sendable (EngineEvent) -> Void)?
+    /// Where outcomes go, from any of the engine's threads. Set in `start`,
+    /// before the threads run; read-only afterwards.
+    var events: (@Sendable (EngineEvent) -> Void)?
+    /// Set in `start`; `shutdown` joins it.
     private var decodeThread: pthread_t?
 
-    // Shared state, guarded by `monitor`.
-    private let monitor = Monitor()
-    private struct Request {
+    // MARK: shared state
+    //
+    // Everything the public methods (any thread), the network thread (the
+    // downloads' finish and cut handlers) and the decode thread share, in
+    // one place, each field with what guards it. Fields marked "guarded by
+    // `monitor`" are read and written only inside `monitor.locked`; the
+    // atomics and `positionState` are for readers that must not take
+    // `monitor` (an output's write holds its own lock while it asks
+    // `isInterrupted`, and `position()` is polled).
+
+    /// Guards the fields so marked; its condition wakes the decode thread
+    /// for a new request, a resume URL, the end of a pause or the shutdown.
+    let monitor = Monitor()
+    /// One `play`: the stream, where its body is, and its start and end
+    /// points in seconds from the song's start (`end` nil: to the end).
+    struct Request {
         var id: StreamID
         var url: String
+        /// The in-memory download to play from; nil: a ring stream.
         var key: String?
         var start: Double
         var end: Double?
     }
-    private var pending: Request?
-    private var currentInput: StreamInput?
+    /// The request the decode thread has not taken yet. Guarded by
+    /// `monitor`; set by `play`, cleared by `stop` and by the decode thread
+    /// as it takes it.
+    var pending: Request?
+    /// The playing stream's input, so that `play`, `stop` and `shutdown`
+    /// can cancel it. Guarded by `monitor`; set by the decode thread (a
+    /// ranged seek swaps it for the Range answer's ring).
+    var currentInput: StreamInput?
     /// Bodies kept in memory by key: prefetched ones and the one playing.
-    private var downloads: [String: Download] = [:]
-    private var playingDownload: Download?
-    /// The last `prefetch` list.
+    /// Guarded by `monitor`; `prefetch` prunes it, the decode thread adds
+    /// the playing one and drops it after a ranged seek.
+    var downloads: [String: Download] = [:]
+    /// The download the decode thread plays from (nil: a ring stream, or
+    /// none). Guarded by `monitor`; set by the decode thread, read by
+    /// `prefetch` (it is kept) and `resume` (it is resumed).
+    var playingDownload: Download?
+    /// The last `prefetch` list. Guarded by `monitor`.
     private var wanted: [MediaItem] = []
-    /// The largest body downloaded whole: what a new prefetch is expected to take.
+    /// The largest body downloaded whole: what a new prefetch is expected
+    /// to take, in bytes. Guarded by `monitor`; grown on the network thread.
     private var expectedSize = 512 * 1024
-    /// The stream the decode thread is on.
-    private var currentStream: StreamID?
-    /// `resume(stream:url:)` answers for a cut stream.
-    private var resumeURL: (id: StreamID, url: String)?
-    private let budget: MemoryBudget
-    private var stopping = false
-    private let softwareGain = Atomic<Int32>(65536)
-    // Read lock-free by the output while it holds its own lock.
-    private let pausedFlag = Atomic<Bool>(false)
-    private let interruptFlag = Atomic<Bool>(false)
-    private let positionState = Mutex<PlaybackPosition?>(nil)
+    /// The stream the decode thread is on, for `resume` to check. Guarded
+    /// by `monitor`; set by the decode thread.
+    var currentStream: StreamID?
+    /// `resume(stream:url:)` answers for a cut ring stream. Guarded by
+    /// `monitor`; set by `resume`, taken by the decode thread.
+    var resumeURL: (id: StreamID, url: String)?
+    /// Set once by `shutdown`. Guarded by `monitor`.
+    var stopping = false
+    /// The bytes all downloads hold; thread-safe itself (its own atomic).
+    let budget: MemoryBudget
+
+    /// The output `selectOutput` asks for (false: the paced null output).
+    /// Atomic; written by `selectOutput`, read by the decode thread.
+    let useMainOutput = Atomic<Bool>(true)
+    /// The software volume as a Q16 gain (65536: unchanged), for outputs
+    /// without a mixer. Atomic; written by `setVolume`, read by the decode thread.
+    let softwareGain = Atomic<Int32>(65536)
+    /// The player is paused: no sample goes out, a write gives up its wait.
+    /// Atomic; written by `setPaused`, read by the decode thread and, in
+    /// `isInterrupted`, by an output's write while it holds its own lock.
+    let pausedFlag = Atomic<Bool>(false)
+    /// The current write is to give up: a new stream, a stop or the
+    /// shutdown. Atomic; set by `play`, `stop` and `shutdown`, cleared by
+    /// the decode thread as it opens the next stream; read like `pausedFlag`.
+    let interruptFlag = Atomic<Bool>(false)
+    /// What `position()` answers. Its own mutex; written by the decode
+    /// thread, cleared by `stop`.
+    let positionState = Mutex<PlaybackPosition?>(nil)
+
+    /// The output last configured, and for which format: a change of
+    /// either opens the output again. Decode thread only (`isInterrupted`
+    /// runs there too, inside the output's write).
+    var configuredOutput: AudioOutput?
+    var configuredFormat: AudioFormat?
+    /// The output was reported lost and not back yet, and the delay before
+    /// the next reconnection attempt in seconds. Decode thread only (and
+    /// `start`, before that thread runs).
+    var outputLost = false
+    var reconnectDelay = 0.0
 
     /// Seconds a stream may deliver nothing before it counts as failed.
     public let stallTimeout: Double
@@ -226,76 +289,8 @@ public final class Engine: AudioEngine, @unchecked Sendable {
 
     // MARK: decode thread
 
-    /// Where a stream's bytes come from and the transfer fetching them.
-    private struct Feed {
-        var input: StreamInput
-        /// The transfer this stream owns (ring streams); downloads own theirs.
-        var transfer: Transfer?
-        var download: Download?
-        /// The body offset of the input's first byte (a Range fetch's start).
-        var base = 0
-    }
-
-    /// Sets up the input for `request`: its kept download (started now if
-    /// missing or failed), or a fresh ring and transfer. Call locked, in the
-    /// same turn that takes `pending`, so a `play` cancels the right input.
-    private func openFeed(_ request: Request) -> Feed {
-        playingDownload?.setPlaying(false)
-        playingDownload?.setCutHandler(nil)
-        playingDownload = nil
-        currentStream = request.id
-        interruptFlag.store(false, ordering: .releasing)
-        resumeURL = nil
-        guard let key = request.key else {
-            let ring = ByteRing(capacity: ringCapacity)
-            currentInput = ring
-            return Feed(input: ring, transfer: Transfer(url: request.url, sink: .ring(ring)), download: nil)
-        }
-        var fresh: Transfer?
-        let download: Download
-        if let d = downloads[key], !d.hasFailed {
-            download = d
-        } else {
-            download = Download(key: key, budget: budget)
-            let t = Transfer(url: request.url, sink: .download(download))
-            download.transfer = t
-            downloads[key] = download
-            fresh = t
-        }
-        download.setPlaying(true)
-        let id = request.id
-        download.setCutHandler { [weak self] failure, bytes in self?.events?(.streamCut(id, failure, bytes: bytes)) }
-        playingDownload = download
-        let reader = DownloadReader(download)
-        currentInput = reader
-        if let fresh { network.add(fresh) }
-        return Feed(input: reader, transfer: nil, download: download)
-    }
-
-    /// Fetches the rest of a cut ring stream's body from `url`, from the
-    /// first byte not yet received.
-    private func restart(_ feed: inout Feed, url: String) {
-        let from = feed.base + feed.input.received
-        if case .ring(let ring)? = feed.transfer?.sink {
-            ring.reopen()
-            if let old = feed.transfer { network.remove(old) }
-            let t = Transfer(url: url, sink: .ring(ring), rangeStart: from)
-            feed.transfer = t
-            network.add(t)
-        }
-    }
-
-    /// Blocks until `resume(stream: id, ...)` names a URL, or the stream is
-    /// abandoned (nil).
-    private func awaitResume(_ id: StreamID, input: StreamInput) -> String? {
-        monitor.locked {
-            while resumeURL?.id != id && !input.isCancelled && !stopping { monitor.wait(seconds: 1) }
-            guard !input.isCancelled, !stopping, let url = resumeURL?.url else { return nil }
-            resumeURL = nil
-            return url
-        }
-    }
-
+    /// The decode thread's body: one request at a time, played to its end
+    /// and reported, until `shutdown`.
     private func decodeLoop() {
         while true {
             let next: (Request, Feed)? = monitor.locked {
@@ -324,399 +319,12 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         }
     }
 
-    private enum Outcome {
-        case finished(Int)
-        case failed(StreamFailure, Int)
-        case cancelled
-    }
+    // `network` stays private to this file; the decode thread's code in
+    // the other Engine+ files adds and removes its transfers through these.
 
-    private func isInterrupted() -> Bool {
-        interruptFlag.load(ordering: .acquiring) || pausedFlag.load(ordering: .acquiring)
-            || (configuredOutput != nil && selectedOutput() !== configuredOutput)
-    }
+    /// Hands `transfer` to the network thread (`CurlNetwork.add`).
+    func startTransfer(_ transfer: Transfer) { network.add(transfer) }
 
-    // Decode thread only: the output last configured, and for which format.
-    private var configuredOutput: AudioOutput?
-    private var configuredFormat: AudioFormat?
-
-    /// The output `selectOutput` asks for.
-    private func selectedOutput() -> AudioOutput {
-        if let nullOutput, !useMainOutput.load(ordering: .acquiring) { return nullOutput }
-        return output!
-    }
-
-    private enum WriteOutcome {
-        case wrote(Int)
-        case failed(StreamFailure)
-        case cancelled
-    }
-
-    /// Writes `chunk` to the selected output, opening it for `format` first
-    /// when it is new or the format changed. A lost output that can come
-    /// back (the sound server restarting) holds the stream's place, tries
-    /// again with back-off, and the same samples go out once it is back.
-    private func write(_ chunk: UnsafeRawBufferPointer, format: AudioFormat, source: StreamInput) -> WriteOutcome {
-        while true {
-            let out = selectedOutput()
-            do {
-                if out !== configuredOutput || format != configuredFormat {
-                    if let old = configuredOutput, old !== out { old.release() }
-                    configuredOutput = nil
-                    try out.configure(format)
-                    configuredOutput = out
-                    configuredFormat = format
-                }
-                let n = try out.write(chunk, interrupted: isInterrupted)
-                reportOutput(lost: nil)
-                return .wrote(n)
-            } catch {
-                guard out.canReconnect else { return .failed(error) }
-                reportOutput(lost: error)
-                configuredOutput = nil
-                if !backOff(source) { return .cancelled }
-            }
-        }
-    }
-
-    /// Decodes one stream from `ring` to the output until its end (or the
-    /// request's end point), dropping the frames before its start point.
-    private func decode(_ request: Request, feed: inout Feed) -> Outcome {
-        var source = feed.input
-        var resumes = 0
-        let id = request.id
-        guard output != nil else { return .failed(.output("no output"), 0) }
-        var decoder: Mpg123Decoder
-        do { decoder = try Mpg123Decoder() } catch { return .failed(error, 0) }
-        let input = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
-        // 1152 frames x 2 channels x 2 bytes x 4: several MPEG frames per write.
-        let pcm = UnsafeMutableRawBufferPointer.allocate(byteCount: 1152 * 4 * 4, alignment: 16)
-        defer {
-            input.deallocate()
-            pcm.deallocate()
-        }
-        var format: AudioFormat?
-        // Position in frames from the song's start, including skipped ones.
-        var frames = 0
-        var skipUntil = 0
-        var stopAt: Int?
-        var fedBeforeAudio = 0
-        // Bytes fed once the format was known, and the frames decoded (played
-        // or skipped): the stream's mean rate, for telling a trickle.
-        var fedAudio = 0
-        var decodedFrames = 0
-        // Seconds spent waiting for bytes since the first one, and when it came:
-        // a trickle never stalls outright, so it is judged by the total.
-        var starved = 0.0
-        var firstByteAt: Double?
-        var inputEnded = false
-        var started = false
-        positionState.withLock { $0 = PlaybackPosition(stream: id, frames: 0, format: nil, bitrate: 0) }
-        switch seekByRange(request, feed: &feed, decoder: decoder) {
-        case .notNeeded: break
-        case .seeked(let f, let target):
-            format = f
-            frames = target
-            skipUntil = target
-            stopAt = request.end.map { Int(clamping: $0 * Double(f.sampleRate)) }
-        case .fromStart:
-            // The Range answer was of no use: decode the download from its
-            // first byte (in memory), with a decoder that saw nothing yet.
-            do { decoder = try Mpg123Decoder() } catch { return .failed(error, 0) }
-        case .failed(let failure): return .failed(failure, 0)
-        case .cancelled: return .cancelled
-        }
-        source = feed.input
-
-        while true {
-            let produced: Mpg123Decoder.Output
-            do { produced = try decoder.decode(into: pcm) } catch {
-                return .failed(error, frames)
-            }
-            switch produced {
-            case .newFormat(let f):
-                // The output opens for it with the first samples written.
-                if format == nil {
-                    skipUntil = Int(clamping: request.start * Double(f.sampleRate))
-                    stopAt = request.end.map { Int(clamping: $0 * Double(f.sampleRate)) }
-                }
-                format = f
-                let bitrate = decoder.bitrate
-                positionState.withLock { $0 = PlaybackPosition(stream: id, frames: frames, format: f, bitrate: bitrate) }
-            case .pcm(let decoded):
-                guard decoded > 0, let f = format else { continue }
-                decodedFrames += decoded / f.bytesPerFrame
-                var offset = 0
-                var bytes = decoded
-                if frames < skipUntil {
-                    let drop = min(skipUntil - frames, decoded / f.bytesPerFrame)
-                    frames += drop
-                    offset = drop * f.bytesPerFrame
-                }
-                if let stopAt {
-                    bytes = min(bytes, offset + max(0, stopAt - frames) * f.bytesPerFrame)
-                }
-                if !selectedOutput().hasMixer, offset < bytes {
-                    SoftwareVolume.apply(gain: softwareGain.load(ordering: .acquiring),
-                                         to: UnsafeMutableRawBufferPointer(rebasing: pcm[offset..<bytes]))
-                }
-                while offset < bytes {
-                    if !started && offset < bytes {
-                        // Reported as the first samples are handed over (a paced
-                        // output may hold this write as long as it plays), or are
-                        // ready while paused.
-                        started = true
-                        events?(.streamStarted(id, f, bitrate: decoder.bitrate, totalFrames: decoder.lengthInFrames))
-                    }
-                    if waitWhilePaused(source) { return .cancelled }
-                    let chunk = UnsafeRawBufferPointer(rebasing: pcm[offset..<bytes])
-                    let n: Int
-                    switch write(chunk, format: f, source: source) {
-                    case .wrote(let count): n = count
-                    case .failed(let failure): return .failed(failure, frames)
-                    case .cancelled: return .cancelled
-                    }
-                    offset += n
-                    frames += n / f.bytesPerFrame
-                    if source.isCancelled { return .cancelled }
-                }
-                let bitrate = decoder.bitrate
-                positionState.withLock { $0 = PlaybackPosition(stream: id, frames: frames, format: f, bitrate: bitrate) }
-                if let stopAt, frames >= stopAt { return .finished(frames) }
-            case .needMore:
-                if inputEnded {
-                    return format == nil
-                        ? .failed(.notAudio("no MPEG audio frames found"), frames)
-                        : .finished(frames)
-                }
-                let asked = monotonicSeconds()
-                let read = source.read(into: input, stallTimeout: stallTimeout)
-                if let since = firstByteAt {
-                    starved += monotonicSeconds() - asked
-                    if case .bytes = read, starved > stallTimeout {
-                        // Long waits are fine while the bytes come at the
-                        // rate playing needs (a seek waiting for its target
-                        // on a modest link); a trickle below it is not.
-                        let rate = Double(source.received) / max(monotonicSeconds() - since, 0.001)
-                        let needed = StreamRate.bytesPerSecondNeeded(
-                            fedBytes: fedAudio, decodedFrames: decodedFrames,
-                            sampleRate: format?.sampleRate ?? 0, frameBitrate: decoder.bitrate)
-                        if rate < 0.75 * needed { return .failed(.tooSlow(bytesPerSecond: Int(clamping: rate, rounding: .down)), frames) }
-                    }
-                } else if case .bytes = read {
-                    firstByteAt = monotonicSeconds()
-                }
-                switch read {
-                case .bytes(let n):
-                    if format == nil {
-                        fedBeforeAudio += n
-                        if fedBeforeAudio > maxBytesBeforeAudio {
-                            return .failed(.notAudio("no MPEG audio frames in the first \(maxBytesBeforeAudio) bytes"), frames)
-                        }
-                    } else {
-                        fedAudio += n
-                    }
-                    do { try decoder.feed(UnsafeRawBufferPointer(rebasing: input[0..<n])) } catch { return .failed(error, frames) }
-                case .end:
-                    inputEnded = true
-                case .failed(let failure):
-                    // A body cut short after some bytes can go on where it
-                    // stopped; the decoder keeps its state, so no sample is
-                    // lost or repeated. A failure before any byte is the track's.
-                    // (Downloads report their cuts from the network side.)
-                    let received = source.received
-                    guard feed.download == nil, received > 0, resumes < maxResumes, failure.isResumable else {
-                        return .failed(failure, frames)
-                    }
-                    resumes += 1
-                    events?(.streamCut(id, failure, bytes: received))
-                    guard let url = awaitResume(id, input: source) else { return .cancelled }
-                    restart(&feed, url: url)
-                case .cancelled:
-                    return .cancelled
-                }
-            }
-        }
-    }
-
-    private enum RangeSeekOutcome {
-        /// The download will have the target's bytes soon, or the stream's
-        /// frames cannot be located by offset: decode from the start.
-        case notNeeded
-        /// The decoder goes on from PCM frame `target` in `format`.
-        case seeked(AudioFormat, target: Int)
-        /// The Range answer could not be used (refused, cut, or no frame
-        /// found in it); the download goes on, and decoding starts over from
-        /// its first byte with a fresh decoder.
-        case fromStart
-        case failed(StreamFailure)
-        case cancelled
-    }
-
-    /// A start point far past what the playing download holds: rather than
-    /// wait for every byte before it, fetch from a few frames before the
-    /// target with an HTTP Range and let mpg123 seek there, knowing which
-    /// frame the bytes start with; once that has worked, the download stops.
-    /// Only for constant-bitrate streams (see `ConstantBitrateLayout`),
-    /// where that is exact: the decode from there equals a decode from the
-    /// start. Whatever goes wrong on the way leaves the download to it.
-    private func seekByRange(_ request: Request, feed: inout Feed, decoder: Mpg123Decoder) -> RangeSeekOutcome {
-        guard request.start > 0, let download = feed.download, !download.isComplete else { return .notNeeded }
-        // The head says whether frames can be found by offset. Whatever is
-        // read goes to the decoder, which then goes on as usual if not.
-        var head: [UInt8] = []
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
-        defer { chunk.deallocate() }
-        var headEnded = false
-        while !headEnded, head.count < ConstantBitrateLayout.prefixLength(knowing: head) ?? 10 {
-            switch feed.input.read(into: chunk, stallTimeout: stallTimeout) {
-            case .bytes(let n): head += chunk[0..<n]
-            case .end: headEnded = true
-            case .failed(let failure): return .failed(failure)
-            case .cancelled: return .cancelled
-            }
-        }
-        func feedDecoder(_ bytes: ArraySlice<UInt8>) -> StreamFailure? {
-            let fed = bytes.withUnsafeBytes { all in
-                Result { () throws(StreamFailure) in try decoder.feed(all) }
-            }
-            if case .failure(let failure) = fed { return failure }
-            return nil
-        }
-        let target: Int, rangeStart: Int
-        let layout = ConstantBitrateLayout(prefix: head)
-        if let layout {
-            target = Int(clamping: request.start * Double(layout.header.sampleRate))
-            // The encoder delay only moves the target's frame later, so this
-            // many frames back leave room for the preroll and its alignment.
-            let firstWanted = target / Layer3FrameHeader.samplesPerFrame - layout.prerollFrames - 5
-            rangeStart = layout.approximateOffset(ofFrame: firstWanted) - 8
-        } else {
-            (target, rangeStart) = (0, 0)
-        }
-        // Within about a second of a 128 kbit/s preview: soon here anyway.
-        guard let layout, rangeStart > layout.firstFrame, rangeStart > download.count + 16 * 1024 else {
-            return feedDecoder(head[...]).map { .failed($0) } ?? .notNeeded
-        }
-
-        // mpg123 reads the Info/LAME frame (length, gapless trimming) and
-        // announces the format from the head; the rest comes by Range.
-        let headEnd = min(head.count, layout.firstFrame + 2 * layout.header.byteCount + 4)
-        if let failure = feedDecoder(head[0..<headEnd]) { return .failed(failure) }
-        let pcm = UnsafeMutableRawBufferPointer.allocate(byteCount: 1152 * 4 * 4, alignment: 16)
-        defer { pcm.deallocate() }
-        guard case .newFormat(let format)? = try? decoder.decode(into: pcm) else { return fromStart(feed) }
-
-        let ring = ByteRing(capacity: ringCapacity)
-        let transfer = Transfer(url: request.url, sink: .ring(ring), rangeStart: rangeStart, rangeRequired: true)
-        // While the answer is probed the ring is the stream's input, so a
-        // new `play` cancels it; the download keeps going until it is proven.
-        let probing: Bool = monitor.locked {
-            guard currentInput === feed.input else { return false }
-            currentInput = ring
-            return true
-        }
-        guard probing else { return .cancelled }
-        network.add(transfer)
-
-        // Bytes up to a run of three frames: the first of them is where
-        // mpg123 goes on, and its number follows from its offset.
-        var fetched: [UInt8] = []
-        var found: (offset: Int, frame: Int)?
-        probe: while fetched.count <= 64 * 1024 {
-            switch ring.read(into: chunk, stallTimeout: stallTimeout) {
-            case .bytes(let n): fetched += chunk[0..<n]
-            case .end, .failed: break probe
-            case .cancelled:
-                network.remove(transfer)
-                return .cancelled
-            }
-            if let at = layout.locateFrame(in: fetched, base: rangeStart) {
-                found = at
-                break
-            }
-        }
-        guard let found, decoder.seek(to: target, resumingAt: found.offset, frame: found.frame,
-                                      firstFrameOffset: layout.firstFrame, preroll: layout.prerollFrames) else {
-            network.remove(transfer)
-            let back: Bool = monitor.locked {
-                guard currentInput === ring else { return false }
-                currentInput = feed.input
-                return true
-            }
-            return back ? fromStart(feed) : .cancelled
-        }
-
-        // The download stops: its bytes are not needed now, and its
-        // bandwidth is. (Played again, the song is fetched again.)
-        let (current, headTransfer) = monitor.locked { () -> (Bool, Transfer?) in
-            guard currentInput === ring else { return (false, nil) }
-            download.setCutHandler(nil)
-            download.setPlaying(false)
-            if downloads[download.key] === download { downloads[download.key] = nil }
-            playingDownload = nil
-            return (true, download.transfer)
-        }
-        guard current else {
-            network.remove(transfer)
-            return .cancelled
-        }
-        if let headTransfer { network.remove(headTransfer) }
-        feed = Feed(input: ring, transfer: transfer, download: nil, base: rangeStart)
-        if let failure = feedDecoder(fetched[(found.offset - rangeStart)...]) { return .failed(failure) }
-        return .seeked(format, target: target)
-    }
-
-    /// Gives a seek back to the download: its reader starts over at byte 0.
-    private func fromStart(_ feed: Feed) -> RangeSeekOutcome {
-        guard let reader = feed.input as? DownloadReader else { return .cancelled }
-        reader.rewind()
-        return .fromStart
-    }
-
-    // Decode thread and start-up only.
-    private var outputLost = false
-    private var reconnectDelay = 0.0
-
-    /// Reports the output lost (with why) or back (nil), once per change.
-    private func reportOutput(lost failure: StreamFailure?) {
-        if let failure {
-            guard !outputLost else { return }
-            outputLost = true
-            reconnectDelay = 0
-            let why: String
-            if case .output(let text) = failure { why = text } else { why = "\(failure)" }
-            events?(.outputChanged(lost: why))
-        } else if outputLost {
-            outputLost = false
-            events?(.outputChanged(lost: nil))
-        }
-    }
-
-    /// Waits before the next reconnection attempt: 0.1 s, doubling to at
-    /// most 1 s so a restarted server is heard again within about a second.
-    /// - Returns: false when the stream was dropped meanwhile.
-    private func backOff(_ source: StreamInput) -> Bool {
-        reconnectDelay = min(max(reconnectDelay * 2, 0.1), 1)
-        let deadline = monotonicSeconds() + reconnectDelay
-        return monitor.locked {
-            while !source.isCancelled && !stopping {
-                let left = deadline - monotonicSeconds()
-                if left <= 0 { break }
-                monitor.wait(seconds: left)
-            }
-            return !source.isCancelled && !stopping
-        }
-    }
-
-    /// Blocks while paused. - Returns: true when the stream was cancelled meanwhile.
-    private func waitWhilePaused(_ source: StreamInput) -> Bool {
-        if source.isCancelled { return true }
-        guard pausedFlag.load(ordering: .acquiring) else { return false }
-        return monitor.locked {
-            while pausedFlag.load(ordering: .acquiring) && currentInput === source && !stopping && !source.isCancelled {
-                monitor.wait(seconds: 0.5)
-            }
-            return source.isCancelled || stopping
-        }
-    }
+    /// Takes `transfer` back from the network thread (`CurlNetwork.remove`).
+    func stopTransfer(_ transfer: Transfer) { network.remove(transfer) }
 }
