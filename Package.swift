@@ -3,8 +3,12 @@
 // Layering (lower never imports upper):
 //   CCurl/CMpg123/CPulse  ->  PreviewAudio  ->  previewd
 //   PreviewCore (pure)    ->  PreviewServer ->  previewd
-//   PreviewCore           ->  previewctl
+//   PreviewPlatform (OS)  ->  PreviewServer
+//   PreviewCore, PreviewPlatform  ->  previewctl
 //   PreviewServer         ->  previewfuzz (fuzzing harness)
+// PreviewPlatform owns the OS concepts (descriptors, sockets, poll,
+// signals, processes, files, clocks); it imports Glibc only and depends on
+// no other target, so previewctl links no Foundation.
 import PackageDescription
 
 let package = Package(
@@ -24,11 +28,12 @@ let package = Package(
             name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse",
             providers: [.apt(["libpulse-dev"])]),
         .target(name: "PreviewCore"),
+        .target(name: "PreviewPlatform"),
         .target(name: "PreviewAudio", dependencies: ["PreviewCore", "CCurl", "CMpg123", "CPulse"]),
-        .target(name: "PreviewServer", dependencies: ["PreviewCore"]),
-        .executableTarget(name: "previewd", dependencies: ["PreviewServer", "PreviewAudio"]),
+        .target(name: "PreviewServer", dependencies: ["PreviewCore", "PreviewPlatform"]),
+        .executableTarget(name: "previewd", dependencies: ["PreviewServer", "PreviewAudio", "PreviewPlatform"]),
         .executableTarget(
-            name: "previewctl", dependencies: ["PreviewCore"],
+            name: "previewctl", dependencies: ["PreviewCore", "PreviewPlatform"],
             // A hotkey must not wait for the dynamic loader: link everything
             // in (except under the sanitizers, whose runtimes need it).
             linkerSettings: Context.environment["PREVIEWD_DYNAMIC_CTL"] == nil ? [.unsafeFlags(["-static-executable"])] : []),
@@ -39,7 +44,8 @@ let package = Package(
             name: "previewfuzz", dependencies: ["PreviewServer", "PreviewCore", "CFuzzDriver"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "PreviewCoreTests", dependencies: ["PreviewCore"]),
-        .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "PreviewCore"]),
+        .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "PreviewCore", "PreviewPlatform"]),
+        .testTarget(name: "PreviewPlatformTests", dependencies: ["PreviewPlatform"]),
         .testTarget(name: "PreviewAudioTests", dependencies: ["PreviewAudio", "PreviewCore"]),
     ],
     swiftLanguageModes: [.v6]

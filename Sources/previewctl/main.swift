@@ -1,11 +1,14 @@
 // previewctl: argv to requests over previewd's socket, replies to stdout,
-// an exit code. Links Glibc and PreviewCore only, so a hotkey starts fast.
-import Glibc
+// an exit code. Links PreviewCore and PreviewPlatform only (no Foundation),
+// so a hotkey starts fast.
 import PreviewCore
+import PreviewPlatform
+
+/// exit(3), under the name C and the rest of this file use.
+func exit(_ code: Int32) -> Never { ThisProcess.exit(code) }
 
 func fail(_ message: String, _ code: Int32) -> Never {
-    var bytes = Array("previewctl: \(message)\n".utf8)
-    _ = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress, $0.count) }
+    writeStandardError("previewctl: \(message)\n")
     exit(code)
 }
 
@@ -25,34 +28,24 @@ func failRefused(ackLine line: String) -> Never {
 }
 
 func out(_ text: String) {
-    var bytes = Array(text.utf8)
-    var off = 0
-    while off < bytes.count {
-        let n = bytes.withUnsafeMutableBytes { write(1, $0.baseAddress! + off, $0.count - off) }
-        if n <= 0 { break }
-        off += n
-    }
+    // A closed pipe (`previewctl queue | head`) ends the output, not the run.
+    try? FileDescriptor.standardOutput.writeAll(Array(text.utf8))
 }
 
 /// One connection to the daemon.
 final class Connection {
-    private let fd: Int32
+    private let fd: FileDescriptor
     private var buffer: [UInt8] = []
     private var lines: [String] = []
 
     init(path: String) {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        guard path.utf8.count < MemoryLayout.size(ofValue: addr.sun_path) else { fail("socket path too long: \(path)", 64) }
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in path.utf8.enumerated() { raw[i] = b }
-        }
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard fd >= 0, rc == 0 else {
-            fail("cannot reach previewd at \(path): \(String(cString: strerror(errno))) (is it running?)", 69)
+        let address: UnixSocketAddress
+        do { address = try UnixSocketAddress(path: path) } catch { fail("socket path too long: \(path)", 64) }
+        do {
+            // The connection lasts as long as the process: the kernel closes it.
+            fd = try UnixSocket.connect(to: address, type: .stream).release()
+        } catch {
+            fail("cannot reach previewd at \(path): \(error.reason) (is it running?)", 69)
         }
         setReplyTimeout(Connection.replyTimeout)
         guard let greeting = readLine(), greeting.hasPrefix("OK MPD ") else {
@@ -69,14 +62,13 @@ final class Connection {
 
     /// Seconds to wait for a reply: `$MPD_TIMEOUT` as mpc reads it, else 30.
     static let replyTimeout: Int = {
-        guard let env = getenv("MPD_TIMEOUT"), let n = Int(String(cString: env)), n > 0 else { return 30 }
+        guard let env = Environment.value("MPD_TIMEOUT"), let n = Int(env), n > 0 else { return 30 }
         return min(n, 86_400)
     }()
 
     /// SO_RCVTIMEO: a read waits at most `seconds` (0: for ever, as `watch` does).
     private func setReplyTimeout(_ seconds: Int) {
-        var limit = timeval(tv_sec: seconds, tv_usec: 0)
-        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        try? fd.setReceiveTimeout(seconds: seconds)
     }
 
     private func readLine() -> String? {
@@ -87,29 +79,22 @@ final class Connection {
                 return line
             }
             var chunk = [UInt8](repeating: 0, count: 16384)
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                fail("previewd did not answer within \(Connection.replyTimeout) s", 69)
+            let n: Int
+            do { n = try fd.read(into: &chunk) } catch {
+                // SO_RCVTIMEO ran out.
+                if error.wouldBlock { fail("previewd did not answer within \(Connection.replyTimeout) s", 69) }
+                return nil
             }
-            if n <= 0 { return nil }
+            if n == 0 { return nil }
             buffer.append(contentsOf: chunk[..<n])
         }
     }
 
     /// Sends `lines` as one request (a command list when several) and reads the reply.
     func request(_ commands: [String]) -> ResponseParser.Reply {
-        var text = commands.count == 1 ? commands[0] + "\n"
+        let text = commands.count == 1 ? commands[0] + "\n"
             : "command_list_begin\n" + commands.map { $0 + "\n" }.joined() + "command_list_end\n"
-        let sent = text.withUTF8 { buf -> Bool in
-            var off = 0
-            while off < buf.count {
-                let n = send(fd, buf.baseAddress! + off, buf.count - off, Int32(MSG_NOSIGNAL))
-                if n <= 0 { return false }
-                off += n
-            }
-            return true
-        }
-        guard sent else { fail("connection to previewd lost", 69) }
+        do { try fd.sendAll(Array(text.utf8)) } catch { fail("connection to previewd lost", 69) }
         var replyLines: [String] = []
         while true {
             guard let line = readLine() else { fail("connection to previewd lost", 69) }
@@ -124,13 +109,7 @@ final class Connection {
     /// and returns each command's fields; exits 1 on an ACK.
     func mustEach(_ commands: [String]) -> [[(String, String)]] {
         let text = "command_list_ok_begin\n" + commands.map { $0 + "\n" }.joined() + "command_list_end\n"
-        var bytes = Array(text.utf8)
-        var off = 0
-        while off < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { send(fd, $0.baseAddress! + off, $0.count - off, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { fail("connection to previewd lost", 69) }
-            off += n
-        }
+        do { try fd.sendAll(Array(text.utf8)) } catch { fail("connection to previewd lost", 69) }
         var results: [[(String, String)]] = []
         var fields: [(String, String)] = []
         while true {
@@ -157,8 +136,7 @@ final class Connection {
     func events(interval: Double?, _ record: ([String: String]) -> Void) -> Never {
         // Records come when something changes, which may be never.
         setReplyTimeout(0)
-        var text = Array(("events" + (interval.map { " \($0)" } ?? "") + "\n").utf8)
-        _ = text.withUnsafeMutableBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = try? fd.send(Array(("events" + (interval.map { " \($0)" } ?? "") + "\n").utf8)[...])
         var fields: [String: String] = [:]
         while true {
             guard let line = readLine() else { fail("connection to previewd lost", 69) }
@@ -185,9 +163,8 @@ final class Connection {
 
 /// Columns of the terminal on stdout (TIOCGWINSZ), else `$COLUMNS`, else 80.
 func terminalWidth() -> Int {
-    var size = winsize()
-    if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-    if let env = getenv("COLUMNS"), let n = Int(String(cString: env)), n > 0 { return n }
+    if let columns = FileDescriptor.standardOutput.terminalColumns { return columns }
+    if let env = Environment.value("COLUMNS"), let n = Int(env), n > 0 { return n }
     return 80
 }
 
@@ -232,7 +209,7 @@ if args.count == 2, args[0] == "completions", let script = Completions.script(fo
 do { command = try ControlCommand(arguments: args) } catch {
     fail("\(error.message)\n" + ControlCommand.usage, 64)
 }
-let path = SocketPath.resolve(explicit: socketOption, environment: { getenv($0).map { String(cString: $0) } }, uid: getuid())
+let path = SocketPath.resolve(explicit: socketOption, environment: Environment.value, uid: ThisProcess.userID)
 let connection = Connection(path: path)
 let q = RequestParser.quote
 
@@ -363,7 +340,7 @@ case .completions(let shell):
 case .want(let action, let uri):
     switch action {
     case "list":
-        let now = Int(time(nil))
+        let now = Int(SystemClock.unixSeconds())
         let records = CatalogRecord.split(connection.must(["wantlist"]))
         for r in records {
             let c = r.value("Title").map { t in r.value("Artist").map { "\($0) - \(t)" } ?? t } ?? r.uri
@@ -400,7 +377,7 @@ case .catalog(let cmd):
         out(CatalogFormat.json(records, total: total))
     } else if case .info = cmd.query {
         for (k, v) in fields { out("\(k): \(v)\n") }
-    } else if isatty(1) != 0 {
+    } else if FileDescriptor.standardOutput.isTerminal {
         out(CatalogFormat.table(records, width: terminalWidth()))
     } else {
         out(CatalogFormat.plain(records))

@@ -3,6 +3,7 @@ import Glibc
 import PreviewCore
 import Testing
 @testable import PreviewServer
+import PreviewPlatform
 
 /// Every fuzzing seed and every input that once crashed (contrib/fuzz),
 /// replayed through the same entry points the fuzzer drives.

@@ -2,6 +2,7 @@ import Glibc
 import PreviewCore
 import Testing
 @testable import PreviewServer
+import PreviewPlatform
 
 @Suite struct PlaylistStoreTests {
     static func store(maxLength: Int) -> PlaylistStore {

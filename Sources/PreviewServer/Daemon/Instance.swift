@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewPlatform
 
 /// Everything one daemon serves with, wired in one place (as MPD's
 /// `Instance`): the catalog clients, the player controller, the stored

@@ -1,4 +1,3 @@
-import Glibc
 import PreviewCore
 
 /// One client connection's protocol state: line framing, command lists,
@@ -135,9 +134,9 @@ final class ClientSession {
             let start = inputStart
             // (newline index, the line if it is valid UTF-8), or nil without a newline.
             let found: (Int, String?)? = input.withUnsafeBufferPointer { buf in
-                guard start < buf.count,
-                      let hit = memchr(buf.baseAddress! + start, 0x0A, buf.count - start) else { return nil }
-                let end = buf.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                // A slice of the buffer keeps the buffer's indices: `end` is
+                // absolute, and the search copies nothing.
+                guard start < buf.count, let end = buf[start...].firstIndex(of: 0x0A) else { return nil }
                 let bytes = UnsafeBufferPointer(rebasing: buf[start..<end])
                 return (end, ClientSession.decodeLine(bytes))
             }

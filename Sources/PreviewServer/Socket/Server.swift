@@ -1,6 +1,6 @@
 import Dispatch
-import Glibc
 import PreviewCore
+import PreviewPlatform
 import Synchronization
 
 /// Identifies one catalog HTTP GET while its answer is on the way.
@@ -18,14 +18,11 @@ enum ControlInput: Sendable {
 /// thread through this queue; a byte on a pipe wakes the `poll` loop.
 final class EventInbox: @unchecked Sendable {
     private let events = Mutex<[ControlInput]>([])
-    let readFD: Int32
-    private let writeFD: Int32
+    private let pipe: Pipe
+    var readFD: FileDescriptor { pipe.readEnd.descriptor }
 
     init() throws(SocketError) {
-        var fds: [Int32] = [0, 0]
-        guard makePipe(&fds) else { throw SocketError("pipe") }
-        readFD = fds[0]
-        writeFD = fds[1]
+        do { pipe = try Pipe() } catch { throw SocketError(error) }
     }
 
     /// Called on any thread.
@@ -35,24 +32,21 @@ final class EventInbox: @unchecked Sendable {
             return q.count == 1
         }
         if wasEmpty {
-            var b: UInt8 = 1
-            _ = Glibc.write(writeFD, &b, 1)
+            // Full pipe: a wake-up is pending already.
+            _ = try? pipe.writeEnd.descriptor.writeAll([1])
         }
     }
 
     /// Takes every queued event (control thread).
     func drain() -> [ControlInput] {
         var buf = [UInt8](repeating: 0, count: 64)
-        while Glibc.read(readFD, &buf, buf.count) > 0 {}
+        while ((try? readFD.read(into: &buf)) ?? 0) > 0 {}
         return events.withLock { q in
             defer { q.removeAll() }
             return q
         }
     }
 }
-
-/// Written by the SIGTERM/SIGINT handler; read by the poll loop.
-nonisolated(unsafe) private var signalPipeWriteFD: Int32 = -1
 
 /// The control thread: a `poll` loop over the listening socket, the clients,
 /// the engine's event pipe and a signal pipe. Owns every session and the
@@ -63,7 +57,7 @@ public final class Server {
     private let http: HTTPClient
     private let log: Log
     private var listener: UnixListener?
-    private var clients: [Int32: ClientSession] = [:]
+    private var clients: [FileDescriptor: ClientSession] = [:]
     private var controller: PlayerController!
     private var table = CommandTable()
     private var httpCallbacks: [RequestID: (HTTPResult) -> Void] = [:]
@@ -100,18 +94,10 @@ public final class Server {
         self.listener = listener
         defer { listener.close() }
 
-        var sigfds: [Int32] = [0, 0]
-        guard makePipe(&sigfds) else { throw SocketError("pipe") }
-        signalPipeWriteFD = sigfds[1]
-        signal(SIGPIPE, SIG_IGN)
-        let onSignal: @convention(c) (Int32) -> Void = { _ in
-            var b: UInt8 = 1
-            _ = Glibc.write(signalPipeWriteFD, &b, 1)
-        }
-        signal(SIGTERM, onSignal)
-        signal(SIGINT, onSignal)
+        let signals: SignalPipe
         // A closed terminal is a request to stop, not a crash: same clean exit.
-        signal(SIGHUP, onSignal)
+        do { signals = try SignalPipe(catching: [.terminate, .interrupt, .hangUp]) } catch { throw SocketError(error) }
+        Signal.pipe.ignore()
 
         // Answers come back on the network thread; their callbacks run here.
         let inbox = try EventInbox()
@@ -186,32 +172,31 @@ public final class Server {
         var running = true
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while running {
-            var fds = [pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: inbox.readFD, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: sigfds[0], events: Int16(POLLIN), revents: 0)]
+            var fds = [PollDescriptor(listener.fd, events: .readable),
+                       PollDescriptor(inbox.readFD, events: .readable),
+                       PollDescriptor(signals.readEnd, events: .readable)]
             for (fd, session) in clients {
                 // A client that does not read its replies is not read from
                 // either, so its requests cannot pile up replies in memory.
-                var events = Int16(session.pendingOutput.count > Server.readPauseBytes ? 0 : POLLIN)
-                if !session.pendingOutput.isEmpty { events |= Int16(POLLOUT) }
-                fds.append(pollfd(fd: fd, events: events, revents: 0))
+                var events: PollEvents = session.pendingOutput.count > Server.readPauseBytes ? [] : .readable
+                if !session.pendingOutput.isEmpty { events.insert(.writable) }
+                fds.append(PollDescriptor(fd, events: events))
             }
             var timeout: Int32 = -1
             let ticks = clients.values.map(\.nextTick).filter(\.isFinite)
             if let next = (timers.map(\.deadline) + ticks + [hookRunner.nextDeadline].compactMap { $0 }).min() {
                 timeout = Int32(max(0, min(60_000, ((next - monotonicTime()) * 1000).rounded(.up))))
             }
-            let n = poll(&fds, nfds_t(fds.count), timeout)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SocketError("poll")
+            do { try PollDescriptor.poll(&fds, timeout: timeout) } catch {
+                if error.isInterrupted { continue }
+                throw SocketError(error)
             }
-            if fds[2].revents != 0 {
+            if !fds[2].returnedEvents.isEmpty {
                 log.info("signal received, shutting down")
                 running = false
                 break
             }
-            if fds[1].revents != 0 {
+            if !fds[1].returnedEvents.isEmpty {
                 for event in inbox.drain() { dispatch(event) }
             }
             let now = monotonicTime()
@@ -222,14 +207,19 @@ public final class Server {
             }
             sendTicks(now: now)
             hookRunner.reap(now: now)
-            for pfd in fds.dropFirst(3) where pfd.revents != 0 {
-                guard let session = clients[pfd.fd] else { continue }
-                if pfd.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-                    let r = buffer.withUnsafeMutableBytes { Glibc.read(pfd.fd, $0.baseAddress, $0.count) }
+            for pfd in fds.dropFirst(3) where !pfd.returnedEvents.isEmpty {
+                guard let session = clients[pfd.descriptor] else { continue }
+                if !pfd.returnedEvents.isDisjoint(with: [.readable, .hangUp, .error]) {
+                    let r: Int
+                    do { r = try pfd.descriptor.read(into: &buffer) } catch {
+                        if error.wouldBlock || error.isInterrupted { continue }
+                        drop(pfd.descriptor)
+                        continue
+                    }
                     if r > 0 {
                         buffer.withUnsafeBytes { session.receive(UnsafeRawBufferPointer(rebasing: $0[0..<r])) }
-                    } else if r == 0 || (errno != EAGAIN && errno != EINTR) {
-                        drop(pfd.fd)
+                    } else {
+                        drop(pfd.descriptor)
                         continue
                     }
                 }
@@ -240,12 +230,12 @@ public final class Server {
             for (fd, session) in clients where !session.pendingOutput.isEmpty || session.closing {
                 flush(fd, session)
             }
-            if fds[0].revents != 0 {
+            if !fds[0].returnedEvents.isEmpty {
                 while let fd = listener.accept() {
-                    if let uid = peerUID(fd), uid != geteuid() {
+                    if let uid = fd.peerCredentials()?.userID, uid != ThisProcess.effectiveUserID {
                         // The socket is 0600 in a 0700 directory; this is the
                         // second lock, for a socket passed in or moved.
-                        refuse(fd, "ACK [4@0] {} permission denied: previewd serves only uid \(geteuid()), not uid \(uid)")
+                        refuse(fd, "ACK [4@0] {} permission denied: previewd serves only uid \(ThisProcess.effectiveUserID), not uid \(uid)")
                         log.warning("refused a client running as uid \(uid)")
                         continue
                     }
@@ -262,8 +252,7 @@ public final class Server {
             }
         }
         for fd in Array(clients.keys) { drop(fd) }
-        Glibc.close(sigfds[0])
-        Glibc.close(sigfds[1])
+        signals.close()
     }
 
     /// Turns the changes of this loop turn into `events` records (one per
@@ -333,7 +322,7 @@ public final class Server {
     /// Pending reply bytes at which a client that does not read is dropped.
     static let maxPendingBytes = 64 << 20
 
-    private func flush(_ fd: Int32, _ session: ClientSession) {
+    private func flush(_ fd: FileDescriptor, _ session: ClientSession) {
         defer {
             if clients[fd] != nil, session.pendingOutput.count > Server.maxPendingBytes {
                 log.warning("dropping a client that does not read its replies (\(session.pendingOutput.count) bytes pending)")
@@ -341,11 +330,15 @@ public final class Server {
             }
         }
         while !session.pendingOutput.isEmpty {
-            let w = session.pendingOutput.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let w: Int
+            do { w = try fd.send(session.pendingOutput) } catch {
+                if error.wouldBlock || error.isInterrupted { return }
+                drop(fd)
+                return
+            }
             if w > 0 {
                 session.consumeOutput(w)
             } else {
-                if w < 0 && (errno == EAGAIN || errno == EINTR) { return }
                 drop(fd)
                 return
             }
@@ -353,42 +346,17 @@ public final class Server {
         if session.closing { drop(fd) }
     }
 
-    private func drop(_ fd: Int32) {
+    private func drop(_ fd: FileDescriptor) {
         clients[fd] = nil
-        Glibc.close(fd)
+        fd.close()
     }
 }
 
-/// The uid of the process at the other end of a Unix socket
-/// (getsockopt SO_PEERCRED), or nil when the kernel does not say.
-func peerUID(_ fd: Int32) -> uid_t? {
-    // struct ucred (pid, uid, gid); Glibc's module hides it behind _GNU_SOURCE.
-    var cred: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
-    var size = socklen_t(MemoryLayout.size(ofValue: cred))
-    guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &size) == 0, size == 12 else { return nil }
-    return cred.uid
-}
-
 /// Sends the greeting and one ACK line to a client turned away, then closes it.
-func refuse(_ fd: Int32, _ ack: String) {
-    var bytes = Array("OK MPD 0.23.5\n\(ack)\n".utf8)
-    _ = bytes.withUnsafeMutableBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+func refuse(_ fd: FileDescriptor, _ ack: String) {
+    _ = try? fd.send(Array("OK MPD 0.23.5\n\(ack)\n".utf8)[...])
     // Unread input would turn the close into a reset that loses the ACK.
     var junk = [UInt8](repeating: 0, count: 4096)
-    while recv(fd, &junk, junk.count, Int32(MSG_DONTWAIT)) > 0 {}
-    Glibc.close(fd)
-}
-
-/// pipe(2) with both ends non-blocking and close-on-exec (pipe2 is a GNU
-/// extension Glibc's Swift module does not import).
-func makePipe(_ fds: inout [Int32]) -> Bool {
-    guard pipe(&fds) == 0 else { return false }
-    for fd in fds { setNonBlockingCloseOnExec(fd) }
-    return true
-}
-
-/// fcntl(2): O_NONBLOCK and FD_CLOEXEC on `fd`.
-func setNonBlockingCloseOnExec(_ fd: Int32) {
-    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    while ((try? fd.receive(into: &junk, dontWait: true)) ?? 0) > 0 {}
+    fd.close()
 }

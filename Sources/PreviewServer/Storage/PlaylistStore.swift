@@ -1,5 +1,5 @@
-import Glibc
 import PreviewCore
+import PreviewPlatform
 
 /// Stored playlists (MPD's `save`/`load`/...): one extended-M3U file per
 /// playlist, `NAME.m3u`, in the state directory's `playlists/` folder.
@@ -20,30 +20,27 @@ final class PlaylistStore {
 
     /// Names and modification times (Unix seconds), sorted by name.
     func list() -> [(name: String, modified: Int)] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
+        guard let names = try? FileSystem.entries(ofDirectory: directory) else { return [] }
         var out: [(String, Int)] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+        for name in names {
             guard name.hasSuffix(".m3u"), !name.hasPrefix(".") else { continue }
-            var st = stat()
-            guard stat(directory + "/" + name, &st) == 0 else { continue }
-            out.append((String(name.dropLast(4)), Int(st.st_mtim.tv_sec)))
+            guard let modified = try? FileSystem.modificationTime(directory + "/" + name) else { continue }
+            out.append((String(name.dropLast(4)), modified))
         }
         return out.sorted { $0.0 < $1.0 }
     }
 
     /// Whether playlist `name` exists.
-    func exists(_ name: String) -> Bool { access(path(name), F_OK) == 0 }
+    func exists(_ name: String) -> Bool { FileSystem.exists(path(name)) }
 
     /// The songs of playlist `name`.
     /// - Throws: `.argument` for a bad name, `.noExist` "No such playlist",
     ///   `.playlistLoad` naming the file and line that cannot be read.
     func load(_ name: String) throws(ProtocolError) -> [Song] {
         try M3U.checkName(name)
-        guard let bytes = try AtomicFile.read(path(name)) else { throw ProtocolError(.noExist, "No such playlist") }
+        let read: [UInt8]?
+        do { read = try AtomicFile.read(path(name)) } catch { throw .reading(error) }
+        guard let bytes = read else { throw ProtocolError(.noExist, "No such playlist") }
         do {
             return try M3U.parse(String(decoding: bytes, as: UTF8.self))
         } catch {
@@ -54,8 +51,8 @@ final class PlaylistStore {
     /// Removes every playlist and the directory itself, as if none had
     /// ever been stored (the fuzzer's reset between two inputs).
     func removeAll() {
-        for entry in list() { unlink(path(entry.name)) }
-        rmdir(directory)
+        for entry in list() { try? FileSystem.remove(path(entry.name)) }
+        try? FileSystem.removeDirectory(directory)
     }
 
     /// Writes playlist `name` (creating or replacing it).
@@ -65,16 +62,16 @@ final class PlaylistStore {
         try M3U.checkName(name)
         guard songs.count <= maxLength else { throw ProtocolError(.playlistMax, "Playlist is too large") }
         try makeDirectory()
-        try AtomicFile.write(Array(M3U.format(songs).utf8), to: path(name))
+        do { try AtomicFile.write(Array(M3U.format(songs).utf8), to: path(name)) } catch { throw .writing(error) }
     }
 
     /// `rm`.
     /// - Throws: `.noExist` "No such playlist".
     func remove(_ name: String) throws(ProtocolError) {
         try M3U.checkName(name)
-        guard unlink(path(name)) == 0 else {
-            if errno == ENOENT { throw ProtocolError(.noExist, "No such playlist") }
-            throw AtomicFile.failure("cannot remove \(name)")
+        do { try FileSystem.remove(path(name)) } catch {
+            if error.isNotFound { throw ProtocolError(.noExist, "No such playlist") }
+            throw ProtocolError(.system, "cannot remove \(name): \(error.reason)")
         }
         AtomicFile.syncDirectory(of: path(name))
     }
@@ -86,12 +83,14 @@ final class PlaylistStore {
         try M3U.checkName(to)
         guard exists(from) else { throw ProtocolError(.noExist, "No such playlist") }
         guard !exists(to) else { throw ProtocolError(.exist, "Playlist exists already") }
-        guard Glibc.rename(path(from), path(to)) == 0 else { throw AtomicFile.failure("cannot rename \(from)") }
+        do { try FileSystem.rename(path(from), to: path(to)) } catch {
+            throw ProtocolError(.system, "cannot rename \(from): \(error.reason)")
+        }
         AtomicFile.syncDirectory(of: path(to))
     }
 
     private func makeDirectory() throws(ProtocolError) {
-        do { try UnixListener.makeDirectories(directory) } catch {
+        do { try FileSystem.makeDirectories(directory, mode: 0o700) } catch {
             throw ProtocolError(.system, error.description)
         }
     }

@@ -1,6 +1,6 @@
 import FoundationEssentials
-import Glibc
 import PreviewCore
+import PreviewPlatform
 
 /// What survives a restart: the queue with its ids, the current song and
 /// where it was, play/pause, modes, volume and the output switch.
@@ -62,7 +62,7 @@ struct JSONFile<Value: StoredValue> {
     func load() -> Value? {
         let bytes: [UInt8]?
         do { bytes = try AtomicFile.read(path) } catch {
-            log.error("cannot read \(path): \(error.message)")
+            log.error("cannot read \(path): \(ProtocolError.reading(error).message)")
             return nil
         }
         guard let bytes else { return nil }
@@ -75,7 +75,7 @@ struct JSONFile<Value: StoredValue> {
             reason = "\(error)"
         }
         let aside = path + ".corrupt-\(Int(clamping: unixTime(), rounding: .down))"
-        rename(path, aside)
+        try? FileSystem.rename(path, to: aside)
         log.error("\(path) does not parse (\(reason)); kept aside as \(aside), starting without it")
         return nil
     }
@@ -85,6 +85,6 @@ struct JSONFile<Value: StoredValue> {
     func save(_ value: Value) throws(ProtocolError) {
         let data: Data
         do { data = try JSONEncoder().encode(value) } catch { throw ProtocolError(.system, "cannot encode \(path): \(error)") }
-        try AtomicFile.write(Array(data), to: path)
+        do { try AtomicFile.write(Array(data), to: path) } catch { throw .writing(error) }
     }
 }

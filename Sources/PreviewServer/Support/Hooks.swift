@@ -1,5 +1,5 @@
-import Glibc
 import PreviewCore
+import PreviewPlatform
 
 /// One `--on-event` hook: a shell command and the event names it runs for
 /// (nil: every event but `tick`).
@@ -42,7 +42,7 @@ final class HookRunner {
     let hooks: [Hook]
     let timeout: Double
     private let log: Log
-    private var running: [(pid: pid_t, deadline: Double, command: String)] = []
+    private var running: [(process: Subprocess, deadline: Double, command: String)] = []
 
     /// - Parameters: hooks in order; timeout in seconds; log for failures.
     init(hooks: [Hook], timeout: Double, log: Log) {
@@ -61,17 +61,20 @@ final class HookRunner {
         }
     }
 
-    /// Reaps finished hooks and kills overdue ones (waitpid WNOHANG, kill).
+    /// Reaps finished hooks and kills overdue ones (`now`: monotonic seconds).
     func reap(now: Double = monotonicTime()) {
         running.removeAll { entry in
-            var status: Int32 = 0
-            let r = waitpid(entry.pid, &status, WNOHANG)
-            if r == entry.pid || (r < 0 && errno == ECHILD) { return true }
+            do throws(SystemError) {
+                if try entry.process.poll() != nil { return true }
+            } catch {
+                // ECHILD: reaped already; other errors: try again next turn.
+                if error.isNoSuchChild { return true }
+            }
             if now >= entry.deadline {
                 let limit = timeout == timeout.rounded() ? "\(Int(clamping: timeout))" : "\(timeout)"
                 log.warning("hook still running after \(limit) s, killed: \(entry.command)")
-                kill(-entry.pid, SIGKILL)
-                _ = waitpid(entry.pid, &status, 0)
+                try? entry.process.killGroup(.kill)
+                _ = try? entry.process.wait()
                 return true
             }
             return false
@@ -81,64 +84,35 @@ final class HookRunner {
     /// Kills every hook still running (at shutdown).
     func killAll() {
         for entry in running {
-            kill(-entry.pid, SIGKILL)
-            var status: Int32 = 0
-            _ = waitpid(entry.pid, &status, 0)
+            try? entry.process.killGroup(.kill)
+            _ = try? entry.process.wait()
         }
         running = []
     }
 
     private func spawn(_ command: String, event: PlayerEvent) {
-        var fds: [Int32] = [0, 0]
-        guard makePipe(&fds) else {
-            log.error("hook not run, no pipe: \(String(cString: strerror(errno)))")
+        let pipe: Pipe
+        do { pipe = try Pipe() } catch {
+            log.error("hook not run, no pipe: \(error.reason)")
             return
         }
         // The child reads its stdin blocking; our end stays non-blocking.
-        _ = fcntl(fds[0], F_SETFL, 0)
-        defer { Glibc.close(fds[0]) }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        // Its own process group, so a timeout kills what it started too;
-        // SIGPIPE back to its default, which previewd ignores.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attr, &defaults)
-        posix_spawnattr_setpgroup(&attr, 0)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
-
-        var environment: [String] = []
-        var e = environ
-        while let entry = e.pointee {
-            let text = String(cString: entry)
-            if !text.hasPrefix("PREVIEWD_") { environment.append(text) }
-            e += 1
-        }
-        environment += event.environment
-        let argv: [UnsafeMutablePointer<CChar>?] = ["/bin/sh", "-c", command].map { (text: String) in strdup(text) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { (text: String) in strdup(text) } + [nil]
-        defer {
-            for p in argv { free(p) }
-            for p in envp { free(p) }
-        }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, "/bin/sh", &actions, &attr, argv, envp)
-        guard rc == 0 else {
-            Glibc.close(fds[1])
-            log.error("hook not run: \(String(cString: strerror(rc))): \(command)")
+        pipe.readEnd.descriptor.setBlocking()
+        let environment = Environment.all.filter { !$0.hasPrefix("PREVIEWD_") } + event.environment
+        let process: Subprocess
+        do {
+            // Its own process group, so a timeout kills what it started too;
+            // SIGPIPE back to its default, which previewd ignores.
+            process = try Subprocess.spawn("/bin/sh", arguments: ["/bin/sh", "-c", command], environment: environment,
+                                           standardInput: pipe.readEnd.descriptor, newProcessGroup: true,
+                                           defaultSignals: [.pipe])
+        } catch {
+            log.error("hook not run: \(error.reason): \(command)")
             return
         }
         // A record is far below a pipe's buffer, so this write does not block.
-        let text = Array(event.keyValueLines.utf8)
-        _ = text.withUnsafeBytes { Glibc.write(fds[1], $0.baseAddress, $0.count) }
-        Glibc.close(fds[1])
-        running.append((pid, monotonicTime() + timeout, command))
+        try? pipe.writeEnd.descriptor.writeAll(Array(event.keyValueLines.utf8))
+        pipe.writeEnd.close()
+        running.append((process, monotonicTime() + timeout, command))
     }
 }

@@ -1,4 +1,4 @@
-import Glibc
+import PreviewPlatform
 
 /// Log severity, most severe first.
 public enum LogLevel: Int, Comparable, Sendable {
@@ -28,7 +28,7 @@ public struct Log: Sendable {
     /// - Parameter level: the most verbose level written.
     public init(level: LogLevel) {
         self.level = level
-        timestamps = getenv("JOURNAL_STREAM") == nil
+        timestamps = Environment.value("JOURNAL_STREAM") == nil
     }
 
     /// Writes `message` at `lineLevel`.
@@ -36,16 +36,10 @@ public struct Log: Sendable {
         guard lineLevel <= level else { return }
         var line = ""
         if timestamps {
-            var now = time(nil)
-            var parts = tm()
-            localtime_r(&now, &parts)
-            var buf = [CChar](repeating: 0, count: 32)
-            strftime(&buf, buf.count, "%Y-%m-%d %H:%M:%S ", &parts)
-            line += String(cString: buf)
+            line += SystemClock.format(Int(SystemClock.unixSeconds()), "%Y-%m-%d %H:%M:%S ", utc: false)
         }
         line += "\(lineLevel): \(message)\n"
-        var bytes = Array(line.utf8)
-        _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        writeStandardError(line)
     }
 
     public func error(_ m: String) { write(.error, m) }
@@ -54,32 +48,21 @@ public struct Log: Sendable {
     public func debug(_ m: String) { write(.debug, m) }
 }
 
-/// Seconds since the Unix epoch (clock_gettime(CLOCK_REALTIME)).
-func unixTime() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_REALTIME, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
+// The daemon's code reads time through these two names; a closure
+// parameter defaulting to them (DeezerClient's `now`) is the test seam.
 
-/// Seconds on the monotonic clock.
-func monotonicTime() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
+/// Seconds since the Unix epoch (SystemClock.unixSeconds).
+func unixTime() -> Double { SystemClock.unixSeconds() }
+
+/// Seconds on the monotonic clock (SystemClock.monotonicSeconds).
+func monotonicTime() -> Double { SystemClock.monotonicSeconds() }
 
 /// Writes `line` and a newline to stderr (fd 2) unbuffered.
 public func writeStderr(_ line: String) {
-    var bytes = Array((line + "\n").utf8)
-    _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    writeStandardError(line + "\n")
 }
 
 /// Unix seconds as ISO 8601 UTC (`2026-11-30T04:00:00Z`), as MPD's `Last-Modified`.
 func isoTime(_ seconds: Int) -> String {
-    var t = time_t(seconds)
-    var parts = tm()
-    gmtime_r(&t, &parts)
-    var buf = [CChar](repeating: 0, count: 32)
-    strftime(&buf, buf.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
-    return String(cString: buf)
+    SystemClock.format(seconds, "%Y-%m-%dT%H:%M:%SZ", utc: true)
 }

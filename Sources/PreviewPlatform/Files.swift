@@ -1,0 +1,152 @@
+import Glibc
+
+/// Files written so a crash leaves either the old or the new content, never
+/// a mix: a temporary file beside the target, fsync, rename over the
+/// target, fsync of the directory.
+public enum AtomicFile {
+    /// Replaces `path` with `bytes`, through `PATH.tmp-PID` (mode 0600).
+    /// - Throws: `SystemError` whose `function` is the step that failed
+    ///   (`open`, `write`, `fsync`, `rename`) and whose `path` is the
+    ///   temporary file; the temporary file is removed.
+    public static func write(_ bytes: [UInt8], to path: String) throws(SystemError) {
+        let temp = path + ".tmp-\(getpid())"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SystemError("open", path: temp) }
+        let file = OwnedDescriptor(FileDescriptor(rawValue: fd))
+        do throws(SystemError) {
+            do { try file.descriptor.writeAll(bytes) } catch { throw SystemError("write", errno: error.errno, path: temp) }
+            do { try file.descriptor.sync() } catch { throw SystemError("fsync", errno: error.errno, path: temp) }
+        } catch {
+            file.close()
+            unlink(temp)
+            throw error
+        }
+        file.close()
+        guard rename(temp, path) == 0 else {
+            let error = SystemError("rename", path: temp)
+            unlink(temp)
+            throw error
+        }
+        syncDirectory(of: path)
+    }
+
+    /// fsync(2) of the directory holding `path`, so a rename or unlink in
+    /// it survives a crash. Best effort: a failure changes nothing for the
+    /// caller, whose file is in place either way.
+    public static func syncDirectory(of path: String) {
+        let dir = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let fd = open(dir.isEmpty ? "/" : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            Glibc.close(fd)
+        }
+    }
+
+    /// The whole file (open(2), read(2) to the end), or nil when it does
+    /// not exist (ENOENT).
+    /// - Throws: `SystemError("open"|"read", path: path)` for other errors.
+    public static func read(_ path: String) throws(SystemError) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw SystemError("open", path: path)
+        }
+        let file = OwnedDescriptor(FileDescriptor(rawValue: fd))
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n: Int
+            do { n = try file.descriptor.read(into: &buffer) } catch {
+                if error.isInterrupted { continue }
+                throw SystemError("read", errno: error.errno, path: path)
+            }
+            if n == 0 { return data }
+            data += buffer[..<n]
+        }
+    }
+}
+
+/// What is at a path, as lstat(2) sees it (a link is not followed).
+public enum FileKind: Sendable {
+    case regular, directory, socket, symbolicLink, other
+}
+
+/// Paths and directories: each call is one system call (or mkdir's walk
+/// down a path), named in its comment.
+public enum FileSystem {
+    /// opendir(3)/readdir(3): the names in directory `path`, `.` and `..`
+    /// included, in the directory's order.
+    /// - Throws: `SystemError("opendir", path:)`.
+    public static func entries(ofDirectory path: String) throws(SystemError) -> [String] {
+        guard let dir = opendir(path) else { throw SystemError("opendir", path: path) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            names.append(withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            })
+        }
+        return names
+    }
+
+    /// stat(2)'s modification time of `path`, in whole Unix seconds.
+    /// - Throws: `SystemError("stat", path:)`.
+    public static func modificationTime(_ path: String) throws(SystemError) -> Int {
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw SystemError("stat", path: path) }
+        return Int(st.st_mtim.tv_sec)
+    }
+
+    /// lstat(2): what is at `path`, or nil when nothing is (or it cannot be seen).
+    public static func kind(ofLink path: String) -> FileKind? {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return nil }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return .regular
+        case S_IFDIR: return .directory
+        case S_IFSOCK: return .socket
+        case S_IFLNK: return .symbolicLink
+        default: return .other
+        }
+    }
+
+    /// access(2) F_OK: whether `path` exists.
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// access(2) W_OK: this process may write in `path`.
+    /// - Throws: `SystemError("access", path:)` saying why not.
+    public static func checkWritable(_ path: String) throws(SystemError) {
+        guard access(path, W_OK) == 0 else { throw SystemError("access", path: path) }
+    }
+
+    /// mkdir -p: mkdir(2) on every prefix of `path` that does not exist
+    /// yet; those it creates get `mode` (less the umask).
+    /// - Throws: `SystemError("mkdir", path:)` naming the prefix that failed.
+    public static func makeDirectories(_ path: String, mode: UInt32 = 0o700) throws(SystemError) {
+        var prefix = ""
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += (prefix.isEmpty && !path.hasPrefix("/") ? "" : "/") + part
+            if mkdir(prefix, mode_t(mode)) != 0 && errno != EEXIST {
+                throw SystemError("mkdir", path: prefix)
+            }
+        }
+    }
+
+    /// rename(2) `from` over `to`.
+    /// - Throws: `SystemError("rename", path: from)`.
+    public static func rename(_ from: String, to: String) throws(SystemError) {
+        guard Glibc.rename(from, to) == 0 else { throw SystemError("rename", path: from) }
+    }
+
+    /// unlink(2).
+    /// - Throws: `SystemError("unlink", path:)`; `isNotFound` when nothing is there.
+    public static func remove(_ path: String) throws(SystemError) {
+        guard unlink(path) == 0 else { throw SystemError("unlink", path: path) }
+    }
+
+    /// rmdir(2): removes `path` if it is an empty directory.
+    /// - Throws: `SystemError("rmdir", path:)`.
+    public static func removeDirectory(_ path: String) throws(SystemError) {
+        guard rmdir(path) == 0 else { throw SystemError("rmdir", path: path) }
+    }
+}
