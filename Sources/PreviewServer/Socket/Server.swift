@@ -1,52 +1,5 @@
-import Dispatch
 import PreviewCore
 import PreviewPlatform
-import Synchronization
-
-/// Identifies one catalog HTTP GET while its answer is on the way.
-typealias RequestID = UInt64
-
-/// What reaches the control thread from other threads.
-enum ControlInput: Sendable {
-    /// An engine event.
-    case engine(EngineEvent)
-    /// The answer to catalog request `RequestID`.
-    case http(RequestID, HTTPResult)
-}
-
-/// Engine events and HTTP answers cross from their threads to the control
-/// thread through this queue; a byte on a pipe wakes the `poll` loop.
-final class EventInbox: @unchecked Sendable {
-    private let events = Mutex<[ControlInput]>([])
-    private let pipe: Pipe
-    var readFD: FileDescriptor { pipe.readEnd.descriptor }
-
-    init() throws(SocketError) {
-        do { pipe = try Pipe() } catch { throw SocketError(error) }
-    }
-
-    /// Called on any thread.
-    func post(_ event: ControlInput) {
-        let wasEmpty = events.withLock { q in
-            q.append(event)
-            return q.count == 1
-        }
-        if wasEmpty {
-            // Full pipe: a wake-up is pending already.
-            _ = try? pipe.writeEnd.descriptor.writeAll([1])
-        }
-    }
-
-    /// Takes every queued event (control thread).
-    func drain() -> [ControlInput] {
-        var buf = [UInt8](repeating: 0, count: 64)
-        while ((try? readFD.read(into: &buf)) ?? 0) > 0 {}
-        return events.withLock { q in
-            defer { q.removeAll() }
-            return q
-        }
-    }
-}
 
 /// The control thread: a `poll` loop over the listening socket, the clients,
 /// the engine's event pipe and a signal pipe. Owns every session and the
@@ -71,6 +24,8 @@ public final class Server {
     /// Closures to run at a monotonic time, for time-outs on the control thread.
     private var timers: [(deadline: Double, action: () -> Void)] = []
     private var hub = MessageHub()
+    /// Where client input is read into (64 KiB at a time).
+    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// - Parameters: options: where to listen and what to call; engine: the
     ///   audio side; http: the catalog clients' HTTP (the engine's network).
@@ -85,174 +40,189 @@ public final class Server {
     /// - Throws: `SocketError` or `EngineError` when start-up fails.
     public func run() throws {
         try UnixListener.makeDirectories(options.stateDirectory)
-        let listener: UnixListener
-        if let fd = ServiceManager.listeningSocket() {
-            listener = UnixListener(inheritedFD: fd, path: options.socketPath)
-        } else {
-            listener = try UnixListener(path: options.socketPath)
-        }
-        self.listener = listener
+        let listener = try listen()
         defer { listener.close() }
+        let signals = try catchSignals()
+        let inbox = try EventInbox()
+        wire(Instance(options: options, engine: engine, log: log, get: catalogGet(through: inbox),
+                      schedule: { [unowned self] delay, action in schedule(after: delay, action) },
+                      seed: UInt64.random(in: .min ... .max)) { [unowned self] changed in
+            // Delivered after the current command or event is done, so an
+            // idle client's queued commands never run in the middle of one.
+            pendingChanges.formUnion(changed)
+        })
+        defer { hookRunner.killAll() }
+        try engine.start(events: { inbox.post(.engine($0)) })
+        defer { engine.shutdown() }
+        let saver = StateSaver(file: JSONFile(path: Instance.stateFile(options), log: log), controller: controller, log: log,
+                               now: monotonicTime, schedule: { [unowned self] delay, action in schedule(after: delay, action) })
+        saver.restore(playing: options.restorePlaying)
+        defer { saver.saveNow() }
+        announce(listener)
+        defer { ServiceManager.notify("STOPPING=1") }
 
+        while try turn(listener: listener, inbox: inbox, signals: signals, saver: saver) {}
+        for fd in Array(clients.keys) { drop(fd) }
+        signals.close()
+    }
+
+    /// The socket passed by the service manager, or a new one at the path.
+    private func listen() throws -> UnixListener {
+        if let fd = ServiceManager.listeningSocket() { return UnixListener(inheritedFD: fd, path: options.socketPath) }
+        return try UnixListener(path: options.socketPath)
+    }
+
+    /// SIGTERM, SIGINT and SIGHUP become a byte on a pipe the loop polls;
+    /// SIGPIPE is ignored (a client gone is a send error, not a crash).
+    private func catchSignals() throws -> SignalPipe {
         let signals: SignalPipe
         // A closed terminal is a request to stop, not a crash: same clean exit.
         do { signals = try SignalPipe(catching: [.terminate, .interrupt, .hangUp]) } catch { throw SocketError(error) }
         Signal.pipe.ignore()
+        return signals
+    }
 
-        // Answers come back on the network thread; their callbacks run here.
-        let inbox = try EventInbox()
-        let get: DeezerClient.HTTPGet = { [unowned self] url, completion in
+    /// The catalog clients' GET: sent through `http`; the answer comes back
+    /// on the network thread, and its callback runs on this thread.
+    private func catalogGet(through inbox: EventInbox) -> DeezerClient.HTTPGet {
+        { [unowned self] url, completion in
             let id = nextRequestID
             nextRequestID += 1
             httpCallbacks[id] = completion
             log.debug("GET \(url)")
             http.get(url) { inbox.post(.http(id, $0)) }
         }
-        var seed = SystemRandomNumberGenerator()
-        // Changes are delivered after the current command or event is done,
-        // so an idle client's queued commands never run in the middle of one.
-        let instance = Instance(options: options, engine: engine, log: log, get: get,
-                                schedule: { [unowned self] delay, action in timers.append((monotonicTime() + delay, action)) },
-                                seed: seed.next()) { [unowned self] changed in
-            pendingChanges.formUnion(changed)
-        }
+    }
+
+    /// Takes the daemon's parts, records the changes that make `events`
+    /// records, and sets up the hooks.
+    private func wire(_ instance: Instance) {
         controller = instance.controller
+        table = instance.table
+        hub = instance.hub
         controller.onEvent = { [unowned self] changed, why in
             for (flag, _) in Subsystems.names where changed.contains(flag) && pendingRecords[flag] == nil {
                 pendingRecords[flag] = why
             }
         }
         hookRunner = HookRunner(hooks: options.hooks, timeout: options.hookTimeout, log: log)
-        defer { hookRunner.killAll() }
-        table = instance.table
-        hub = instance.hub
-        let saver = DispatchQueue(label: "previewd.state-save")
-        let stateFile = JSONFile<SavedState>(path: Instance.stateFile(options), log: log)
-        try engine.start(events: { inbox.post(.engine($0)) })
-        defer { engine.shutdown() }
-        if let saved = stateFile.load() {
-            controller.restore(saved, playing: options.restorePlaying)
-            log.info("restored \(saved.queue.count) queued songs")
-        }
-        // The state file is written at most once a second after a change, and
-        // at shutdown.
-        var savedChange = controller.changeCount
-        var lastSave = -Double.infinity
-        var saveScheduled = false
-        func saveState(force: Bool) {
-            guard force || controller.changeCount != savedChange else { return }
-            let now = monotonicTime()
-            if !force && now - lastSave < 1 {
-                if !saveScheduled {
-                    saveScheduled = true
-                    timers.append((lastSave + 1, { saveScheduled = false; saveState(force: false) }))
-                }
-                return
-            }
-            savedChange = controller.changeCount
-            lastSave = now
-            // Encoding a 100,000-song queue takes a tenth of a second: done
-            // on a queue of its own, in order, so no client waits for it.
-            let snapshot = controller.snapshot()
-            saver.async { [log] in
-                let start = monotonicTime()
-                do throws(ProtocolError) { try stateFile.save(snapshot) } catch { log.error(error.message) }
-                log.debug("state saved: \(snapshot.queue.count) songs in \(Int(((monotonicTime() - start) * 1000).rounded())) ms")
-            }
-            if force { saver.sync {} }
-        }
-        defer { saveState(force: true) }
+    }
+
+    /// Logs where previewd listens and tells the service manager it is ready.
+    private func announce(_ listener: UnixListener) {
         // An inherited socket's path is the unit's; ours may differ (a
         // service manager that does not pass XDG_RUNTIME_DIR), so say which.
         log.info(listener.inherited ? "listening on the socket passed by the service manager (fd \(listener.fd))"
                                     : "listening on \(options.socketPath)")
         ServiceManager.notify("READY=1")
-        defer { ServiceManager.notify("STOPPING=1") }
+    }
 
-        var running = true
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while running {
-            var fds = [PollDescriptor(listener.fd, events: .readable),
-                       PollDescriptor(inbox.readFD, events: .readable),
-                       PollDescriptor(signals.readEnd, events: .readable)]
-            for (fd, session) in clients {
-                // A client that does not read its replies is not read from
-                // either, so its requests cannot pile up replies in memory.
-                var events: PollEvents = session.pendingOutput.count > Server.readPauseBytes ? [] : .readable
-                if !session.pendingOutput.isEmpty { events.insert(.writable) }
-                fds.append(PollDescriptor(fd, events: events))
-            }
-            var timeout: Int32 = -1
-            let ticks = clients.values.map(\.nextTick).filter(\.isFinite)
-            if let next = (timers.map(\.deadline) + ticks + [hookRunner.nextDeadline].compactMap { $0 }).min() {
-                timeout = Int32(max(0, min(60_000, ((next - monotonicTime()) * 1000).rounded(.up))))
-            }
-            do { try PollDescriptor.poll(&fds, timeout: timeout) } catch {
-                if error.isInterrupted { continue }
-                throw SocketError(error)
-            }
-            if !fds[2].returnedEvents.isEmpty {
-                log.info("signal received, shutting down")
-                running = false
-                break
-            }
-            if !fds[1].returnedEvents.isEmpty {
-                for event in inbox.drain() { dispatch(event) }
-            }
-            let now = monotonicTime()
-            if timers.contains(where: { $0.deadline <= now }) {
-                let due = timers.filter { $0.deadline <= now }
-                timers.removeAll { $0.deadline <= now }
-                for t in due { t.action() }
-            }
-            sendTicks(now: now)
-            hookRunner.reap(now: now)
-            for pfd in fds.dropFirst(3) where !pfd.returnedEvents.isEmpty {
-                guard let session = clients[pfd.descriptor] else { continue }
-                if !pfd.returnedEvents.isDisjoint(with: [.readable, .hangUp, .error]) {
-                    let r: Int
-                    do { r = try pfd.descriptor.read(into: &buffer) } catch {
-                        if error.wouldBlock || error.isInterrupted { continue }
-                        drop(pfd.descriptor)
-                        continue
-                    }
-                    if r > 0 {
-                        buffer.withUnsafeBytes { session.receive(UnsafeRawBufferPointer(rebasing: $0[0..<r])) }
-                    } else {
-                        drop(pfd.descriptor)
-                        continue
-                    }
-                }
-            }
-            deliverChanges()
-            saveState(force: false)
-            // Write what is pending for every client (events may have produced output).
-            for (fd, session) in clients where !session.pendingOutput.isEmpty || session.closing {
-                flush(fd, session)
-            }
-            if !fds[0].returnedEvents.isEmpty {
-                while let fd = listener.accept() {
-                    if let uid = fd.peerCredentials()?.userID, uid != ThisProcess.effectiveUserID {
-                        // The socket is 0600 in a 0700 directory; this is the
-                        // second lock, for a socket passed in or moved.
-                        refuse(fd, "ACK [4@0] {} permission denied: previewd serves only uid \(ThisProcess.effectiveUserID), not uid \(uid)")
-                        log.warning("refused a client running as uid \(uid)")
-                        continue
-                    }
-                    guard clients.count < options.maxClients else {
-                        refuse(fd, "ACK [5@0] {} too many clients (at most \(options.maxClients))")
-                        log.warning("refused a client: \(options.maxClients) already connected")
-                        continue
-                    }
-                    let session = ClientSession(table: table, log: log, hub: hub,
-                                                maxCommandListBytes: options.maxCommandListBytes)
-                    clients[fd] = session
-                    flush(fd, session)
-                }
-            }
+    /// Runs `action` on this thread after `delay` seconds.
+    private func schedule(after delay: Double, _ action: @escaping () -> Void) {
+        timers.append((monotonicTime() + delay, action))
+    }
+
+    // MARK: the loop
+
+    /// One turn of the loop: waits for input or the next deadline, then
+    /// handles what is ready, in order: engine events and HTTP answers,
+    /// timers, ticks, hooks, client input, the changes made, the state
+    /// file, pending replies, new clients.
+    /// - Returns: false once a signal asked previewd to stop.
+    private func turn(listener: UnixListener, inbox: EventInbox, signals: borrowing SignalPipe, saver: StateSaver) throws -> Bool {
+        var fds = [PollDescriptor(listener.fd, events: .readable),
+                   PollDescriptor(inbox.readFD, events: .readable),
+                   PollDescriptor(signals.readEnd, events: .readable)] + clientPollSet()
+        do throws(SystemError) { try PollDescriptor.poll(&fds, timeout: pollTimeout()) } catch {
+            if error.isInterrupted { return true }
+            throw SocketError(error)
         }
-        for fd in Array(clients.keys) { drop(fd) }
-        signals.close()
+        if !fds[2].returnedEvents.isEmpty {
+            log.info("signal received, shutting down")
+            return false
+        }
+        if !fds[1].returnedEvents.isEmpty {
+            for input in inbox.drain() { dispatch(input) }
+        }
+        let now = monotonicTime()
+        runTimers(dueBy: now)
+        sendTicks(now: now)
+        hookRunner.reap(now: now)
+        read(fds.dropFirst(3))
+        deliverChanges()
+        saver.saveIfChanged()
+        // Write what is pending for every client (events may have produced output).
+        for (fd, session) in clients where !session.pendingOutput.isEmpty || session.closing {
+            flush(fd, session)
+        }
+        if !fds[0].returnedEvents.isEmpty { accept(from: listener) }
+        return true
+    }
+
+    /// What to poll each client for.
+    private func clientPollSet() -> [PollDescriptor] {
+        clients.map { fd, session in
+            // A client that does not read its replies is not read from
+            // either, so its requests cannot pile up replies in memory.
+            var events: PollEvents = session.pendingOutput.count > Server.readPauseBytes ? [] : .readable
+            if !session.pendingOutput.isEmpty { events.insert(.writable) }
+            return PollDescriptor(fd, events: events)
+        }
+    }
+
+    /// Milliseconds until the next timer, tick or hook deadline (at most a
+    /// minute), or -1 when there is none.
+    private func pollTimeout() -> Int32 {
+        let ticks = clients.values.map(\.nextTick).filter(\.isFinite)
+        guard let next = (timers.map(\.deadline) + ticks + [hookRunner.nextDeadline].compactMap { $0 }).min() else { return -1 }
+        return Int32(max(0, min(60_000, ((next - monotonicTime()) * 1000).rounded(.up))))
+    }
+
+    private func runTimers(dueBy now: Double) {
+        guard timers.contains(where: { $0.deadline <= now }) else { return }
+        let due = timers.filter { $0.deadline <= now }
+        timers.removeAll { $0.deadline <= now }
+        for t in due { t.action() }
+    }
+
+    /// Hands what the clients sent to their sessions; a client that hung up
+    /// or failed is dropped.
+    private func read(_ ready: ArraySlice<PollDescriptor>) {
+        for pfd in ready where !pfd.returnedEvents.isDisjoint(with: [.readable, .hangUp, .error]) {
+            guard let session = clients[pfd.descriptor] else { continue }
+            let r: Int
+            do { r = try pfd.descriptor.read(into: &readBuffer) } catch {
+                if !(error.wouldBlock || error.isInterrupted) { drop(pfd.descriptor) }
+                continue
+            }
+            guard r > 0 else {
+                drop(pfd.descriptor)
+                continue
+            }
+            readBuffer.withUnsafeBytes { session.receive(UnsafeRawBufferPointer(rebasing: $0[0..<r])) }
+        }
+    }
+
+    /// Takes every waiting connection, or turns it away: a client of
+    /// another uid, or one past `maxClients`.
+    private func accept(from listener: UnixListener) {
+        while let fd = listener.accept() {
+            if let uid = fd.peerCredentials()?.userID, uid != ThisProcess.effectiveUserID {
+                // The socket is 0600 in a 0700 directory; this is the
+                // second lock, for a socket passed in or moved.
+                refuse(fd, "ACK [4@0] {} permission denied: previewd serves only uid \(ThisProcess.effectiveUserID), not uid \(uid)")
+                log.warning("refused a client running as uid \(uid)")
+                continue
+            }
+            guard clients.count < options.maxClients else {
+                refuse(fd, "ACK [5@0] {} too many clients (at most \(options.maxClients))")
+                log.warning("refused a client: \(options.maxClients) already connected")
+                continue
+            }
+            let session = ClientSession(table: table, log: log, hub: hub, maxCommandListBytes: options.maxCommandListBytes)
+            clients[fd] = session
+            flush(fd, session)
+        }
     }
 
     /// Turns the changes of this loop turn into `events` records (one per
