@@ -60,7 +60,7 @@ extension Commands {
                 guard (country == nil) != (tag == nil) else { throw ProtocolError(.argument, "give a country or a tag") }
                 s.lastfm.topTracks(country: country, tag: tag, limit: limit) { result in
                     switch result {
-                    case .failure(let e): call.finish(e)
+                    case .failure(let e): call.finish(e.protocolError)
                     case .success(let entries):
                         b.resolve(entries.map { (artist: $0.artist, title: $0.title) }) { tracks in
                             for track in tracks { call.reply.song(track.song(), tags: call.session.tags) }

@@ -182,7 +182,8 @@ private struct SearchArguments {
             let value = rest[rest.count - 1]
             switch key {
             case "sort": break  // Deezer's relevance order is kept
-            case "window": window = try Arguments.range(value)
+            case "window":
+                do { window = try Arguments.range(value) } catch { throw error.protocolError }
             case "position" where allowPosition: position = try Arguments.position(value)
             default:
                 filter = try SongFilter.parse(rest, foldCase: foldCase)

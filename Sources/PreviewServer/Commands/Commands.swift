@@ -45,12 +45,20 @@ enum Commands {
     }
 
     /// A `START:END` (or single position) argument checked against `count`.
+    /// - Throws: mpd's words, naming the whole argument: `.argument`
+    ///   "Malformed range: X" for END < START, "Integer or range expected: X"
+    ///   for a bound that is no unsigned number, but the bound's own
+    ///   "Number too large: B" when it has too many digits; "Bad song index"
+    ///   when START is past `count`.
     static func range(_ text: String, count: Int) throws(ProtocolError) -> Range<Int> {
         let range: Range<Int>
         do { range = try Arguments.range(text) } catch {
-            if error.message == "Bad range" { throw ProtocolError(.argument, "Malformed range: \(text)") }
-            if error.message.hasPrefix("Number too large") { throw error }
-            throw ProtocolError(.argument, "Integer or range expected: \(text)")
+            switch error {
+            case .endBeforeStart: throw ProtocolError(.argument, "Malformed range: \(text)")
+            case .bound(.tooLarge): throw error.protocolError
+            case .bound(.notInteger), .bound(.negative):
+                throw ProtocolError(.argument, "Integer or range expected: \(text)")
+            }
         }
         guard range.lowerBound <= count else { throw ProtocolError(.argument, "Bad song index") }
         return range.lowerBound..<min(range.upperBound, count)
