@@ -18,13 +18,35 @@ enum Commands {
     /// Builds the command table.
     static func table(_ services: Services) -> CommandTable {
         var t = CommandTable()
+        // The connection (Commands+Connection.swift).
         registerConnection(&t, services)
+        registerCapabilities(&t, services)
+        registerConnectionSettings(&t, services)
+        registerMessages(&t, services)
+        // What plays (Commands+Status, +Queue, +Playback).
         registerStatus(&t, services)
-        registerQueue(&t, services)
-        registerPlayback(&t, services)
-        registerStoredPlaylists(&t, services)
-        registerDatabase(&t, services)
-        registerCatalog(&t, services)
+        registerQueueEdits(&t, services)
+        registerQueueListing(&t, services)
+        registerQueueSongSettings(&t, services)
+        registerPlayControl(&t, services)
+        registerSeeking(&t, services)
+        registerPlaybackModes(&t, services)
+        registerVolume(&t, services)
+        // Stored playlists (Commands+StoredPlaylists.swift).
+        registerPlaylistReading(&t, services)
+        registerPlaylistWriting(&t, services)
+        registerPlaylistEditing(&t, services)
+        // MPD's database view of the catalog (+Database, +Search, +Covers).
+        registerDatabaseBrowsing(&t, services)
+        registerDatabaseSearch(&t, services)
+        registerTagLists(&t, services)
+        registerDatabaseUpdate(&t, services)
+        registerCovers(&t, services)
+        // previewd's own catalog commands (Commands+Catalog.swift).
+        registerCatalogSearch(&t, services)
+        registerCatalogCharts(&t, services)
+        registerCatalogItems(&t, services)
+        registerCatalogStats(&t, services)
         registerWantList(&t, services)
         let commandsTable = t
         // Sorted when asked for, not per table: the fuzzer builds a table per input.
