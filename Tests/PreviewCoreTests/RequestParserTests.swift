@@ -35,8 +35,28 @@ import Testing
         #expect(try Arguments.range("3") == 3..<4)
         #expect(try Arguments.range("1:4") == 1..<4)
         #expect(try Arguments.range("2:") == 2..<Int.max)
-        #expect(throws: ProtocolError(.argument, "Bad range")) { try Arguments.range("4:1") }
-        #expect(throws: ProtocolError(.argument, "Integer expected: x")) { try Arguments.range("x") }
+        #expect(throws: Arguments.RangeError.endBeforeStart) { try Arguments.range("4:1") }
+        #expect(throws: Arguments.RangeError.bound(.notInteger("x"))) { try Arguments.range("x") }
+    }
+
+    /// Each failure names the bound that failed, not the whole argument.
+    @Test func rangeFailureKinds() {
+        #expect(throws: Arguments.RangeError.bound(.notInteger("a"))) { try Arguments.range("a:3") }
+        #expect(throws: Arguments.RangeError.bound(.notInteger("b"))) { try Arguments.range("1:b") }
+        #expect(throws: Arguments.RangeError.bound(.notInteger(""))) { try Arguments.range(":3") }
+        #expect(throws: Arguments.RangeError.bound(.negative("-1"))) { try Arguments.range("-1") }
+        #expect(throws: Arguments.RangeError.bound(.tooLarge("3000000000"))) { try Arguments.range("1:3000000000") }
+        #expect(throws: Arguments.RangeError.bound(.tooLarge("-99999999999"))) { try Arguments.range("-99999999999") }
+    }
+
+    /// The ACKs the kinds stand for: the texts `unsigned` has always sent.
+    @Test func rangeFailureACKs() {
+        #expect(Arguments.RangeError.endBeforeStart.protocolError == ProtocolError(.argument, "Bad range"))
+        #expect(Arguments.RangeError.bound(.notInteger("x")).protocolError == ProtocolError(.argument, "Integer expected: x"))
+        #expect(Arguments.RangeError.bound(.tooLarge("9")).protocolError == ProtocolError(.argument, "Number too large: 9"))
+        #expect(Arguments.RangeError.bound(.negative("-1")).protocolError == ProtocolError(.argument, "Number too small: -1"))
+        #expect(throws: ProtocolError(.argument, "Number too small: -1")) { try Arguments.unsigned("-1") }
+        #expect(throws: ProtocolError(.argument, "Integer expected: 1.5")) { try Arguments.integer("1.5") }
     }
 
     @Test func positions() throws {
@@ -110,7 +130,7 @@ import Testing
 
 @Suite struct ArgumentLimitTests {
     @Test func hugeNumbersAreRefusedNotTrapped() {
-        #expect(throws: ProtocolError(.argument, "Number too large: 9223372036854775807")) { try Arguments.range("9223372036854775807") }
+        #expect(throws: Arguments.RangeError.bound(.tooLarge("9223372036854775807"))) { try Arguments.range("9223372036854775807") }
         #expect(throws: ProtocolError(.argument, "Number too large: 99999999999999999999999")) { try Arguments.unsigned("99999999999999999999999") }
         #expect(throws: ProtocolError(.argument, "Number too large: 3000000000")) { try Arguments.position("+3000000000") }
         #expect(throws: ProtocolError(.argument, "Number too large: -9223372036854775808")) { try Arguments.integer("-9223372036854775808") }

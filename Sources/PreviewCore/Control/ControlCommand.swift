@@ -114,131 +114,182 @@ public enum ControlCommand: Equatable, Sendable {
     /// - Throws: `UsageError` for unknown commands and bad arguments.
     public init(arguments: [String]) throws(UsageError) {
         guard let name = arguments.first else { throw UsageError(message: "no command given") }
-        let args = Array(arguments.dropFirst())
-        func count(_ n: ClosedRange<Int>) throws(UsageError) {
-            guard n.contains(args.count) else { throw UsageError(message: "wrong number of arguments for \"\(name)\"") }
-        }
-        func onOff() throws(UsageError) -> Bool {
-            try count(1...1)
-            switch args[0] {
-            case "on", "1", "yes": return true
-            case "off", "0", "no": return false
-            default: throw UsageError(message: "\(name) takes on or off, not \"\(args[0])\"")
-            }
-        }
-        func position() throws(UsageError) -> Int {
-            guard let n = Int(args[0]), n >= 1, n <= Int(Int32.max) else {
-                throw UsageError(message: "\(name) takes a queue position from 1, not \"\(args[0])\"")
-            }
-            return n
-        }
+        let sub = Subcommand(name: name, args: Array(arguments.dropFirst()))
+        let args = sub.args
         switch name {
         case "add":
             guard !args.isEmpty else { throw UsageError(message: "add needs at least one URI") }
             self = .add(args)
-        case "play":
-            // play and next answer once the audio started; --wait says so explicitly.
-            let rest = args.filter { $0 != "--wait" }
-            guard rest.count <= 1 else { throw UsageError(message: "wrong number of arguments for \"play\"") }
-            if let p = rest.first {
-                guard let n = Int(p), n >= 1, n <= Int(Int32.max) else {
-                    throw UsageError(message: "play takes a queue position from 1, not \"\(p)\"")
-                }
-                self = .play(n)
-            } else {
-                self = .play(nil)
-            }
-        case "pause": try count(0...0); self = .pause
-        case "toggle": try count(0...0); self = .toggle
-        case "stop": try count(0...0); self = .stop
+        case "play": self = .play(try sub.playPosition())
+        case "pause": try sub.count(0...0); self = .pause
+        case "toggle": try sub.count(0...0); self = .toggle
+        case "stop": try sub.count(0...0); self = .stop
         case "next":
+            // Like play, next answers once the audio started; --wait says so explicitly.
             guard args.allSatisfy({ $0 == "--wait" }) else { throw UsageError(message: "wrong number of arguments for \"next\"") }
             self = .next
-        case "prev", "previous": try count(0...0); self = .previous
-        case "shuffle": try count(0...0); self = .shuffle
-        case "random": self = .random(try onOff())
-        case "repeat": self = .repeat(try onOff())
-        case "queue": try count(0...0); self = .queue
-        case "clear": try count(0...0); self = .clear
+        case "prev", "previous": try sub.count(0...0); self = .previous
+        case "shuffle": try sub.count(0...0); self = .shuffle
+        case "random": self = .random(try sub.onOff())
+        case "repeat": self = .repeat(try sub.onOff())
+        case "queue": try sub.count(0...0); self = .queue
+        case "clear": try sub.count(0...0); self = .clear
         case "del", "delete":
-            try count(1...1)
-            self = .delete(try position())
-        case "volume":
-            try count(0...1)
-            if let v = args.first {
-                let digits = v.hasPrefix("+") || v.hasPrefix("-") ? v.dropFirst() : v[...]
-                guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits), n <= 100 else {
-                    throw UsageError(message: "volume takes N, +N or -N (0 to 100), not \"\(v)\"")
-                }
-            }
-            self = .volume(args.first)
-        case "status": try count(0...0); self = .status
-        case "pause-if-playing": try count(0...0); self = .pauseIfPlaying
-        case "seek":
-            try count(1...1)
-            let v = args[0]
-            let body = v.hasSuffix("%") ? v.dropLast() : (v.hasPrefix("+") || v.hasPrefix("-") ? v.dropFirst() : v[...])
-            guard let n = Double(body), n >= 0, n.isFinite, !(v.hasSuffix("%") && n > 100) else {
-                throw UsageError(message: "seek takes SECONDS, +SECONDS, -SECONDS or PERCENT%, not \"\(v)\"")
-            }
-            self = .seek(v)
-        case "insert": try count(1...1); self = .insert(args[0])
-        case "crop": try count(0...0); self = .crop
+            try sub.count(1...1)
+            self = .delete(try sub.position())
+        case "volume": self = .volume(try sub.volumeChange())
+        case "status": try sub.count(0...0); self = .status
+        case "pause-if-playing": try sub.count(0...0); self = .pauseIfPlaying
+        case "seek": self = .seek(try sub.seekTarget())
+        case "insert": try sub.count(1...1); self = .insert(args[0])
+        case "crop": try sub.count(0...0); self = .crop
         case "move":
-            try count(2...2)
-            guard let from = Int(args[0]), let to = Int(args[1]), from >= 1, to >= 1, from <= Int(Int32.max), to <= Int(Int32.max) else {
-                throw UsageError(message: "move takes two queue positions from 1")
-            }
+            let (from, to) = try sub.moveFromTo()
             self = .move(from, to)
-        case "version": try count(0...0); self = .version
-        case "completions":
-            try count(1...1)
-            guard Completions.script(for: args[0]) != nil else {
-                throw UsageError(message: "completions are for bash, zsh and fish, not \"\(args[0])\"")
-            }
-            self = .completions(args[0])
-        case "current", "watch":
-            var format = ControlCommand.defaultFormat
-            var json = false
-            var interval: Double?
-            var i = 0
-            while i < args.count {
-                switch args[i] {
-                case "--json": json = true
-                case "--format":
-                    guard i + 1 < args.count else { throw UsageError(message: "--format needs a value") }
-                    format = args[i + 1]
-                    i += 1
-                case "--interval" where name == "watch":
-                    guard i + 1 < args.count, let s = Double(args[i + 1]), s >= 0.1, s <= 3600 else {
-                        throw UsageError(message: "--interval takes seconds from 0.1 to 3600")
-                    }
-                    interval = s
-                    i += 1
-                default: throw UsageError(message: "unknown option \"\(args[i])\" for \(name)")
-                }
-                i += 1
-            }
-            self = name == "current" ? .current(format: format, json: json) : .watch(format: format, json: json, interval: interval)
-        case "want":
-            if args.isEmpty { self = .want(action: "list", uri: nil); return }
-            switch args[0] {
-            case "add", "rm", "toggle":
-                guard args.count == 2 else { throw UsageError(message: "want \(args[0]) takes one URI") }
-                self = .want(action: args[0], uri: args[1])
-            case "play":
-                guard args.count <= 2 else { throw UsageError(message: "want play takes at most one URI") }
-                self = .want(action: "play", uri: args.count == 2 ? args[1] : nil)
-            default: throw UsageError(message: "want takes add, rm, toggle or play, not \"\(args[0])\"")
-            }
-        case "playlists": try count(0...0); self = .playlists
-        case "save": try count(1...1); self = .save(args[0])
-        case "load": try count(1...1); self = .load(args[0])
-        case "playlist": try count(1...1); self = .showPlaylist(args[0])
-        case "rmplaylist": try count(1...1); self = .removePlaylist(args[0])
+        case "version": try sub.count(0...0); self = .version
+        case "completions": self = .completions(try sub.shell())
+        case "current", "watch": self = try sub.statusLine()
+        case "want": self = try sub.want()
+        case "playlists": try sub.count(0...0); self = .playlists
+        case "save": try sub.count(1...1); self = .save(args[0])
+        case "load": try sub.count(1...1); self = .load(args[0])
+        case "playlist": try sub.count(1...1); self = .showPlaylist(args[0])
+        case "rmplaylist": try sub.count(1...1); self = .removePlaylist(args[0])
         case "search", "chart", "album", "artist", "related", "info":
             self = .catalog(try CatalogCommand(name: name, arguments: args))
         default: throw UsageError(message: "unknown command \"\(name)\"")
+        }
+    }
+}
+
+/// One subcommand's words, with the checks of its arguments. Usage
+/// messages name the subcommand as typed (`del` or `delete`), so each check
+/// knows it.
+private struct Subcommand {
+    typealias UsageError = ControlCommand.UsageError
+
+    /// The subcommand as typed.
+    let name: String
+    /// The words after it.
+    let args: [String]
+
+    /// - Throws: "wrong number of arguments" unless `n` holds the count.
+    func count(_ n: ClosedRange<Int>) throws(UsageError) {
+        guard n.contains(args.count) else { throw UsageError(message: "wrong number of arguments for \"\(name)\"") }
+    }
+
+    /// The one argument of `random` and `repeat`: on/1/yes or off/0/no.
+    func onOff() throws(UsageError) -> Bool {
+        try count(1...1)
+        switch args[0] {
+        case "on", "1", "yes": return true
+        case "off", "0", "no": return false
+        default: throw UsageError(message: "\(name) takes on or off, not \"\(args[0])\"")
+        }
+    }
+
+    /// The first argument as a queue position from 1 (as people count), at
+    /// most `Int32.max` like the daemon's. The caller checks the count.
+    func position() throws(UsageError) -> Int {
+        guard let n = Int(args[0]), n >= 1, n <= Int(Int32.max) else {
+            throw UsageError(message: "\(name) takes a queue position from 1, not \"\(args[0])\"")
+        }
+        return n
+    }
+
+    /// `play [POS] [--wait]`: the position from 1, or nil for "where it
+    /// stands". `--wait` is accepted anywhere: play answers once the audio
+    /// started anyway.
+    func playPosition() throws(UsageError) -> Int? {
+        let rest = args.filter { $0 != "--wait" }
+        guard rest.count <= 1 else { throw UsageError(message: "wrong number of arguments for \"play\"") }
+        guard let p = rest.first else { return nil }
+        guard let n = Int(p), n >= 1, n <= Int(Int32.max) else {
+            throw UsageError(message: "play takes a queue position from 1, not \"\(p)\"")
+        }
+        return n
+    }
+
+    /// `volume [N|+N|-N]`: the argument as given (the daemon side tells
+    /// setting from changing), checked to be 0 to 100; nil shows the volume.
+    func volumeChange() throws(UsageError) -> String? {
+        try count(0...1)
+        guard let v = args.first else { return nil }
+        let digits = v.hasPrefix("+") || v.hasPrefix("-") ? v.dropFirst() : v[...]
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits), n <= 100 else {
+            throw UsageError(message: "volume takes N, +N or -N (0 to 100), not \"\(v)\"")
+        }
+        return v
+    }
+
+    /// `seek SECONDS|+SECONDS|-SECONDS|PERCENT%`: the argument as given,
+    /// checked to be a finite, non-negative number (a percentage at most 100).
+    func seekTarget() throws(UsageError) -> String {
+        try count(1...1)
+        let v = args[0]
+        let body = v.hasSuffix("%") ? v.dropLast() : (v.hasPrefix("+") || v.hasPrefix("-") ? v.dropFirst() : v[...])
+        guard let n = Double(body), n >= 0, n.isFinite, !(v.hasSuffix("%") && n > 100) else {
+            throw UsageError(message: "seek takes SECONDS, +SECONDS, -SECONDS or PERCENT%, not \"\(v)\"")
+        }
+        return v
+    }
+
+    /// `move FROM TO`: two queue positions from 1.
+    func moveFromTo() throws(UsageError) -> (Int, Int) {
+        try count(2...2)
+        guard let from = Int(args[0]), let to = Int(args[1]), from >= 1, to >= 1, from <= Int(Int32.max), to <= Int(Int32.max) else {
+            throw UsageError(message: "move takes two queue positions from 1")
+        }
+        return (from, to)
+    }
+
+    /// `completions bash|zsh|fish`: a shell there is a script for.
+    func shell() throws(UsageError) -> String {
+        try count(1...1)
+        guard Completions.script(for: args[0]) != nil else {
+            throw UsageError(message: "completions are for bash, zsh and fish, not \"\(args[0])\"")
+        }
+        return args[0]
+    }
+
+    /// The options of `current` and `watch`: `--format FMT`, `--json`, and
+    /// (`watch` only) `--interval S` in seconds from 0.1 to 3600.
+    func statusLine() throws(UsageError) -> ControlCommand {
+        var format = ControlCommand.defaultFormat
+        var json = false
+        var interval: Double?
+        var i = 0
+        while i < args.count {
+            switch args[i] {
+            case "--json": json = true
+            case "--format":
+                guard i + 1 < args.count else { throw UsageError(message: "--format needs a value") }
+                format = args[i + 1]
+                i += 1
+            case "--interval" where name == "watch":
+                guard i + 1 < args.count, let s = Double(args[i + 1]), s >= 0.1, s <= 3600 else {
+                    throw UsageError(message: "--interval takes seconds from 0.1 to 3600")
+                }
+                interval = s
+                i += 1
+            default: throw UsageError(message: "unknown option \"\(args[i])\" for \(name)")
+            }
+            i += 1
+        }
+        return name == "current" ? .current(format: format, json: json) : .watch(format: format, json: json, interval: interval)
+    }
+
+    /// `want` (list), `want add|rm|toggle URI`, `want play [URI]`.
+    func want() throws(UsageError) -> ControlCommand {
+        guard let action = args.first else { return .want(action: "list", uri: nil) }
+        switch action {
+        case "add", "rm", "toggle":
+            guard args.count == 2 else { throw UsageError(message: "want \(action) takes one URI") }
+            return .want(action: action, uri: args[1])
+        case "play":
+            guard args.count <= 2 else { throw UsageError(message: "want play takes at most one URI") }
+            return .want(action: "play", uri: args.count == 2 ? args[1] : nil)
+        default: throw UsageError(message: "want takes add, rm, toggle or play, not \"\(action)\"")
         }
     }
 }

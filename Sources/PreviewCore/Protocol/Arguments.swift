@@ -1,29 +1,78 @@
 /// Parsers for MPD argument forms: integers, booleans, `START:END` ranges and
-/// relative `+N`/`-N` positions. Each throws the ACK that MPD sends for it.
+/// relative `+N`/`-N` positions. Each throws the ACK that MPD sends for it,
+/// except `range`, whose typed error says which check failed (callers word
+/// range errors differently) and carries that ACK as `protocolError`.
 public enum Arguments {
+    /// Why a whole-number argument was refused; `text` is the refused word.
+    /// Kept apart from its ACK so a caller that words a failure its own way
+    /// (`Commands.range` does) chooses by kind, not by reading texts.
+    public enum NumberError: Error, Equatable, Sendable {
+        /// Not an optionally signed run of ASCII digits.
+        case notInteger(String)
+        /// Digits, but beyond ±`Int32.max`.
+        case tooLarge(String)
+        /// Below zero where only unsigned numbers are taken.
+        case negative(String)
+
+        /// MPD's ACK for it: `.argument` "Integer expected: X",
+        /// "Number too large: X" or "Number too small: X".
+        public var protocolError: ProtocolError {
+            switch self {
+            case .notInteger(let text): ProtocolError(.argument, "Integer expected: \(text)")
+            case .tooLarge(let text): ProtocolError(.argument, "Number too large: \(text)")
+            case .negative(let text): ProtocolError(.argument, "Number too small: \(text)")
+            }
+        }
+    }
+
+    /// Why a `START:END` argument was refused.
+    public enum RangeError: Error, Equatable, Sendable {
+        /// START or END (or the single position) is not an unsigned number.
+        case bound(NumberError)
+        /// END is below START.
+        case endBeforeStart
+
+        /// The ACK when the caller has no wording of its own: the bound's
+        /// (see `NumberError.protocolError`), or `.argument` "Bad range".
+        public var protocolError: ProtocolError {
+            switch self {
+            case .bound(let error): error.protocolError
+            case .endBeforeStart: ProtocolError(.argument, "Bad range")
+            }
+        }
+    }
+
     /// An unsigned integer argument (`Pos`, `Id`, ...).
     /// - Throws: `.argument` "Integer expected: X" when `text` is not a whole number.
     /// - Throws: also "Number too large: X" above `Int32.max`, so position
     ///   arithmetic (`START+1`, `+N` after the current song) cannot overflow.
     public static func unsigned(_ text: String) throws(ProtocolError) -> Int {
-        let v = try integer(text)
-        guard v >= 0 else { throw ProtocolError(.argument, "Number too small: \(text)") }
-        return v
+        do { return try checkedUnsigned(text) } catch { throw error.protocolError }
     }
 
     /// A signed integer argument.
     /// - Throws: `.argument` "Integer expected: X".
     /// - Throws: "Number too large: X" beyond ±`Int32.max`.
     public static func integer(_ text: String) throws(ProtocolError) -> Int {
+        do { return try checkedInteger(text) } catch { throw error.protocolError }
+    }
+
+    /// `unsigned`, with the failure's kind.
+    static func checkedUnsigned(_ text: String) throws(NumberError) -> Int {
+        let v = try checkedInteger(text)
+        guard v >= 0 else { throw .negative(text) }
+        return v
+    }
+
+    /// `integer`, with the failure's kind.
+    static func checkedInteger(_ text: String) throws(NumberError) -> Int {
         guard let v = Int(text) else {
             let digits = text.drop(while: { $0 == "-" || $0 == "+" })
-            if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
-                throw ProtocolError(.argument, "Number too large: \(text)")
-            }
-            throw ProtocolError(.argument, "Integer expected: \(text)")
+            if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) { throw .tooLarge(text) }
+            throw .notInteger(text)
         }
         // No abs(): it traps on Int.min.
-        guard v <= Int(Int32.max), v >= -Int(Int32.max) else { throw ProtocolError(.argument, "Number too large: \(text)") }
+        guard v <= Int(Int32.max), v >= -Int(Int32.max) else { throw .tooLarge(text) }
         return v
     }
 
@@ -39,18 +88,22 @@ public enum Arguments {
 
     /// A position range: `N` (one song), `START:END` (END exclusive) or `START:`
     /// (to the end, given as `Int.max`).
-    /// - Throws: `.argument` for malformed text or END < START.
-    public static func range(_ text: String) throws(ProtocolError) -> Range<Int> {
+    /// - Throws: `RangeError.bound` naming the bound's text (not the whole
+    ///   argument's) when a bound is not an unsigned number;
+    ///   `.endBeforeStart` for END < START.
+    public static func range(_ text: String) throws(RangeError) -> Range<Int> {
+        func bound(_ text: String) throws(RangeError) -> Int {
+            do { return try checkedUnsigned(text) } catch { throw .bound(error) }
+        }
         guard let colon = text.firstIndex(of: ":") else {
-            let v = try unsigned(text)
+            let v = try bound(text)
             return v..<(v + 1)
         }
-        let startText = String(text[..<colon])
+        let start = try bound(String(text[..<colon]))
         let endText = String(text[text.index(after: colon)...])
-        let start = try unsigned(startText)
         if endText.isEmpty { return start..<Int.max }
-        let end = try unsigned(endText)
-        guard end >= start else { throw ProtocolError(.argument, "Bad range") }
+        let end = try bound(endText)
+        guard end >= start else { throw .endBeforeStart }
         return start..<end
     }
 

@@ -40,11 +40,11 @@ final class LastfmClient {
     }
 
     /// The top tracks of a country (ISO 3166 name, e.g. `canada`) or a tag.
-    /// - Parameter completion: the entries, or the ACK to send.
-    func topTracks(country: String?, tag: String?, limit: Int, completion: @escaping (Result<[Entry], ProtocolError>) -> Void) {
+    /// - Parameter completion: the entries, or why there are none (its
+    ///   `protocolError` is the ACK to send).
+    func topTracks(country: String?, tag: String?, limit: Int, completion: @escaping (Result<[Entry], LastfmError>) -> Void) {
         guard let key else {
-            completion(.failure(ProtocolError(.system,
-                "Last.fm charts need an API key: start previewd with --lastfm-key KEY, set PREVIEWD_LASTFM_KEY, or write the key to \(keyFileHint)")))
+            completion(.failure(.noKey(keyFile: keyFileHint)))
             return
         }
         var query = "?method="
@@ -55,21 +55,56 @@ final class LastfmClient {
         }
         query += "&limit=\(limit)&api_key=" + percentEncodeQueryValue(key) + "&format=json"
         get(base + query) { [decoder] result in
-            if let e = result.transportError, result.body.isEmpty {
-                completion(.failure(ProtocolError(.system, "cannot reach Last.fm: \(e)")))
-                return
-            }
-            let data = Data(result.body)
-            if let error = try? decoder.decode(ErrorBody.self, from: data) {
-                let code: AckCode = error.error == 6 ? .noExist : .system
-                completion(.failure(ProtocolError(code, "Last.fm: \(error.message ?? "error") (Last.fm error \(error.error))")))
-                return
-            }
-            guard result.status == 200, let top = try? decoder.decode(TopTracks.self, from: data) else {
-                completion(.failure(ProtocolError(.system, "Last.fm: unexpected answer (HTTP status \(result.status))")))
-                return
-            }
-            completion(.success(top.tracks.track.map { Entry(artist: $0.artist.name, title: $0.name) }))
+            completion(LastfmClient.entries(in: result, decoder: decoder))
+        }
+    }
+
+    /// The entries of a top-tracks answer. An error object wins over the
+    /// HTTP status: Last.fm sends those with 200 as well as 4xx.
+    private static func entries(in result: HTTPResult, decoder: JSONDecoder) -> Result<[Entry], LastfmError> {
+        if let e = result.transportError, result.body.isEmpty { return .failure(.transport(e)) }
+        let data = Data(result.body)
+        if let error = try? decoder.decode(ErrorBody.self, from: data) {
+            return .failure(.api(code: error.error, message: error.message))
+        }
+        guard result.status == 200, let top = try? decoder.decode(TopTracks.self, from: data) else {
+            return .failure(.malformed(status: result.status))
+        }
+        return .success(top.tracks.track.map { Entry(artist: $0.artist.name, title: $0.name) })
+    }
+}
+
+/// Why a Last.fm chart could not be had. The client reports what happened;
+/// `protocolError` alone decides the ACK code and words, as
+/// `CatalogError.protocolError(item:)` does for Deezer.
+enum LastfmError: Error, Equatable {
+    /// No API key is configured; `keyFile` is where one would be read.
+    case noKey(keyFile: String)
+    /// No HTTP answer arrived: the transport's description.
+    case transport(String)
+    /// Last.fm's error object: its numeric code, and its message when it sent one.
+    case api(code: Int, message: String?)
+    /// Neither an error object nor a top-track list; `status` is the HTTP status.
+    case malformed(status: Int)
+
+    /// Last.fm error code 6, "invalid parameters": what it answers for a
+    /// country or tag it does not know.
+    static let invalidParameters = 6
+
+    /// The ACK for a client: `.noExist` for an unknown country or tag (so
+    /// scripts can tell it from an outage), `.system` for the rest.
+    var protocolError: ProtocolError {
+        switch self {
+        case .noKey(let keyFile):
+            ProtocolError(.system, "Last.fm charts need an API key: start previewd with --lastfm-key KEY, "
+                + "set PREVIEWD_LASTFM_KEY, or write the key to \(keyFile)")
+        case .transport(let why):
+            ProtocolError(.system, "cannot reach Last.fm: \(why)")
+        case .api(let code, let message):
+            ProtocolError(code == LastfmError.invalidParameters ? .noExist : .system,
+                          "Last.fm: \(message ?? "error") (Last.fm error \(code))")
+        case .malformed(let status):
+            ProtocolError(.system, "Last.fm: unexpected answer (HTTP status \(status))")
         }
     }
 }

@@ -1,15 +1,15 @@
 import PreviewCore
 
+// previewd's own commands for looking around the Deezer catalog. Replies are
+// `key: value` records opened by a URI key: `file: deezer:track:ID` for songs
+// (with MPD's song tags), `album:`, `artist:` and `playlist:`
+// (`deezer:KIND:ID`) for the rest, so MPD clients and previewctl parse them
+// alike.
 extension Commands {
-    /// previewd's own commands for looking around the Deezer catalog. Replies
-    /// are `key: value` records opened by a URI key: `file: deezer:track:ID`
-    /// for songs (with MPD's song tags), `album:`, `artist:` and `playlist:`
-    /// (`deezer:KIND:ID`) for the rest, so MPD clients and previewctl parse
-    /// them alike.
-    static func registerCatalog(_ t: inout CommandTable, _ s: Services) {
+    /// `catalogsearch tracks|albums|artists QUERY [FIELD VALUE]...`: one page
+    /// of Deezer's search, with its `total`.
+    static func registerCatalogSearch(_ t: inout CommandTable, _ s: Services) {
         let b = s.controller.catalog
-
-        // catalogsearch tracks|albums|artists QUERY [FIELD VALUE]...
         t.register("catalogsearch", 2, nil) { call throws(ProtocolError) in
             let search = try CatalogSearch(call.args)
             switch search.kind {
@@ -31,10 +31,15 @@ extension Commands {
             }
             return .pending
         }
+    }
+
+    /// Lists to start from: Deezer's charts, Last.fm's country and tag
+    /// charts (found on Deezer), and Deezer's genres.
+    static func registerCatalogCharts(_ t: inout CommandTable, _ s: Services) {
+        let b = s.controller.catalog
 
         // catalogchart [tracks|albums|artists|playlists]
-        // catalogchart tracks country NAME|tag TAG [limit N]: Last.fm's list,
-        // each entry found on Deezer by an advanced search (unfound ones dropped).
+        // catalogchart tracks country NAME|tag TAG [limit N]
         t.register("catalogchart", 0, 5) { call throws(ProtocolError) in
             let kind = call.args.first ?? "tracks"
             guard ["tracks", "albums", "artists", "playlists"].contains(kind) else {
@@ -42,33 +47,7 @@ extension Commands {
             }
             if call.args.count > 1 {
                 guard kind == "tracks" else { throw ProtocolError(.argument, "country and tag charts list tracks") }
-                var country: String?, tag: String?
-                var limit = 20
-                var i = 1
-                while i < call.args.count {
-                    guard i + 1 < call.args.count else { throw ProtocolError(.argument, "\(call.args[i]) needs a value") }
-                    switch call.args[i] {
-                    case "country": country = call.args[i + 1]
-                    case "tag": tag = call.args[i + 1]
-                    case "limit":
-                        limit = try Arguments.unsigned(call.args[i + 1])
-                        guard (1...100).contains(limit) else { throw ProtocolError(.argument, "limit is 1 to 100") }
-                    default: throw ProtocolError(.argument, "chart filters are country, tag and limit")
-                    }
-                    i += 2
-                }
-                guard (country == nil) != (tag == nil) else { throw ProtocolError(.argument, "give a country or a tag") }
-                s.lastfm.topTracks(country: country, tag: tag, limit: limit) { result in
-                    switch result {
-                    case .failure(let e): call.finish(e)
-                    case .success(let entries):
-                        b.resolve(entries.map { (artist: $0.artist, title: $0.title) }) { tracks in
-                            for track in tracks { call.reply.song(track.song(), tags: call.session.tags) }
-                            call.reply.field("unresolved", entries.count - tracks.count)
-                            call.finish(nil)
-                        }
-                    }
-                }
+                lastfmChart(try ChartFilter(call.args.dropFirst()), s, call: call)
                 return .pending
             }
             catalogRequest(b, "/chart", as: DeezerChart.self, call: call) { chart in
@@ -82,29 +61,47 @@ extension Commands {
             return .pending
         }
 
+        // cataloggenres: Deezer's genres.
+        t.register("cataloggenres", 0, 0) { call in
+            catalogRequest(b, "/genre", as: DeezerPage<DeezerGenre>.self, call: call) { page in
+                for g in page.data {
+                    call.reply.field("genre", g.id)
+                    if let name = g.name { call.reply.field("Name", name) }
+                }
+            }
+            return .pending
+        }
+    }
+
+    /// Answers a `catalogchart` call with Last.fm's list, each entry found on
+    /// Deezer by an advanced search. Entries Deezer lacks are dropped and
+    /// counted in `unresolved`, so a client can tell a short list from a
+    /// short chart.
+    private static func lastfmChart(_ filter: ChartFilter, _ s: Services, call: CommandCall) {
+        s.lastfm.topTracks(country: filter.country, tag: filter.tag, limit: filter.limit) { result in
+            switch result {
+            case .failure(let e): call.finish(e.protocolError)
+            case .success(let entries):
+                s.controller.catalog.resolve(entries.map { (artist: $0.artist, title: $0.title) }) { tracks in
+                    for track in tracks { call.reply.song(track.song(), tags: call.session.tags) }
+                    call.reply.field("unresolved", entries.count - tracks.count)
+                    call.finish(nil)
+                }
+            }
+        }
+    }
+
+    /// One item and what hangs off it: `cataloginfo` for any URI (or
+    /// `isrc:CODE`), and an artist's albums, related artists and radio.
+    static func registerCatalogItems(_ t: inout CommandTable, _ s: Services) {
+        let b = s.controller.catalog
+
         // cataloginfo URI (or isrc:CODE): one record with the item's details.
         t.register("cataloginfo", 1, 1) { call throws(ProtocolError) in
-            var trackPath: String?
             let arg = call.args[0]
-            if arg.lowercased().hasPrefix("isrc:") {
-                let code = String(arg.dropFirst(5))
-                guard !code.isEmpty, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-                    throw ProtocolError(.argument, "an ISRC is letters and digits, not \"\(code)\"")
-                }
-                trackPath = "/track/isrc:\(code.uppercased())"
-            } else if case .track(let id) = try CatalogURI(parsing: arg) {
-                trackPath = "/track/\(id)"
-            }
-            if let trackPath {
+            if let trackPath = try trackInfoPath(arg) {
                 catalogRequest(b, trackPath, as: DeezerTrack.self, call: call) { track in
-                    call.reply.song(track.song(), tags: call.session.tags)
-                    if let d = track.duration { call.reply.field("TrackDuration", d) }
-                    if let date = track.release_date { call.reply.field("Date", date) }
-                    if let isrc = track.isrc { call.reply.field("ISRC", isrc) }
-                    if let rank = track.rank { call.reply.field("Rank", rank) }
-                    if let bpm = track.bpm, bpm > 0 { call.reply.field("BPM", formatSeconds(bpm)) }
-                    if let albumID = track.album?.id { call.reply.field("AlbumURI", "deezer:album:\(albumID)") }
-                    if let artistID = track.artist?.id { call.reply.field("ArtistURI", "deezer:artist:\(artistID)") }
+                    call.reply.trackDetails(track, tags: call.session.tags)
                 }
                 return .pending
             }
@@ -164,19 +161,29 @@ extension Commands {
             }
             return .pending
         }
+    }
 
-        // cataloggenres: Deezer's genres.
-        t.register("cataloggenres", 0, 0) { call in
-            catalogRequest(b, "/genre", as: DeezerPage<DeezerGenre>.self, call: call) { page in
-                for g in page.data {
-                    call.reply.field("genre", g.id)
-                    if let name = g.name { call.reply.field("Name", name) }
-                }
+    /// The API path of the track `cataloginfo` asks about, or nil when the
+    /// argument names another kind of item. An ISRC is looked up by Deezer
+    /// itself (`/track/isrc:CODE`), upper-cased as Deezer stores them.
+    /// - Throws: `.argument` for an ISRC that is not letters and digits, and
+    ///   `CatalogURI`'s ACK for text that is no catalog URI.
+    private static func trackInfoPath(_ arg: String) throws(ProtocolError) -> String? {
+        if arg.lowercased().hasPrefix("isrc:") {
+            let code = String(arg.dropFirst(5))
+            guard !code.isEmpty, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+                throw ProtocolError(.argument, "an ISRC is letters and digits, not \"\(code)\"")
             }
-            return .pending
+            return "/track/isrc:\(code.uppercased())"
         }
+        if case .track(let id) = try CatalogURI(parsing: arg) { return "/track/\(id)" }
+        return nil
+    }
 
-        // catalogstats: how the API was used (requests sent, cache hits).
+    /// `catalogstats`: how the API was used (requests sent, cache hits), to
+    /// see the cache at work.
+    static func registerCatalogStats(_ t: inout CommandTable, _ s: Services) {
+        let b = s.controller.catalog
         t.register("catalogstats", 0, 0) { call in
             call.reply.field("requests", b.counts.requests)
             call.reply.field("cache_hits", b.counts.cacheHits)
@@ -241,7 +248,49 @@ struct CatalogSearch {
     }
 }
 
+/// `country NAME | tag TAG [limit N]` after `catalogchart tracks`: which
+/// Last.fm chart, and how many entries (1 to 100, default 20).
+struct ChartFilter {
+    var country: String?
+    var tag: String?
+    var limit = 20
+
+    /// - Throws: `.argument` for an option without a value, an unknown
+    ///   option, a limit outside 1...100, or not exactly one of country and tag.
+    init(_ args: ArraySlice<String>) throws(ProtocolError) {
+        let args = Array(args)
+        var i = 0
+        while i < args.count {
+            guard i + 1 < args.count else { throw ProtocolError(.argument, "\(args[i]) needs a value") }
+            switch args[i] {
+            case "country": country = args[i + 1]
+            case "tag": tag = args[i + 1]
+            case "limit":
+                limit = try Arguments.unsigned(args[i + 1])
+                guard (1...100).contains(limit) else { throw ProtocolError(.argument, "limit is 1 to 100") }
+            default: throw ProtocolError(.argument, "chart filters are country, tag and limit")
+            }
+            i += 2
+        }
+        guard (country == nil) != (tag == nil) else { throw ProtocolError(.argument, "give a country or a tag") }
+    }
+}
+
 extension Reply {
+    /// `cataloginfo`'s record for a track: the song, then what only the
+    /// track's own page has (release date, ISRC, rank, BPM, the album's and
+    /// artist's URIs).
+    mutating func trackDetails(_ track: DeezerTrack, tags: TagSelection) {
+        song(track.song(), tags: tags)
+        if let d = track.duration { field("TrackDuration", d) }
+        if let date = track.release_date { field("Date", date) }
+        if let isrc = track.isrc { field("ISRC", isrc) }
+        if let rank = track.rank { field("Rank", rank) }
+        if let bpm = track.bpm, bpm > 0 { field("BPM", formatSeconds(bpm)) }
+        if let albumID = track.album?.id { field("AlbumURI", "deezer:album:\(albumID)") }
+        if let artistID = track.artist?.id { field("ArtistURI", "deezer:artist:\(artistID)") }
+    }
+
     mutating func album(_ a: DeezerAlbum, details: Bool = false) {
         field("album", "deezer:album:\(a.id)")
         if let v = a.title { field("Title", v) }

@@ -1,8 +1,9 @@
 import PreviewCore
 
 extension Commands {
-    /// Connection-level commands: ping, close, idle, capabilities, settings
-    /// of this connection, authentication and client-to-client messages.
+    /// The connection itself: `ping`, `close`, and the two ways of waiting
+    /// for changes: MPD's `idle` and previewd's `events` stream (`event:`
+    /// records with reasons).
     static func registerConnection(_ t: inout CommandTable, _ s: Services) {
         t.register("ping", 0, 0) { _ in .done }
         t.register("close", 0, nil) { _ in .close }
@@ -23,6 +24,12 @@ extension Commands {
             for name in call.args { mask.insert(try Subsystems(name: name)) }
             return .idle(mask.isEmpty ? .all : mask)
         }
+    }
+
+    /// What the server offers, for clients that ask before using it: the
+    /// commands refused (`notcommands`: none), URL handlers and decoders.
+    /// `config` and `password` are refused in mpd's words.
+    static func registerCapabilities(_ t: inout CommandTable, _ s: Services) {
         t.register("notcommands", 0, 0) { _ in .done }
         t.register("urlhandlers", 0, 0) { call in
             for h in ["deezer:", "http://", "https://"] { call.reply.field("handler", h) }
@@ -34,6 +41,18 @@ extension Commands {
             call.reply.field("mime_type", "audio/mpeg")
             return .done
         }
+        t.register("config", 0, 0) { _ throws(ProtocolError) in
+            throw ProtocolError(.permission, "Command only permitted to local clients")
+        }
+        t.register("password", 1, 1) { _ throws(ProtocolError) in
+            // No passwords: the socket is the user's own (0600). mpd's text for a wrong one.
+            throw ProtocolError(.password, "incorrect password")
+        }
+    }
+
+    /// This connection's own settings: which tags replies carry
+    /// (`tagtypes`), and the chunk size of binary replies (`binarylimit`).
+    static func registerConnectionSettings(_ t: inout CommandTable, _ s: Services) {
         t.register("tagtypes", 0, nil) { call throws(ProtocolError) in
             guard let sub = call.args.first else {
                 for tag in SessionState.allTags where call.session.tags.contains(tag) { call.reply.field("tagtype", tag) }
@@ -63,15 +82,11 @@ extension Commands {
             call.session.binaryLimit = n
             return .done
         }
-        t.register("config", 0, 0) { _ throws(ProtocolError) in
-            throw ProtocolError(.permission, "Command only permitted to local clients")
-        }
-        t.register("password", 1, 1) { _ throws(ProtocolError) in
-            // No passwords: the socket is the user's own (0600). mpd's text for a wrong one.
-            throw ProtocolError(.password, "incorrect password")
-        }
+    }
 
-        // Client-to-client messages.
+    /// Client-to-client messages: channels are made by subscribing, and a
+    /// message waits in each subscriber's connection until `readmessages`.
+    static func registerMessages(_ t: inout CommandTable, _ s: Services) {
         t.register("subscribe", 1, 1) { call throws(ProtocolError) in
             try MessageHub.checkChannel(call.args[0])
             guard call.session.subscriptions.insert(call.args[0]).inserted else {

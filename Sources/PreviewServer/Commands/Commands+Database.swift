@@ -1,10 +1,12 @@
 import PreviewCore
 
+// MPD's database view, mapped onto the Deezer catalog. Searching lives in
+// Commands+Search.swift, album art in Commands+Covers.swift.
 extension Commands {
-    /// MPD's database view, mapped onto the Deezer catalog: browsing,
-    /// searching (a Deezer search, then MPD's filter on the results),
-    /// listing tags, and album art.
-    static func registerDatabase(_ t: inout CommandTable, _ s: Services) {
+    /// `lsinfo`: the root lists Deezer's chart, the Want to Listen list and
+    /// the stored playlists as directories and playlists; any catalog URI
+    /// opens as its songs.
+    static func registerDatabaseBrowsing(_ t: inout CommandTable, _ s: Services) {
         let c = s.controller
         let store = s.playlists
         t.register("lsinfo", 0, 1) { call throws(ProtocolError) in
@@ -39,52 +41,13 @@ extension Commands {
             }
             return .pending
         }
-        for (name, fold) in [("find", false), ("search", true)] {
-            t.register(name, 1, nil) { call throws(ProtocolError) in
-                let q = try SearchArguments(call.args, foldCase: fold, allowPosition: false)
-                c.catalog.search(q.filter) { result in
-                    switch result {
-                    case .failure(let e): call.finish(e)
-                    case .success(let songs):
-                        for song in q.window(songs) { call.reply.song(song, tags: call.session.tags) }
-                        call.finish(nil)
-                    }
-                }
-                return .pending
-            }
-        }
-        for (name, fold) in [("findadd", false), ("searchadd", true)] {
-            t.register(name, 1, nil) { call throws(ProtocolError) in
-                let q = try SearchArguments(call.args, foldCase: fold, allowPosition: true)
-                if let position = q.position { _ = try c.resolve(position) }
-                c.catalog.search(q.filter) { result in
-                    do throws(ProtocolError) {
-                        _ = try c.insert(q.window(try result.get()), at: q.position)
-                        call.finish(nil)
-                    } catch {
-                        call.finish(error)
-                    }
-                }
-                return .pending
-            }
-        }
-        t.register("searchaddpl", 2, nil) { call throws(ProtocolError) in
-            let name = call.args[0]
-            try M3U.checkName(name)
-            let q = try SearchArguments(Array(call.args.dropFirst()), foldCase: true, allowPosition: false)
-            c.catalog.search(q.filter) { result in
-                do throws(ProtocolError) {
-                    let found = q.window(try result.get())
-                    let old = store.exists(name) ? try store.load(name) : []
-                    try store.store(name, old + found)
-                    c.changed(.storedPlaylist)
-                    call.finish(nil)
-                } catch {
-                    call.finish(error)
-                }
-            }
-            return .pending
-        }
+    }
+
+    /// `list TAG [FILTER]` and `count FILTER`: tag values and totals over the
+    /// songs a Deezer search finds (`list` without a filter: over the chart).
+    /// Grouping is refused: Deezer's answers are too small to group.
+    static func registerTagLists(_ t: inout CommandTable, _ s: Services) {
+        let c = s.controller
         t.register("list", 1, nil) { call throws(ProtocolError) in
             guard let tag = SongFilter.Tag(rawValue: call.args[0].lowercased()), [.artist, .album, .title].contains(tag) else {
                 throw ProtocolError(.argument, "Unknown tag type: \(call.args[0])")
@@ -96,18 +59,10 @@ extension Commands {
             // mpd 0.23 still takes `list album ARTIST` (one bare value).
             if tag == .album, rest.count == 1, !rest[0].hasPrefix("(") { rest = ["artist", rest[0]] }
             let filter = rest.isEmpty ? nil : try SongFilter.parse(rest, foldCase: false)
-            let label = tag.rawValue.prefix(1).uppercased() + tag.rawValue.dropFirst()
             let finish = { (result: Result<[Song], ProtocolError>) in
                 do throws(ProtocolError) {
                     let songs = try result.get().filter { filter?.matches($0) ?? true }
-                    let values = Set(songs.compactMap { (song: Song) -> String? in
-                        switch tag {
-                        case .artist: return song.artist
-                        case .album: return song.album
-                        default: return song.title
-                        }
-                    })
-                    for v in values.sorted() { call.reply.field(String(label), v) }
+                    call.reply.tagValues(tag, of: songs)
                     call.finish(nil)
                 } catch {
                     call.finish(error)
@@ -130,76 +85,33 @@ extension Commands {
             }
             return .pending
         }
+    }
+
+    /// `update` and `rescan`: the catalog is Deezer's, so there is nothing
+    /// to scan. Clients still get a job id, and `update` idlers hear about it.
+    static func registerDatabaseUpdate(_ t: inout CommandTable, _ s: Services) {
+        let c = s.controller
         for name in ["update", "rescan"] {
-            // The catalog is Deezer's: there is nothing to scan. Clients still
-            // get a job id, and `update` idlers hear about it.
             t.register(name, 0, 1) { call in
                 call.reply.field("updating_db", c.startUpdateJob())
                 return .done
             }
         }
-        for name in ["albumart", "readpicture"] {
-            t.register(name, 2, 2) { call throws(ProtocolError) in
-                let offset = try Arguments.unsigned(call.args[1])
-                let uri = call.args[0]
-                c.catalog.cover(for: uri) { result in
-                    switch result {
-                    case .failure(let e):
-                        // readpicture answers an empty OK when a song has no picture.
-                        if name == "readpicture", e.code == .noExist { call.finish(nil) } else { call.finish(e) }
-                    case .success(let picture):
-                        let bytes = picture.bytes
-                        guard offset <= bytes.count else {
-                            call.finish(ProtocolError(.argument, name == "albumart" ? "Offset too large" : "Bad file offset"))
-                            return
-                        }
-                        call.reply.field("size", bytes.count)
-                        if name == "readpicture", let type = picture.type { call.reply.field("type", type) }
-                        let start = min(offset, bytes.count)
-                        let end = min(bytes.count, start + call.session.binaryLimit)
-                        call.reply.binary(bytes[start..<end])
-                        call.finish(nil)
-                    }
-                }
-                return .pending
-            }
-        }
     }
 }
 
-/// `FILTER [sort TAG] [window START:END] [position POS]`.
-private struct SearchArguments {
-    let filter: SongFilter
-    var window: Range<Int>?
-    var position: Arguments.Position?
-
-    init(_ args: [String], foldCase: Bool, allowPosition: Bool) throws(ProtocolError) {
-        var rest = args
-        var window: Range<Int>?
-        var position: Arguments.Position?
-        while rest.count >= 3 || (rest.count == 2 && rest[0].hasPrefix("(")) {
-            let key = rest[rest.count - 2]
-            let value = rest[rest.count - 1]
-            switch key {
-            case "sort": break  // Deezer's relevance order is kept
-            case "window": window = try Arguments.range(value)
-            case "position" where allowPosition: position = try Arguments.position(value)
-            default:
-                filter = try SongFilter.parse(rest, foldCase: foldCase)
-                self.window = window
-                self.position = position
-                return
+extension Reply {
+    /// `list`'s reply: each distinct value of `tag` (artist, album or
+    /// title) once, sorted, under the tag's capitalised name as mpd sends it.
+    fileprivate mutating func tagValues(_ tag: SongFilter.Tag, of songs: [Song]) {
+        let label = tag.rawValue.prefix(1).uppercased() + tag.rawValue.dropFirst()
+        let values = Set(songs.compactMap { (song: Song) -> String? in
+            switch tag {
+            case .artist: return song.artist
+            case .album: return song.album
+            default: return song.title
             }
-            rest.removeLast(2)
-        }
-        filter = try SongFilter.parse(rest, foldCase: foldCase)
-        self.window = window
-        self.position = position
-    }
-
-    func window(_ songs: [Song]) -> [Song] {
-        guard let window else { return songs }
-        let lo = min(window.lowerBound, songs.count)
-        return Array(songs[lo..<min(window.upperBound, songs.count)])
+        })
+        for v in values.sorted() { field(String(label), v) }
     }
 }

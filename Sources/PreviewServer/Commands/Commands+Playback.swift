@@ -1,8 +1,9 @@
 import PreviewCore
 
 extension Commands {
-    /// Playback control, seeking, modes and volume.
-    static func registerPlayback(_ t: inout CommandTable, _ s: Services) {
+    /// Starting, pausing, stopping and skipping. Those that start a song
+    /// answer once it is audible (see `awaitAudible`).
+    static func registerPlayControl(_ t: inout CommandTable, _ s: Services) {
         let c = s.controller
         t.register("play", 0, 1) { call throws(ProtocolError) in
             var position: Int?
@@ -46,6 +47,12 @@ extension Commands {
             try c.run({ (p: inout Player, q: Queue) in p.previous(in: q, elapsed: elapsed, restartAfter: after) }, skip: true)
             return awaitAudible(c, call)
         }
+    }
+
+    /// Seeking in a song by queue position, by id, or in the current song
+    /// (`seekcur`, also relative with `+`/`-`); seconds as `seconds` takes them.
+    static func registerSeeking(_ t: inout CommandTable, _ s: Services) {
+        let c = s.controller
         t.register("seek", 2, 2) { call throws(ProtocolError) in
             let pos = try Arguments.unsigned(call.args[0])
             guard pos < c.queue.count else { throw ProtocolError(.argument, "Bad song index") }
@@ -69,6 +76,12 @@ extension Commands {
             try c.seek(id: id, to: target)
             return awaitAudible(c, call)
         }
+    }
+
+    /// The playback modes: random, repeat, consume, single, and crossfade
+    /// (only 0: previews play gapless).
+    static func registerPlaybackModes(_ t: inout CommandTable, _ s: Services) {
+        let c = s.controller
         t.register("random", 1, 1) { call throws(ProtocolError) in
             let on = try Arguments.boolean(call.args[0])
             c.setModes { p, q in p.setRandom(on, in: q) }
@@ -97,6 +110,11 @@ extension Commands {
             }
             return .done
         }
+    }
+
+    /// The volume, in percent (0 to 100): set, changed by a delta, read.
+    static func registerVolume(_ t: inout CommandTable, _ s: Services) {
+        let c = s.controller
         t.register("setvol", 1, 1) { call throws(ProtocolError) in
             let v = try Arguments.integer(call.args[0])
             guard (0...100).contains(v) else { throw ProtocolError(.argument, "Number too large: \(call.args[0])") }

@@ -1,9 +1,10 @@
 import PreviewCore
 
 extension Commands {
-    /// The queue: adding, removing, moving, listing, finding, priorities,
-    /// ranges and tags of queued songs.
-    static func registerQueue(_ t: inout CommandTable, _ s: Services) {
+    /// Changing what is queued: adding (catalog URIs resolve first, so
+    /// `add` and `addid` answer later), deleting, clearing, moving, swapping
+    /// and shuffling, by position or by song id.
+    static func registerQueueEdits(_ t: inout CommandTable, _ s: Services) {
         let c = s.controller
         t.register("add", 1, 2) { call throws(ProtocolError) in
             let position = try call.args.count > 1 ? Arguments.position(call.args[1]) : nil
@@ -60,6 +61,12 @@ extension Commands {
             try c.shuffle(positions: call.args.isEmpty ? nil : try range(call.args[0], count: c.queue.count))
             return .done
         }
+    }
+
+    /// Reading the queue: whole or by position/id window, the changes since
+    /// a queue version (`plchanges`), and MPD's filter over queued songs.
+    static func registerQueueListing(_ t: inout CommandTable, _ s: Services) {
+        let c = s.controller
         t.register("playlistinfo", 0, 1) { call throws(ProtocolError) in
             var positions = 0..<c.queue.count
             if let arg = call.args.first, arg != "-1" {
@@ -112,6 +119,13 @@ extension Commands {
                 return .done
             }
         }
+    }
+
+    /// What belongs to one queued song rather than the song: its priority
+    /// (for random play), the part of it that plays (`rangeid`), and tags
+    /// set by the client.
+    static func registerQueueSongSettings(_ t: inout CommandTable, _ s: Services) {
+        let c = s.controller
         t.register("prio", 2, nil) { call throws(ProtocolError) in
             let priority = try priorityArgument(call.args[0])
             let ranges = try call.args.dropFirst().map { (a) throws(ProtocolError) in try range(a, count: c.queue.count) }

@@ -1,8 +1,11 @@
 import PreviewCore
 
+// Stored playlists: M3U files in the state directory. Every change notifies
+// `stored_playlist` idlers.
 extension Commands {
-    /// Stored playlists: M3U files in the state directory.
-    static func registerStoredPlaylists(_ t: inout CommandTable, _ s: Services) {
+    /// Reading stored playlists: the list of them, one's songs (URIs or
+    /// full records, optionally a window of them), and `load` into the queue.
+    static func registerPlaylistReading(_ t: inout CommandTable, _ s: Services) {
         let c = s.controller
         let store = s.playlists
         t.register("listplaylists", 0, 0) { call in
@@ -31,6 +34,14 @@ extension Commands {
             _ = try c.insert(Array(songs[window]), at: position)
             return .done
         }
+    }
+
+    /// Filling stored playlists: `save` from the queue (create, replace or
+    /// append), `playlistadd` from the catalog (resolved first, so it
+    /// answers later).
+    static func registerPlaylistWriting(_ t: inout CommandTable, _ s: Services) {
+        let c = s.controller
+        let store = s.playlists
         t.register("save", 1, 2) { call throws(ProtocolError) in
             let name = call.args[0]
             try M3U.checkName(name)
@@ -71,6 +82,13 @@ extension Commands {
             }
             return .pending
         }
+    }
+
+    /// Changing stored playlists in place: clearing, deleting and moving
+    /// songs, renaming and removing the playlist.
+    static func registerPlaylistEditing(_ t: inout CommandTable, _ s: Services) {
+        let c = s.controller
+        let store = s.playlists
         t.register("playlistclear", 1, 1) { call throws(ProtocolError) in
             _ = try store.load(call.args[0])  // mpd refuses to clear a missing playlist
             try store.store(call.args[0], [])

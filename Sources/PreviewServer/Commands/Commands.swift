@@ -18,13 +18,35 @@ enum Commands {
     /// Builds the command table.
     static func table(_ services: Services) -> CommandTable {
         var t = CommandTable()
+        // The connection (Commands+Connection.swift).
         registerConnection(&t, services)
+        registerCapabilities(&t, services)
+        registerConnectionSettings(&t, services)
+        registerMessages(&t, services)
+        // What plays (Commands+Status, +Queue, +Playback).
         registerStatus(&t, services)
-        registerQueue(&t, services)
-        registerPlayback(&t, services)
-        registerStoredPlaylists(&t, services)
-        registerDatabase(&t, services)
-        registerCatalog(&t, services)
+        registerQueueEdits(&t, services)
+        registerQueueListing(&t, services)
+        registerQueueSongSettings(&t, services)
+        registerPlayControl(&t, services)
+        registerSeeking(&t, services)
+        registerPlaybackModes(&t, services)
+        registerVolume(&t, services)
+        // Stored playlists (Commands+StoredPlaylists.swift).
+        registerPlaylistReading(&t, services)
+        registerPlaylistWriting(&t, services)
+        registerPlaylistEditing(&t, services)
+        // MPD's database view of the catalog (+Database, +Search, +Covers).
+        registerDatabaseBrowsing(&t, services)
+        registerDatabaseSearch(&t, services)
+        registerTagLists(&t, services)
+        registerDatabaseUpdate(&t, services)
+        registerCovers(&t, services)
+        // previewd's own catalog commands (Commands+Catalog.swift).
+        registerCatalogSearch(&t, services)
+        registerCatalogCharts(&t, services)
+        registerCatalogItems(&t, services)
+        registerCatalogStats(&t, services)
         registerWantList(&t, services)
         let commandsTable = t
         // Sorted when asked for, not per table: the fuzzer builds a table per input.
@@ -45,12 +67,20 @@ enum Commands {
     }
 
     /// A `START:END` (or single position) argument checked against `count`.
+    /// - Throws: mpd's words, naming the whole argument: `.argument`
+    ///   "Malformed range: X" for END < START, "Integer or range expected: X"
+    ///   for a bound that is no unsigned number, but the bound's own
+    ///   "Number too large: B" when it has too many digits; "Bad song index"
+    ///   when START is past `count`.
     static func range(_ text: String, count: Int) throws(ProtocolError) -> Range<Int> {
         let range: Range<Int>
         do { range = try Arguments.range(text) } catch {
-            if error.message == "Bad range" { throw ProtocolError(.argument, "Malformed range: \(text)") }
-            if error.message.hasPrefix("Number too large") { throw error }
-            throw ProtocolError(.argument, "Integer or range expected: \(text)")
+            switch error {
+            case .endBeforeStart: throw ProtocolError(.argument, "Malformed range: \(text)")
+            case .bound(.tooLarge): throw error.protocolError
+            case .bound(.notInteger), .bound(.negative):
+                throw ProtocolError(.argument, "Integer or range expected: \(text)")
+            }
         }
         guard range.lowerBound <= count else { throw ProtocolError(.argument, "Bad song index") }
         return range.lowerBound..<min(range.upperBound, count)

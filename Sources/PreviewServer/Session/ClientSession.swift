@@ -283,73 +283,73 @@ final class ClientSession {
     ///   finishes; a lone command gets an empty execution for that), or
     ///   changed the connection's mode (idle, events, close).
     private func execute(_ line: String, ackIndex: Int, okMode: Bool) -> Bool {
-        var name = ""
-        let call: CommandCall
-        let spec: CommandSpec
-        do throws(ProtocolError) {
-            // Most lines are a bare command name: no word list then.
-            let bare = RequestParser.isBareWord(line)
-            let words = bare ? [] : try RequestParser.parse(line)
-            guard let first = bare ? line : words.first else { throw ProtocolError(.unknown, "No command given") }
-            name = first
-            if let last = lastSpec, last.name == first {
-                spec = last
-            } else {
-                spec = try table.lookup(first)
-                lastSpec = spec
-            }
-            name = spec.name
-            try spec.checkArity(bare ? 0 : words.count - 1)
-            let args = words.count <= 1 ? [] : Array(words.dropFirst())
-            if let spare = spareCall {
-                spareCall = nil
-                spare.reuse(args: args)
-                call = spare
-            } else {
-                call = CommandCall(args: args, session: state)
-            }
-        } catch {
-            fail(error, index: ackIndex, command: table.specs[name] == nil ? "" : name)
+        let spec: CommandSpec, args: [String]
+        do throws(ProtocolError) { (spec, args) = try resolve(line) } catch {
+            // No command to name: the line did not parse, or names none we know.
+            fail(error, index: ackIndex, command: "")
             return false
         }
+        let call: CommandCall
         let outcome: CommandOutcome
         do throws(ProtocolError) {
+            try spec.checkArity(args.count)
+            call = makeCall(args)
             outcome = try spec.handler(call)
         } catch {
-            fail(error, index: ackIndex, command: name)
+            fail(error, index: ackIndex, command: spec.name)
             return false
         }
+        return conclude(outcome, of: call, name: spec.name, ackIndex: ackIndex, okMode: okMode)
+    }
+
+    /// The command a request line names, and its arguments. Most lines are
+    /// a bare command name, which needs no word list; a client repeating its
+    /// last command (status bars poll `status`) skips the table's hashing.
+    /// - Throws: the parser's ACK, `.unknown` "No command given" for an empty
+    ///   line, or the table's `unknown command "NAME"`.
+    private func resolve(_ line: String) throws(ProtocolError) -> (CommandSpec, [String]) {
+        let bare = RequestParser.isBareWord(line)
+        let words = bare ? [] : try RequestParser.parse(line)
+        guard let first = bare ? line : words.first else { throw ProtocolError(.unknown, "No command given") }
+        let spec: CommandSpec
+        if let last = lastSpec, last.name == first {
+            spec = last
+        } else {
+            spec = try table.lookup(first)
+            lastSpec = spec
+        }
+        return (spec, words.count <= 1 ? [] : Array(words.dropFirst()))
+    }
+
+    /// A call for `args`: the spare one when the last command left it, so a
+    /// busy connection does not allocate one per command.
+    private func makeCall(_ args: [String]) -> CommandCall {
+        guard let spare = spareCall else { return CommandCall(args: args, session: state) }
+        spareCall = nil
+        spare.reuse(args: args)
+        return spare
+    }
+
+    /// Acts on how a handler finished: sends its reply, waits for a pending
+    /// one, or moves the connection into its new mode (closing, events, idle).
+    /// - Returns: as `execute`.
+    private func conclude(_ outcome: CommandOutcome, of call: consuming CommandCall, name: String,
+                          ackIndex: Int, okMode: Bool) -> Bool {
         switch outcome {
         case .done:
-            send(call.takeReply())
-            if okMode { send("list_OK\n") }
-            keepSpare(call)
+            sendReply(of: call, okMode: okMode)
             return true
         case .pending:
+            // The handler could answer at once after all.
             if let early = call.earlyResult {
                 if let error = early {
                     fail(error, index: ackIndex, command: name)
                     return false
                 }
-                send(call.takeReply())
-                if okMode { send("list_OK\n") }
-                keepSpare(call)
+                sendReply(of: call, okMode: okMode)
                 return true
             }
-            if execution == nil { execution = Execution(lines: [], inList: false, okMode: false) }
-            waiting = true
-            call.onFinish = { [weak self] error in
-                guard let self else { return }
-                self.waiting = false
-                if let error {
-                    self.fail(error, index: ackIndex, command: name)
-                } else {
-                    self.send(call.takeReply())
-                    if okMode { self.send("list_OK\n") }
-                    self.run()
-                }
-                self.process()
-            }
+            awaitAnswer(of: call, name: name, ackIndex: ackIndex, okMode: okMode)
             return false
         case .close:
             execution = nil
@@ -369,6 +369,33 @@ final class ClientSession {
             if !pendingEvents.intersection(mask).isEmpty { finishIdle(mask) }
             return false
         }
+    }
+
+    /// Waits for a `.pending` command's answer: a lone command gets an
+    /// empty execution for that, and `run()` goes on once it finishes.
+    private func awaitAnswer(of call: CommandCall, name: String, ackIndex: Int, okMode: Bool) {
+        if execution == nil { execution = Execution(lines: [], inList: false, okMode: false) }
+        waiting = true
+        call.onFinish = { [weak self] error in
+            guard let self else { return }
+            self.waiting = false
+            if let error {
+                self.fail(error, index: ackIndex, command: name)
+            } else {
+                self.send(call.takeReply())
+                if okMode { self.send("list_OK\n") }
+                self.run()
+            }
+            self.process()
+        }
+    }
+
+    /// Sends a finished command's reply (and `list_OK` in ok mode), keeping
+    /// its call for the next command.
+    private func sendReply(of call: consuming CommandCall, okMode: Bool) {
+        send(call.takeReply())
+        if okMode { send("list_OK\n") }
+        keepSpare(call)
     }
 
     /// Keeps a finished call for reuse if no handler kept it.

@@ -99,126 +99,181 @@ public struct DaemonOptions: Equatable, Sendable {
     /// - Parameters: environment: variable lookup; uid: for the socket fallback.
     /// - Throws: `UsageError` naming the bad option or value.
     public static func parse(_ arguments: [String], environment: (String) -> String?, uid: UInt32) throws(UsageError) -> DaemonOptions {
-        var socket: String?
-        var apiBase: String?
-        var stateDir: String?
         var o = DaemonOptions(socketPath: "", apiBase: "", stateDirectory: "")
-        var i = 0
-        func value(_ name: String) throws(UsageError) -> String {
-            i += 1
-            // `--socket --output null` is a forgotten value, not a socket named "--output".
-            guard i < arguments.count, !arguments[i].hasPrefix("--") else {
-                throw UsageError(description: "\(name) needs a value")
-            }
-            return arguments[i]
-        }
-        while i < arguments.count {
-            var arg = arguments[i]
-            var inline: String?
-            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
-                inline = String(arg[arg.index(after: eq)...])
-                arg = String(arg[..<eq])
-            }
-            func v() throws(UsageError) -> String { if let inline { return inline }; return try value(arg) }
-            func webURL() throws(UsageError) -> String {
-                let url = try v()
-                guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
-                    throw UsageError(description: "\(arg) must be an http:// or https:// URL, not \"\(url)\"")
-                }
-                return url
-            }
-            func seconds(allowZero: Bool) throws(UsageError) -> Double {
-                let text = try v()
-                guard let s = Seconds.parse(text), allowZero || s > 0 else {
-                    throw UsageError(description: "\(arg) takes seconds (at most \(Int(Seconds.maximum))), not \"\(text)\"")
-                }
-                return s
-            }
-            switch arg {
-            case "--socket": socket = try v()
-            case "--output":
-                let text = try v()
-                switch text {
-                case "pulse": o.output = .pulse(sink: nil)
-                case "null": o.output = .null
-                case _ where text.hasPrefix("pulse:") && text.count > 6:
-                    o.output = .pulse(sink: String(text.dropFirst(6)))
-                default:
-                    guard text.hasPrefix("wav:"), text.count > 4 else {
-                        throw UsageError(description: "--output must be pulse, pulse:SINK, null or wav:PATH, not \"\(text)\"")
-                    }
-                    o.output = .wav(String(text.dropFirst(4)))
-                }
-            case "--pace":
-                switch try v() {
-                case "realtime": o.realtimePace = true
-                case "none": o.realtimePace = false
-                case let other: throw UsageError(description: "--pace must be realtime or none, not \"\(other)\"")
-                }
-            case "--api-base": apiBase = try webURL()
-            case "--state-dir": stateDir = try v()
-            case "--log-level":
-                let text = try v()
-                guard let level = LogLevel(name: text) else {
-                    throw UsageError(description: "--log-level must be error, warning, info or debug, not \"\(text)\"")
-                }
-                o.logLevel = level
-            case "--lastfm-key": o.lastfmKey = try v()
-            case "--lastfm-base": o.lastfmBase = try webURL()
-            case "--catalog-cache-ttl": o.catalogCacheTTL = try seconds(allowZero: true)
+        var paths = GivenPaths()
+        var words = OptionWords(arguments)
+        while let option = words.next() {
+            switch option.name {
+            case "--socket": paths.socket = try words.value(of: option)
+            case "--output": o.output = try words.output(option)
+            case "--pace": o.realtimePace = try words.pace(option)
+            case "--api-base": paths.apiBase = try words.webURL(option)
+            case "--state-dir": paths.stateDirectory = try words.value(of: option)
+            case "--log-level": o.logLevel = try words.logLevel(option)
+            case "--lastfm-key": o.lastfmKey = try words.value(of: option)
+            case "--lastfm-base": o.lastfmBase = try words.webURL(option)
+            case "--catalog-cache-ttl": o.catalogCacheTTL = try words.seconds(option, allowZero: true)
             case "--restore-playing": o.restorePlaying = true
-            case "--stream-timeout": o.streamTimeout = try seconds(allowZero: false)
-            case "--previous-restart": o.previousRestart = try seconds(allowZero: true)
-            case "--max-clients":
-                let text = try v()
-                guard let n = Int(text), n >= 1, n <= 100_000 else {
-                    throw UsageError(description: "--max-clients takes a number from 1 to 100000, not \"\(text)\"")
-                }
-                o.maxClients = n
-            case "--prefetch":
-                let text = try v()
-                guard let n = Int(text), n >= 0, n <= 16 else {
-                    throw UsageError(description: "--prefetch takes a number of songs from 0 to 16, not \"\(text)\"")
-                }
-                o.prefetch = n
-            case "--prefetch-memory":
-                let text = try v()
-                guard let n = Int(text), n >= 1, n <= 1024 else {
-                    throw UsageError(description: "--prefetch-memory takes MiB from 1 to 1024, not \"\(text)\"")
-                }
-                o.prefetchMemory = n << 20
-            case "--on-event":
-                let text = try v()
-                let hook = Hook(parsing: text)
-                guard !hook.command.isEmpty else { throw UsageError(description: "--on-event needs a command") }
-                o.hooks.append(hook)
-            case "--hook-timeout": o.hookTimeout = try seconds(allowZero: false)
-            case "--max-command-list":
-                let text = try v()
-                guard let n = Int(text), n >= 1, n <= 1 << 20 else {
-                    throw UsageError(description: "--max-command-list takes KiB from 1 to 1048576, not \"\(text)\"")
-                }
-                o.maxCommandListBytes = n << 10
+            case "--stream-timeout": o.streamTimeout = try words.seconds(option, allowZero: false)
+            case "--previous-restart": o.previousRestart = try words.seconds(option, allowZero: true)
+            case "--max-clients": o.maxClients = try words.whole(option, 1...100_000, "a number")
+            case "--prefetch": o.prefetch = try words.whole(option, 0...16, "a number of songs")
+            case "--prefetch-memory": o.prefetchMemory = try words.whole(option, 1...1024, "MiB") << 20
+            case "--on-event": o.hooks.append(try words.hook(option))
+            case "--hook-timeout": o.hookTimeout = try words.seconds(option, allowZero: false)
+            case "--max-command-list": o.maxCommandListBytes = try words.whole(option, 1...(1 << 20), "KiB") << 10
             case "--help", "-h": o.showHelp = true
             case "--version", "-V": o.showVersion = true
-            default: throw UsageError(description: "unknown option \"\(arguments[i])\" (see --help)")
+            default: throw UsageError(description: "unknown option \"\(option.word)\" (see --help)")
             }
-            i += 1
         }
-        if o.lastfmKey == nil, let key = environment("PREVIEWD_LASTFM_KEY"), !key.isEmpty { o.lastfmKey = key }
+        o.applyEnvironment(paths, environment: environment, uid: uid)
+        return o
+    }
+
+    /// Paths and endpoints given on the command line: each falls back to the
+    /// environment only when absent, so parsing keeps them apart until then.
+    private struct GivenPaths {
+        var socket: String?
+        var apiBase: String?
+        var stateDirectory: String?
+    }
+
+    /// Fills in what the environment decides: the Last.fm key (when no
+    /// `--lastfm-key`) and where its file would be, the socket, the Deezer
+    /// API base and the state directory (XDG locations, else under `$HOME`,
+    /// else `/tmp`).
+    private mutating func applyEnvironment(_ paths: GivenPaths, environment: (String) -> String?, uid: UInt32) {
+        if lastfmKey == nil, let key = environment("PREVIEWD_LASTFM_KEY"), !key.isEmpty { lastfmKey = key }
         let configHome = environment("XDG_CONFIG_HOME").flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment("HOME") ?? "/tmp") + "/.config"
-        o.lastfmKeyFile = configHome + "/previewd/lastfm.key"
-        o.socketPath = SocketPath.resolve(explicit: socket, environment: environment, uid: uid)
-        o.apiBase = apiBase ?? environment("PREVIEWD_API_BASE").flatMap { $0.isEmpty ? nil : $0 } ?? "https://api.deezer.com"
-        if let stateDir {
-            o.stateDirectory = stateDir
+        lastfmKeyFile = configHome + "/previewd/lastfm.key"
+        socketPath = SocketPath.resolve(explicit: paths.socket, environment: environment, uid: uid)
+        apiBase = paths.apiBase ?? environment("PREVIEWD_API_BASE").flatMap { $0.isEmpty ? nil : $0 } ?? "https://api.deezer.com"
+        if let dir = paths.stateDirectory {
+            stateDirectory = dir
         } else if let xdg = environment("XDG_STATE_HOME"), !xdg.isEmpty {
-            o.stateDirectory = xdg + "/previewd"
+            stateDirectory = xdg + "/previewd"
         } else {
-            o.stateDirectory = (environment("HOME") ?? "/tmp") + "/.local/state/previewd"
+            stateDirectory = (environment("HOME") ?? "/tmp") + "/.local/state/previewd"
         }
-        return o
+    }
+}
+
+/// The command line as a sequence of options, each with its value read on
+/// demand as `--name VALUE` or `--name=VALUE`, and the value forms options
+/// share. Every error names the option as given (without `=VALUE`).
+private struct OptionWords {
+    typealias UsageError = DaemonOptions.UsageError
+
+    /// One option word.
+    struct Option {
+        /// The word as typed, `=VALUE` included (for "unknown option").
+        let word: String
+        /// The option's name: the word before any `=`.
+        let name: String
+        /// The value after `=`, if the word had one.
+        let inline: String?
+    }
+
+    private let arguments: [String]
+    /// The next word to read.
+    private var index = 0
+
+    init(_ arguments: [String]) { self.arguments = arguments }
+
+    /// The next option, or nil at the end. Only words starting with `--`
+    /// carry an inline value.
+    mutating func next() -> Option? {
+        guard index < arguments.count else { return nil }
+        let word = arguments[index]
+        index += 1
+        if word.hasPrefix("--"), let eq = word.firstIndex(of: "=") {
+            return Option(word: word, name: String(word[..<eq]), inline: String(word[word.index(after: eq)...]))
+        }
+        return Option(word: word, name: word, inline: nil)
+    }
+
+    /// The option's value: its inline one, else the next word.
+    /// - Throws: "needs a value" at the end, or when the next word is an
+    ///   option: `--socket --output null` is a forgotten value, not a socket
+    ///   named "--output".
+    mutating func value(of option: Option) throws(UsageError) -> String {
+        if let inline = option.inline { return inline }
+        guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+            throw UsageError(description: "\(option.name) needs a value")
+        }
+        index += 1
+        return arguments[index - 1]
+    }
+
+    /// An `http://` or `https://` URL (the API endpoints).
+    mutating func webURL(_ option: Option) throws(UsageError) -> String {
+        let url = try value(of: option)
+        guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+            throw UsageError(description: "\(option.name) must be an http:// or https:// URL, not \"\(url)\"")
+        }
+        return url
+    }
+
+    /// Seconds as `Seconds.parse` takes them (at most `Seconds.maximum`);
+    /// 0 only where it means "off" or "always".
+    mutating func seconds(_ option: Option, allowZero: Bool) throws(UsageError) -> Double {
+        let text = try value(of: option)
+        guard let s = Seconds.parse(text), allowZero || s > 0 else {
+            throw UsageError(description: "\(option.name) takes seconds (at most \(Int(Seconds.maximum))), not \"\(text)\"")
+        }
+        return s
+    }
+
+    /// A whole number in `range`; `unit` words it in the error ("takes MiB
+    /// from 1 to 1024").
+    mutating func whole(_ option: Option, _ range: ClosedRange<Int>, _ unit: String) throws(UsageError) -> Int {
+        let text = try value(of: option)
+        guard let n = Int(text), range.contains(n) else {
+            throw UsageError(description: "\(option.name) takes \(unit) from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
+        }
+        return n
+    }
+
+    /// `--output pulse|pulse:SINK|null|wav:PATH`.
+    mutating func output(_ option: Option) throws(UsageError) -> DaemonOptions.Output {
+        let text = try value(of: option)
+        switch text {
+        case "pulse": return .pulse(sink: nil)
+        case "null": return .null
+        case _ where text.hasPrefix("pulse:") && text.count > 6: return .pulse(sink: String(text.dropFirst(6)))
+        default:
+            guard text.hasPrefix("wav:"), text.count > 4 else {
+                throw UsageError(description: "--output must be pulse, pulse:SINK, null or wav:PATH, not \"\(text)\"")
+            }
+            return .wav(String(text.dropFirst(4)))
+        }
+    }
+
+    /// `--pace realtime|none`: whether null/WAV outputs keep real time.
+    mutating func pace(_ option: Option) throws(UsageError) -> Bool {
+        switch try value(of: option) {
+        case "realtime": return true
+        case "none": return false
+        case let other: throw UsageError(description: "--pace must be realtime or none, not \"\(other)\"")
+        }
+    }
+
+    /// `--log-level error|warning|info|debug`.
+    mutating func logLevel(_ option: Option) throws(UsageError) -> LogLevel {
+        let text = try value(of: option)
+        guard let level = LogLevel(name: text) else {
+            throw UsageError(description: "--log-level must be error, warning, info or debug, not \"\(text)\"")
+        }
+        return level
+    }
+
+    /// `--on-event [EVENTS:]CMD`: a hook with a command.
+    mutating func hook(_ option: Option) throws(UsageError) -> Hook {
+        let hook = Hook(parsing: try value(of: option))
+        guard !hook.command.isEmpty else { throw UsageError(description: "--on-event needs a command") }
+        return hook
     }
 }
 

@@ -1,0 +1,97 @@
+import PreviewCore
+
+extension Commands {
+    /// MPD's database search over the Deezer catalog: a Deezer search, then
+    /// MPD's filter on the results. `find`/`search` list the songs,
+    /// `findadd`/`searchadd` queue them, `searchaddpl` appends them to a
+    /// stored playlist. The `find` forms match case-sensitively, the
+    /// `search` forms fold case, as in mpd.
+    static func registerDatabaseSearch(_ t: inout CommandTable, _ s: Services) {
+        let c = s.controller
+        let store = s.playlists
+        for (name, fold) in [("find", false), ("search", true)] {
+            t.register(name, 1, nil) { call throws(ProtocolError) in
+                let q = try SearchArguments(call.args, foldCase: fold, allowPosition: false)
+                c.catalog.search(q.filter) { result in
+                    switch result {
+                    case .failure(let e): call.finish(e)
+                    case .success(let songs):
+                        for song in q.window(songs) { call.reply.song(song, tags: call.session.tags) }
+                        call.finish(nil)
+                    }
+                }
+                return .pending
+            }
+        }
+        for (name, fold) in [("findadd", false), ("searchadd", true)] {
+            t.register(name, 1, nil) { call throws(ProtocolError) in
+                let q = try SearchArguments(call.args, foldCase: fold, allowPosition: true)
+                if let position = q.position { _ = try c.resolve(position) }
+                c.catalog.search(q.filter) { result in
+                    do throws(ProtocolError) {
+                        _ = try c.insert(q.window(try result.get()), at: q.position)
+                        call.finish(nil)
+                    } catch {
+                        call.finish(error)
+                    }
+                }
+                return .pending
+            }
+        }
+        t.register("searchaddpl", 2, nil) { call throws(ProtocolError) in
+            let name = call.args[0]
+            try M3U.checkName(name)
+            let q = try SearchArguments(Array(call.args.dropFirst()), foldCase: true, allowPosition: false)
+            c.catalog.search(q.filter) { result in
+                do throws(ProtocolError) {
+                    let found = q.window(try result.get())
+                    let old = store.exists(name) ? try store.load(name) : []
+                    try store.store(name, old + found)
+                    c.changed(.storedPlaylist)
+                    call.finish(nil)
+                } catch {
+                    call.finish(error)
+                }
+            }
+            return .pending
+        }
+    }
+}
+
+/// `FILTER [sort TAG] [window START:END] [position POS]`.
+private struct SearchArguments {
+    let filter: SongFilter
+    var window: Range<Int>?
+    var position: Arguments.Position?
+
+    init(_ args: [String], foldCase: Bool, allowPosition: Bool) throws(ProtocolError) {
+        var rest = args
+        var window: Range<Int>?
+        var position: Arguments.Position?
+        while rest.count >= 3 || (rest.count == 2 && rest[0].hasPrefix("(")) {
+            let key = rest[rest.count - 2]
+            let value = rest[rest.count - 1]
+            switch key {
+            case "sort": break  // Deezer's relevance order is kept
+            case "window":
+                do { window = try Arguments.range(value) } catch { throw error.protocolError }
+            case "position" where allowPosition: position = try Arguments.position(value)
+            default:
+                filter = try SongFilter.parse(rest, foldCase: foldCase)
+                self.window = window
+                self.position = position
+                return
+            }
+            rest.removeLast(2)
+        }
+        filter = try SongFilter.parse(rest, foldCase: foldCase)
+        self.window = window
+        self.position = position
+    }
+
+    func window(_ songs: [Song]) -> [Song] {
+        guard let window else { return songs }
+        let lo = min(window.lowerBound, songs.count)
+        return Array(songs[lo..<min(window.upperBound, songs.count)])
+    }
+}
