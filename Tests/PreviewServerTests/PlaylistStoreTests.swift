@@ -15,7 +15,8 @@ import PreviewPlatform
         let songs = [Song(uri: "http://127.0.0.1:1/a.mp3"), Song(uri: "http://127.0.0.1:1/b.mp3")]
         try store.store("two", songs)
         #expect(try store.load("two") == songs)
-        #expect(throws: ProtocolError(.playlistMax, "Playlist is too large")) { try store.store("three", songs + songs[..<1]) }
+        #expect(throws: StorageError.tooLarge) { try store.store("three", songs + songs[..<1]) }
+        #expect(ToAck.protocolError(StorageError.tooLarge) == ProtocolError(.playlistMax, "Playlist is too large"))
         #expect(!store.exists("three"))
         #expect(PlaylistStore(directory: "/nonexistent").maxLength == Queue.defaultMaxLength)
     }
@@ -25,6 +26,21 @@ import PreviewPlatform
         defer { store.removeAll() }
         try store.store("x", [Song(uri: "u", duration: 30)])
         try AtomicFile.write(Array("#EXTM3U\n#EXTINF:1e400,t\nu\n".utf8), to: store.directory + "/x.m3u")
-        #expect(throws: ProtocolError(.playlistLoad, "x.m3u line 2: duration out of range: 1e400")) { try store.load("x") }
+        let unreadable = StorageError.unreadableLine(file: "x.m3u", line: 2, reason: "duration out of range: 1e400")
+        #expect(throws: unreadable) { try store.load("x") }
+        #expect(ToAck.protocolError(unreadable) == ProtocolError(.playlistLoad, "x.m3u line 2: duration out of range: 1e400"))
+    }
+
+    @Test func storageErrorsBecomeMPDsAcks() throws {
+        let store = Self.store(maxLength: 10)
+        defer { store.removeAll() }
+        #expect(throws: StorageError.badName) { try store.load("../x") }
+        #expect(throws: StorageError.noSuchPlaylist) { try store.remove("missing") }
+        try store.store("a", [])
+        try store.store("b", [])
+        #expect(throws: StorageError.playlistExists) { try store.rename("a", to: "b") }
+        let acks = [StorageError.badName, .noSuchPlaylist, .playlistExists].map { ToAck.protocolError($0) }
+        #expect(acks == [ProtocolError(.argument, "Bad playlist name"), ProtocolError(.noExist, "No such playlist"),
+                         ProtocolError(.exist, "Playlist exists already")])
     }
 }

@@ -88,9 +88,13 @@ public enum M3U {
     /// newline, not `.` or `..`.
     /// - Throws: `.argument` "Bad playlist name" otherwise.
     public static func checkName(_ name: String) throws(ProtocolError) {
-        guard !name.isEmpty, name != ".", name != "..",
-              !name.contains("/"), !name.contains("\n"), !name.contains("\r"), !name.contains("\0") else {
-            throw ProtocolError(.argument, "Bad playlist name")
-        }
+        guard isValidName(name) else { throw ProtocolError(.argument, "Bad playlist name") }
+    }
+
+    /// Whether `name` can name a playlist file: not empty, `.` or `..`, and
+    /// without `/`, a line break or NUL.
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name != "." && name != ".."
+            && !name.contains("/") && !name.contains("\n") && !name.contains("\r") && !name.contains("\0")
     }
 }

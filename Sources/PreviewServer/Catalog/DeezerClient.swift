@@ -11,22 +11,6 @@ public enum CatalogError: Error, Equatable, Sendable {
     case transport(String)
     /// The body was not the JSON expected.
     case malformed(String)
-
-    /// The ACK for a client, naming `item` (e.g. `deezer:track:-1`).
-    public func protocolError(item: String) -> ProtocolError {
-        switch self {
-        case .api(let code, _, let message):
-            if code == 800 { return ProtocolError(.noExist, "\(item): not found (Deezer: \(message), error 800)") }
-            let codeText = code.map { " (Deezer error \($0))" } ?? ""
-            return ProtocolError(.system, "\(item): \(message)\(codeText)")
-        case .busy:
-            return ProtocolError(.updateAlready, "\(item): the Deezer API is busy (request quota exceeded); try again in a few seconds")
-        case .transport(let why):
-            return ProtocolError(.system, "\(item): cannot reach the Deezer API: \(why)")
-        case .malformed(let why):
-            return ProtocolError(.system, "\(item): unexpected answer from the Deezer API: \(why)")
-        }
-    }
 }
 
 /// The public Deezer API over the engine's HTTP client: builds URLs under

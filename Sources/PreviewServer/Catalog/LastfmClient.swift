@@ -90,21 +90,4 @@ enum LastfmError: Error, Equatable {
     /// Last.fm error code 6, "invalid parameters": what it answers for a
     /// country or tag it does not know.
     static let invalidParameters = 6
-
-    /// The ACK for a client: `.noExist` for an unknown country or tag (so
-    /// scripts can tell it from an outage), `.system` for the rest.
-    var protocolError: ProtocolError {
-        switch self {
-        case .noKey(let keyFile):
-            ProtocolError(.system, "Last.fm charts need an API key: start previewd with --lastfm-key KEY, "
-                + "set PREVIEWD_LASTFM_KEY, or write the key to \(keyFile)")
-        case .transport(let why):
-            ProtocolError(.system, "cannot reach Last.fm: \(why)")
-        case .api(let code, let message):
-            ProtocolError(code == LastfmError.invalidParameters ? .noExist : .system,
-                          "Last.fm: \(message ?? "error") (Last.fm error \(code))")
-        case .malformed(let status):
-            ProtocolError(.system, "Last.fm: unexpected answer (HTTP status \(status))")
-        }
-    }
 }

@@ -63,8 +63,10 @@ final class CommandCall {
         }
     }
 
-    /// Completes a `.pending` command.
-    func finish(_ error: ProtocolError?) {
+    /// Completes a `.pending` command: nil is success; an error becomes
+    /// the ACK (`ToAck`).
+    func finish(_ failure: (any Error)?) {
+        let error = failure.map(ToAck.protocolError)
         guard let f = onFinish else {
             earlyResult = .some(error)
             return
@@ -80,7 +82,8 @@ struct CommandSpec {
     let minArgs: Int
     /// nil: no upper bound.
     let maxArgs: Int?
-    let handler: (CommandCall) throws(ProtocolError) -> CommandOutcome
+    /// Throws what fails; `ToAck` makes the ACK of it.
+    let handler: (CommandCall) throws -> CommandOutcome
 
     /// The ACK for a wrong argument count, in MPD's words.
     func checkArity(_ count: Int) throws(ProtocolError) {
@@ -98,7 +101,7 @@ struct CommandTable {
     // while the table is built, once per daemon and once per fuzz input.
     private(set) var specs = [String: CommandSpec](minimumCapacity: 192)
 
-    mutating func register(_ name: String, _ minArgs: Int, _ maxArgs: Int?, _ handler: @escaping (CommandCall) throws(ProtocolError) -> CommandOutcome) {
+    mutating func register(_ name: String, _ minArgs: Int, _ maxArgs: Int?, _ handler: @escaping (CommandCall) throws -> CommandOutcome) {
         specs[name] = CommandSpec(name: name, minArgs: minArgs, maxArgs: maxArgs, handler: handler)
     }
 

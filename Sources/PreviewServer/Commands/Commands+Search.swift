@@ -10,7 +10,7 @@ extension Commands {
         let c = s.controller
         let store = s.playlists
         for (name, fold) in [("find", false), ("search", true)] {
-            t.register(name, 1, nil) { call throws(ProtocolError) in
+            t.register(name, 1, nil) { call throws in
                 let q = try SearchArguments(call.args, foldCase: fold, allowPosition: false)
                 c.catalog.search(q.filter) { result in
                     switch result {
@@ -24,11 +24,11 @@ extension Commands {
             }
         }
         for (name, fold) in [("findadd", false), ("searchadd", true)] {
-            t.register(name, 1, nil) { call throws(ProtocolError) in
+            t.register(name, 1, nil) { call throws in
                 let q = try SearchArguments(call.args, foldCase: fold, allowPosition: true)
                 if let position = q.position { _ = try c.resolve(position) }
                 c.catalog.search(q.filter) { result in
-                    do throws(ProtocolError) {
+                    do {
                         _ = try c.insert(q.window(try result.get()), at: q.position)
                         call.finish(nil)
                     } catch {
@@ -38,12 +38,12 @@ extension Commands {
                 return .pending
             }
         }
-        t.register("searchaddpl", 2, nil) { call throws(ProtocolError) in
+        t.register("searchaddpl", 2, nil) { call throws in
             let name = call.args[0]
             try M3U.checkName(name)
             let q = try SearchArguments(Array(call.args.dropFirst()), foldCase: true, allowPosition: false)
             c.catalog.search(q.filter) { result in
-                do throws(ProtocolError) {
+                do {
                     let found = q.window(try result.get())
                     let old = store.exists(name) ? try store.load(name) : []
                     try store.store(name, old + found)

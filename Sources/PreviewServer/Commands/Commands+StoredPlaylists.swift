@@ -15,19 +15,19 @@ extension Commands {
             }
             return .done
         }
-        t.register("listplaylist", 1, 2) { call throws(ProtocolError) in
+        t.register("listplaylist", 1, 2) { call throws in
             let songs = try store.load(call.args[0])
             let window = call.args.count > 1 ? try range(call.args[1], count: songs.count) : songs.indices
             for i in window { call.reply.field("file", songs[i].uri) }
             return .done
         }
-        t.register("listplaylistinfo", 1, 2) { call throws(ProtocolError) in
+        t.register("listplaylistinfo", 1, 2) { call throws in
             let songs = try store.load(call.args[0])
             let window = call.args.count > 1 ? try range(call.args[1], count: songs.count) : songs.indices
             for i in window { call.reply.song(songs[i], tags: call.session.tags) }
             return .done
         }
-        t.register("load", 1, 3) { call throws(ProtocolError) in
+        t.register("load", 1, 3) { call throws in
             let songs = try store.load(call.args[0])
             let window = call.args.count > 1 ? try range(call.args[1], count: songs.count) : songs.indices
             let position = call.args.count > 2 ? try Arguments.position(call.args[2]) : nil
@@ -42,7 +42,7 @@ extension Commands {
     static func registerPlaylistWriting(_ t: inout CommandTable, _ s: Services) {
         let c = s.controller
         let store = s.playlists
-        t.register("save", 1, 2) { call throws(ProtocolError) in
+        t.register("save", 1, 2) { call throws in
             let name = call.args[0]
             try M3U.checkName(name)
             let current = c.queue.songs.map(\.song)
@@ -61,13 +61,13 @@ extension Commands {
             c.changed(.storedPlaylist)
             return .done
         }
-        t.register("playlistadd", 2, 3) { call throws(ProtocolError) in
+        t.register("playlistadd", 2, 3) { call throws in
             let name = call.args[0]
             try M3U.checkName(name)
             let position = call.args.count > 2 ? try Arguments.unsigned(call.args[2]) : nil
             let uri = try CatalogURI(parsing: call.args[1])
             c.catalog.songs(for: uri) { result in
-                do throws(ProtocolError) {
+                do {
                     let added = try result.get()
                     var songs = store.exists(name) ? try store.load(name) : []
                     let at = position ?? songs.count
@@ -89,13 +89,13 @@ extension Commands {
     static func registerPlaylistEditing(_ t: inout CommandTable, _ s: Services) {
         let c = s.controller
         let store = s.playlists
-        t.register("playlistclear", 1, 1) { call throws(ProtocolError) in
+        t.register("playlistclear", 1, 1) { call throws in
             _ = try store.load(call.args[0])  // mpd refuses to clear a missing playlist
             try store.store(call.args[0], [])
             c.changed(.storedPlaylist)
             return .done
         }
-        t.register("playlistdelete", 2, 2) { call throws(ProtocolError) in
+        t.register("playlistdelete", 2, 2) { call throws in
             var songs = try store.load(call.args[0])
             let window = try range(call.args[1], count: songs.count)
             guard !window.isEmpty else { throw ProtocolError(.argument, "Bad song index") }
@@ -104,7 +104,7 @@ extension Commands {
             c.changed(.storedPlaylist)
             return .done
         }
-        t.register("playlistmove", 3, 3) { call throws(ProtocolError) in
+        t.register("playlistmove", 3, 3) { call throws in
             var songs = try store.load(call.args[0])
             let from = try Arguments.unsigned(call.args[1])
             let to = try Arguments.unsigned(call.args[2])
@@ -114,12 +114,12 @@ extension Commands {
             c.changed(.storedPlaylist)
             return .done
         }
-        t.register("rename", 2, 2) { call throws(ProtocolError) in
+        t.register("rename", 2, 2) { call throws in
             try store.rename(call.args[0], to: call.args[1])
             c.changed(.storedPlaylist)
             return .done
         }
-        t.register("rm", 1, 1) { call throws(ProtocolError) in
+        t.register("rm", 1, 1) { call throws in
             try store.remove(call.args[0])
             c.changed(.storedPlaylist)
             return .done

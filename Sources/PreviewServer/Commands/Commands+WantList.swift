@@ -7,7 +7,7 @@ extension Commands {
         let wants = s.wants
 
         // wantadd URI: adding one already there changes nothing and says so.
-        t.register("wantadd", 1, 1) { call throws(ProtocolError) in
+        t.register("wantadd", 1, 1) { call throws in
             let uri = try WantList.item(call.args[0])
             if try wants.add(uri, at: Int(c.clock.wall())) {
                 c.changed(.storedPlaylist)
@@ -16,13 +16,13 @@ extension Commands {
             }
             return .done
         }
-        t.register("wantrm", 1, 1) { call throws(ProtocolError) in
+        t.register("wantrm", 1, 1) { call throws in
             let uri = try WantList.item(call.args[0])
             guard try wants.remove(uri) else { throw ProtocolError(.noExist, "\(uri) is not in the want list") }
             c.changed(.storedPlaylist)
             return .done
         }
-        t.register("wanttoggle", 1, 1) { call throws(ProtocolError) in
+        t.register("wanttoggle", 1, 1) { call throws in
             let uri = try WantList.item(call.args[0])
             if wants.contains(uri) {
                 _ = try wants.remove(uri)
@@ -52,7 +52,7 @@ extension Commands {
             return .pending
         }
         // wantplay [URI]: queue the whole list (or one entry) and play it.
-        t.register("wantplay", 0, 1) { call throws(ProtocolError) in
+        t.register("wantplay", 0, 1) { call throws in
             var uris = wants.entries.map(\.uri)
             if let one = call.args.first {
                 let uri = try WantList.item(one)
@@ -65,7 +65,7 @@ extension Commands {
                 switch result {
                 case .failure(let e): call.finish(e)
                 case .success:
-                    do throws(ProtocolError) {
+                    do {
                         try c.run { (p: inout Player, q: Queue) throws(ProtocolError) in try p.play(position: first, in: q) }
                         c.whenAudible { call.finish(nil) }
                     } catch {

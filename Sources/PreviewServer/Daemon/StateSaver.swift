@@ -66,7 +66,7 @@ final class StateSaver {
         let snapshot = controller.snapshot()
         queue.async { [file, log] in
             let start = monotonicTime()
-            do throws(ProtocolError) { try file.save(snapshot) } catch { log.error(error.message) }
+            do throws(StorageError) { try file.save(snapshot) } catch { log.error("\(error)") }
             log.debug("state saved: \(snapshot.queue.count) songs in \(Int(((monotonicTime() - start) * 1000).rounded())) ms")
         }
         if force { queue.sync {} }

@@ -291,12 +291,12 @@ final class ClientSession {
         }
         let call: CommandCall
         let outcome: CommandOutcome
-        do throws(ProtocolError) {
+        do {
             try spec.checkArity(args.count)
             call = makeCall(args)
             outcome = try spec.handler(call)
         } catch {
-            fail(error, index: ackIndex, command: spec.name)
+            fail(ToAck.protocolError(error), index: ackIndex, command: spec.name)
             return false
         }
         return conclude(outcome, of: call, name: spec.name, ackIndex: ackIndex, okMode: okMode)

@@ -34,17 +34,17 @@ final class PlaylistStore {
     func exists(_ name: String) -> Bool { FileSystem.exists(path(name)) }
 
     /// The songs of playlist `name`.
-    /// - Throws: `.argument` for a bad name, `.noExist` "No such playlist",
-    ///   `.playlistLoad` naming the file and line that cannot be read.
-    func load(_ name: String) throws(ProtocolError) -> [Song] {
-        try M3U.checkName(name)
+    /// - Throws: `.badName`, `.noSuchPlaylist`, `.reading`, or
+    ///   `.unreadableLine` naming the file and line that cannot be read.
+    func load(_ name: String) throws(StorageError) -> [Song] {
+        guard M3U.isValidName(name) else { throw .badName }
         let read: [UInt8]?
         do { read = try AtomicFile.read(path(name)) } catch { throw .reading(error) }
-        guard let bytes = read else { throw ProtocolError(.noExist, "No such playlist") }
+        guard let bytes = read else { throw .noSuchPlaylist }
         do {
             return try M3U.parse(String(decoding: bytes, as: UTF8.self))
         } catch {
-            throw ProtocolError(.playlistLoad, "\(name).m3u line \(error.line): \(error.reason)")
+            throw .unreadableLine(file: name + ".m3u", line: error.line, reason: error.reason)
         }
     }
 
@@ -56,42 +56,40 @@ final class PlaylistStore {
     }
 
     /// Writes playlist `name` (creating or replacing it).
-    /// - Throws: `.argument` for a bad name, `.playlistMax` "Playlist is too
-    ///   large" past `maxLength` songs, `.system` for I/O errors.
-    func store(_ name: String, _ songs: [Song]) throws(ProtocolError) {
-        try M3U.checkName(name)
-        guard songs.count <= maxLength else { throw ProtocolError(.playlistMax, "Playlist is too large") }
+    /// - Throws: `.badName`, `.tooLarge` past `maxLength` songs, `.directory`
+    ///   or `.writing`.
+    func store(_ name: String, _ songs: [Song]) throws(StorageError) {
+        guard M3U.isValidName(name) else { throw .badName }
+        guard songs.count <= maxLength else { throw .tooLarge }
         try makeDirectory()
         do { try AtomicFile.write(Array(M3U.format(songs).utf8), to: path(name)) } catch { throw .writing(error) }
     }
 
     /// `rm`.
-    /// - Throws: `.noExist` "No such playlist".
-    func remove(_ name: String) throws(ProtocolError) {
-        try M3U.checkName(name)
+    /// - Throws: `.badName`, `.noSuchPlaylist`, `.removing`.
+    func remove(_ name: String) throws(StorageError) {
+        guard M3U.isValidName(name) else { throw .badName }
         do { try FileSystem.remove(path(name)) } catch {
-            if error.isNotFound { throw ProtocolError(.noExist, "No such playlist") }
-            throw ProtocolError(.system, "cannot remove \(name): \(error.reason)")
+            throw error.isNotFound ? .noSuchPlaylist : .removing(name: name, error)
         }
         AtomicFile.syncDirectory(of: path(name))
     }
 
     /// `rename`.
-    /// - Throws: `.noExist` "No such playlist", `.exist` "Playlist exists already" (mpd's words).
-    func rename(_ from: String, to: String) throws(ProtocolError) {
-        try M3U.checkName(from)
-        try M3U.checkName(to)
-        guard exists(from) else { throw ProtocolError(.noExist, "No such playlist") }
-        guard !exists(to) else { throw ProtocolError(.exist, "Playlist exists already") }
+    /// - Throws: `.badName`, `.noSuchPlaylist`, `.playlistExists`, `.renaming`.
+    func rename(_ from: String, to: String) throws(StorageError) {
+        guard M3U.isValidName(from), M3U.isValidName(to) else { throw .badName }
+        guard exists(from) else { throw .noSuchPlaylist }
+        guard !exists(to) else { throw .playlistExists }
         do { try FileSystem.rename(path(from), to: path(to)) } catch {
-            throw ProtocolError(.system, "cannot rename \(from): \(error.reason)")
+            throw .renaming(name: from, error)
         }
         AtomicFile.syncDirectory(of: path(to))
     }
 
-    private func makeDirectory() throws(ProtocolError) {
+    private func makeDirectory() throws(StorageError) {
         do { try FileSystem.makeDirectories(directory, mode: 0o700) } catch {
-            throw ProtocolError(.system, error.description)
+            throw .directory(error)
         }
     }
 }

@@ -62,7 +62,7 @@ struct JSONFile<Value: StoredValue> {
     func load() -> Value? {
         let bytes: [UInt8]?
         do { bytes = try AtomicFile.read(path) } catch {
-            log.error("cannot read \(path): \(ProtocolError.reading(error).message)")
+            log.error("cannot read \(path): \(StorageError.reading(error))")
             return nil
         }
         guard let bytes else { return nil }
@@ -81,10 +81,10 @@ struct JSONFile<Value: StoredValue> {
     }
 
     /// Writes `value` atomically.
-    /// - Throws: `ProtocolError(.system, ...)`.
-    func save(_ value: Value) throws(ProtocolError) {
+    /// - Throws: `.encoding` or `.writing`.
+    func save(_ value: Value) throws(StorageError) {
         let data: Data
-        do { data = try JSONEncoder().encode(value) } catch { throw ProtocolError(.system, "cannot encode \(path): \(error)") }
+        do { data = try JSONEncoder().encode(value) } catch { throw .encoding(path: path, "\(error)") }
         do { try AtomicFile.write(Array(data), to: path) } catch { throw .writing(error) }
     }
 }

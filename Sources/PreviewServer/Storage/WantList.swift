@@ -32,7 +32,7 @@ final class WantList {
     }
 
     /// Adds `uri` at the top. - Returns: false when it was already there.
-    func add(_ uri: String, at time: Int) throws(ProtocolError) -> Bool {
+    func add(_ uri: String, at time: Int) throws(StorageError) -> Bool {
         guard !contains(uri) else { return false }
         entries.insert(Entry(uri: uri, added: time), at: 0)
         try save()
@@ -40,7 +40,7 @@ final class WantList {
     }
 
     /// Removes `uri`. - Returns: false when it was not there.
-    func remove(_ uri: String) throws(ProtocolError) -> Bool {
+    func remove(_ uri: String) throws(StorageError) -> Bool {
         guard contains(uri) else { return false }
         entries.removeAll { $0.uri == uri }
         try save()
@@ -49,7 +49,7 @@ final class WantList {
 
     func contains(_ uri: String) -> Bool { entries.contains { $0.uri == uri } }
 
-    private func save() throws(ProtocolError) { try file.save(entries) }
+    private func save() throws(StorageError) { try file.save(entries) }
 }
 
 extension WantList.Entry: StoredValue {

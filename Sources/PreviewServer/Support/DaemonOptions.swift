@@ -237,7 +237,7 @@ private struct OptionWords {
     }
 
     /// `--output pulse|pulse:SINK|null|wav:PATH`.
-    mutating func output(_ option: Option) throws(UsageError) -> DaemonOptions.Output {
+    mutating func output(_ option: Option) throws(UsageError) -> OutputKind {
         let text = try value(of: option)
         switch text {
         case "pulse": return .pulse(sink: nil)
