@@ -1,15 +1,16 @@
 import PreviewCore
 
-/// What command handlers reach: the one queue/player owner, client
-/// messaging, and stored playlists.
+/// What command handlers reach (built by `Instance`): the one queue/player
+/// owner (and through it the catalog), client messaging, stored playlists,
+/// Last.fm charts and the want list.
 struct Services {
     let controller: PlayerController
     let hub: MessageHub
     let playlists: PlaylistStore
-    /// Country and tag charts; nil key means not configured.
-    var lastfm: LastfmClient = LastfmClient(base: "", key: nil, get: { _, _ in })
+    /// Country and tag charts; a client without a key answers why.
+    let lastfm: LastfmClient
     /// The Want to Listen list.
-    var wants: WantList
+    let wants: WantList
 }
 
 /// The MPD commands previewd implements, by concern (one file each).

@@ -17,6 +17,7 @@ final class PlayerController {
     var queue: Queue
     /// Play order, modes and the current song; changed only by the controller's files.
     var player: Player
+    /// `setvol`'s value, 0...100 percent.
     private(set) var volume = 100
     /// The last playback error, shown as `error:` in `status` until `clearerror`.
     var lastError: String?
@@ -26,11 +27,16 @@ final class PlayerController {
     /// The `error:` `status` shows.
     var statusError: String? { lastError ?? outputError }
 
+    /// The audio side: streams, prefetch, pause, volume, outputs.
     let engine: AudioEngine
+    /// Looking around the catalog (models, not replies).
     let catalog: CatalogBrowser
+    /// Signed preview URLs by track id, shared with the browser and the prefetcher.
     let previewURLs: PreviewURLCache
+    /// Keeps the next songs downloading.
     let prefetcher: Prefetcher
     let log: Log
+    /// Monotonic and wall-clock time (a clock the test moves in unit tests).
     let clock: Clock
     /// Runs a closure after a delay (seconds) on the control thread.
     let schedule: (Double, @escaping () -> Void) -> Void
