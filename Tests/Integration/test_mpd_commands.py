@@ -561,6 +561,19 @@ def test_albumart_of_an_album_uri_and_offsets_at_the_end(daemon):
     assert c.cmd(f"albumart deezer:album:{ALBUM} {len(cover) + 1}") == ["ACK [2@0] {albumart} Offset too large"]
 
 
+def test_albumart_of_a_uri_with_a_trailing_slash_as_cantata_sends_it(daemon):
+    """Cantata asks for the cover of a song's directory: `deezer:track:ID/`
+    (and `deezer:album:ID/`) name the same song and album."""
+    c = daemon.client()
+    cover = catalog.cover_bytes(COVER_PATH)
+    assert c.cmd("binarylimit 64") == ["OK"]
+    for uri in (f"deezer:track:{TRACK}/", f"deezer:album:{ALBUM}/", f"deezer:track:{TRACK}//"):
+        lines, chunk = binary_cmd(c, f'albumart "{uri}" 0')
+        assert (lines, chunk) == ([f"size: {len(cover)}", "binary: 64", "OK"], cover[:64]), uri
+    lines, chunk = binary_cmd(c, f'readpicture "deezer:track:{TRACK}/" 0')
+    assert lines == [f"size: {len(cover)}", "type: image/jpeg", "binary: 64", "OK"]
+
+
 def test_readpicture_includes_the_type(daemon):
     c = daemon.client()
     cover = catalog.cover_bytes(COVER_PATH)

@@ -55,6 +55,9 @@ final class Harness {
     var sessions: [ClientSession] = []
     /// Bodies by API path (without query), checked before the fixture files.
     var bodies: [String: String] = [:]
+    /// Answers for URLs outside the API (covers), checked first; nil passes
+    /// the URL on to the API answers.
+    var binary: (String) -> HTTPResult? = { _ in nil }
     /// Requested URLs, in order.
     var requested: [String] = []
     /// A manual clock for the rate limiter, retries and time-outs.
@@ -84,7 +87,7 @@ final class Harness {
         let clocks = Clock(monotonic: { [unowned self] in self.clock }, wall: { [unowned self] in self.wallClock })
         instance = Instance(options: options, engine: engine, log: Log(level: .error), get: { [unowned self] url, completion in
             requested.append(url)
-            let answer = { completion(self.answer(url)) }
+            let answer = { completion(self.binary(url) ?? self.answer(url)) }
             if holdAnswers { held.append(answer) } else { answer() }
         }, schedule: { [unowned self] delay, action in timers.append((clock + delay, action)) }, clock: clocks, seed: 7) { [unowned self] changed in
             for s in sessions { s.notify(changed) }

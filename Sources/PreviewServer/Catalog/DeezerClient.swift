@@ -11,6 +11,9 @@ public enum CatalogError: Error, Equatable, Sendable {
     case transport(String)
     /// The body was not the JSON expected.
     case malformed(String)
+    /// An image (a cover) could not be fetched from `host`, the CDN's
+    /// and not the API's: `why` is the transport error or the HTTP status.
+    case image(host: String, String)
 }
 
 /// The public Deezer API over the engine's HTTP client: builds URLs under
@@ -136,11 +139,22 @@ final class DeezerClient {
     func fetchBinary(url: String, completion: @escaping (Result<([UInt8], String?), CatalogError>) -> Void) {
         get(url) { result in
             guard result.status == 200, result.transportError == nil else {
-                completion(.failure(.transport(result.transportError ?? "HTTP status \(result.status)")))
+                let why = result.transportError ?? "HTTP status \(result.status)"
+                completion(.failure(.image(host: DeezerClient.host(of: url), why)))
                 return
             }
             completion(.success((result.body, result.contentType)))
         }
+    }
+
+    /// The host (and port, when given) of an http(s) URL, for messages.
+    static func host(of url: String) -> String {
+        var rest = Substring(url)
+        if let scheme = rest.firstRange(of: "://") { rest = rest[scheme.upperBound...] }
+        let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+        let authority = rest[..<end]
+        // user:password@ is never worth repeating.
+        return String(authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority)
     }
 
     // MARK: cache, sharing, retries

@@ -77,6 +77,8 @@ extension CatalogError {
             return ProtocolError(.system, "\(item): cannot reach the Deezer API: \(why)")
         case .malformed(let why):
             return ProtocolError(.system, "\(item): unexpected answer from the Deezer API: \(why)")
+        case .image(let host, let why):
+            return ProtocolError(.system, "\(item): cannot fetch the cover from \(host): \(why)")
         }
     }
 }

@@ -218,10 +218,15 @@ final class CatalogBrowser {
     }
 
     /// The album cover for `uri` (`deezer:track:ID` or `deezer:album:ID`),
-    /// fetched once and kept in memory (the last `coverCapacity`).
+    /// fetched once and kept in memory (the last `coverCapacity`). Clients
+    /// that ask for the cover of a song's directory (Cantata) send the URI
+    /// with a trailing `/`: it names the same song or album.
     /// - Parameter completion: the image bytes and content type, or
     ///   `.noExist` "No file exists" for a URI without a cover.
-    func cover(for uri: String, completion: @escaping (Result<(bytes: [UInt8], type: String?), ProtocolError>) -> Void) {
+    func cover(for given: String, completion: @escaping (Result<(bytes: [UInt8], type: String?), ProtocolError>) -> Void) {
+        var trimmed = Substring(given)
+        while trimmed.hasSuffix("/"), trimmed.hasPrefix("deezer:") { trimmed = trimmed.dropLast() }
+        let uri = String(trimmed)
         if let hit = covers.last(where: { $0.uri == uri }) {
             completion(.success((hit.bytes, hit.type)))
             return
