@@ -78,7 +78,14 @@ def _index_tracks():
 
     for name in sorted(os.listdir(FIXTURES)):
         if name.endswith(".json") and not name.startswith("error"):
-            walk(_load(name))
+            # An album's track listing names no album in its entries; Deezer's
+            # own /track/ID bodies always carry it (see track-3135556.json).
+            m = re.fullmatch(r"album-(\d+)-tracks.*\.json", name)
+            album = None
+            if m and os.path.exists(os.path.join(FIXTURES, f"album-{m[1]}.json")):
+                a = _load(f"album-{m[1]}.json")
+                album = {"id": a["id"], "title": a["title"], "type": "album"}
+            walk(_load(name), album)
     return tracks
 
 

@@ -48,6 +48,15 @@ extension Commands {
             // No passwords: the socket is the user's own (0600). mpd's text for a wrong one.
             throw ProtocolError(.password, "incorrect password")
         }
+        // One player, so one partition: mpd 0.22's `default` (Cantata asks).
+        t.register("listpartitions", 0, 0) { call in
+            call.reply.field("partition", "default")
+            return .done
+        }
+        t.register("partition", 1, 1) { call throws(ProtocolError) in
+            guard call.args[0] == "default" else { throw ProtocolError(.noExist, "No such partition") }
+            return .done
+        }
     }
 
     /// This connection's own settings: which tags replies carry

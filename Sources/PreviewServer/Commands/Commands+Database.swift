@@ -29,7 +29,14 @@ extension Commands {
                 return .done
             }
             let item: CatalogURI
-            do { item = try CatalogURI(parsing: uri) } catch { throw ProtocolError(.noExist, "No such directory") }
+            do { item = try CatalogURI(parsing: uri) } catch {
+                // As mpd: a URI of a scheme nobody serves (Cantata probes
+                // `mpd-client://`) is an argument error, not a missing directory.
+                if let scheme = uri.firstRange(of: "://"), !["http", "https"].contains(uri[..<scheme.lowerBound].lowercased()) {
+                    throw ProtocolError(.argument, "Unsupported URI scheme")
+                }
+                throw ProtocolError(.noExist, "No such directory")
+            }
             if case .stream = item { throw ProtocolError(.noExist, "No such directory") }
             c.catalog.songs(for: item) { result in
                 switch result {

@@ -252,18 +252,32 @@ final class CatalogBrowser {
             request("/track/\(id)", as: DeezerTrack.self, item: uri) { result in
                 switch result {
                 case .failure(let e): completion(.failure(e))
-                case .success(let track): fetch(track.album?.cover_big ?? track.album?.cover_xl)
+                case .success(let track):
+                    if let cover = track.album?.cover_big ?? track.album?.cover_xl {
+                        fetch(cover)
+                    } else if let albumID = track.album?.id {
+                        // A track known from an album listing names its album only.
+                        self.albumCover(albumID, item: uri, completion: completion, then: fetch)
+                    } else {
+                        fetch(nil)
+                    }
                 }
             }
         case .album(let id)?:
-            request("/album/\(id)", as: DeezerAlbum.self, item: uri) { result in
-                switch result {
-                case .failure(let e): completion(.failure(e))
-                case .success(let album): fetch(album.cover_big ?? album.cover_xl)
-                }
-            }
+            albumCover(id, item: uri, completion: completion, then: fetch)
         default:
             completion(.failure(ProtocolError(.noExist, "No file exists")))
+        }
+    }
+
+    /// Looks up album `id`'s cover URL and hands it to `fetch`.
+    private func albumCover(_ id: Int, item: String, completion: @escaping (Result<(bytes: [UInt8], type: String?), ProtocolError>) -> Void,
+                            then fetch: @escaping (String?) -> Void) {
+        request("/album/\(id)", as: DeezerAlbum.self, item: item) { result in
+            switch result {
+            case .failure(let e): completion(.failure(e))
+            case .success(let album): fetch(album.cover_big ?? album.cover_xl)
+            }
         }
     }
 }

@@ -1,0 +1,156 @@
+"""Cantata 2.5 (Debian's) against previewd: the real program under Xvfb,
+through a proxy that records what it sends, and a replay of the commands it
+sent at start-up against Debian's mpd and previewd, compared reply by reply."""
+import os
+import shutil
+import socket
+import subprocess
+import threading
+import time
+
+import pytest
+
+from test_desktop_clients import wait_for
+from test_differential import mpd  # noqa: F401  (the module-scoped mpd fixture)
+
+# What Cantata 2.5.0 sent on connecting (recorded through the proxy below,
+# against previewd playing an album; the albumart line is its cover request
+# for the current song, as Cantata words it: the song's "directory").
+CANTATA_START = [
+    "channels", "stats", 'lsinfo "mpd-client://cantata/2.5.0"', "listpartitions", "status", "playlistinfo",
+    "status", "stats", "urlhandlers", "tagtypes", "commands", "playlistinfo", "status", "outputs", "lsinfo",
+    "currentsong", "listplaylists", 'listplaylistinfo "[Radio Streams]"', "playlistinfo", "status", "outputs",
+]
+
+
+class Proxy:
+    """A Unix-socket proxy to `target` that records the client's lines and
+    the server's ACK lines, in order."""
+
+    def __init__(self, path, target):
+        self.path, self.target = path, target
+        self.lines, self.lock = [], threading.Lock()
+        self.server = socket.socket(socket.AF_UNIX)
+        self.server.bind(path)
+        self.server.listen(8)
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            upstream = socket.socket(socket.AF_UNIX)
+            upstream.connect(self.target)
+            threading.Thread(target=self._pump, args=(client, upstream, False), daemon=True).start()
+            threading.Thread(target=self._pump, args=(upstream, client, True), daemon=True).start()
+
+    def _pump(self, src, dst, from_server):
+        pending = b""
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+                pending += data
+                *whole, pending = pending.split(b"\n")
+                with self.lock:
+                    for line in whole:
+                        if not from_server:
+                            self.lines.append(line.decode("utf-8", "replace"))
+                        elif line.startswith(b"ACK "):
+                            self.lines.append("<- " + line.decode("utf-8", "replace"))
+        except OSError:
+            pass
+        finally:
+            try:
+                dst.shutdown(socket.SHUT_WR)
+            except OSError:
+                pass
+
+    def recorded(self):
+        with self.lock:
+            return list(self.lines)
+
+    def close(self):
+        self.server.close()
+
+
+@pytest.fixture
+def xvfb():
+    """A private X server; yields its DISPLAY."""
+    p = subprocess.Popen(["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    display = ":" + p.stdout.readline().strip()
+    yield display
+    p.terminate()
+    p.wait(10)
+
+
+def test_cantata_under_xvfb_shows_the_queue_and_reads_the_whole_cover(daemon_factory, xvfb, tmp_path):
+    d = daemon_factory(output="null", pace="realtime")
+    c = d.client()
+    assert c.cmd("add deezer:album:302127") == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    proxy = Proxy(str(tmp_path / "proxy.sock"), d.socket)
+    home = tmp_path / "home"
+    (home / ".config" / "cantata").mkdir(parents=True)
+    (home / ".config" / "cantata" / "cantata.conf").write_text(
+        f"[General]\nversion=2.5.0\ncurrentConnection=Default\nfirstRun=false\n\n"
+        f"[Connection]\nhost={proxy.path}\nport=6600\npasswd=\ndir=/nonexistent/\n")
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    env = dict(os.environ, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_RUNTIME_DIR=str(runtime),
+               DISPLAY=xvfb, QT_QPA_PLATFORM="xcb")
+    # Cantata needs a session bus (its single-instance check); a private one.
+    app = subprocess.Popen(["dbus-run-session", "--", "cantata"], env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        cover_done = wait_for(lambda: any(l.startswith("albumart ") and not l.endswith(" 0") for l in proxy.recorded()),
+                              timeout=45)
+        lines = proxy.recorded()
+        assert cover_done, lines
+        shot = tmp_path / "cantata.png"
+        subprocess.run(["import", "-window", "root", "-display", xvfb, str(shot)], check=True)
+        mean = float(subprocess.run(["convert", str(shot), "-format", "%[mean]", "info:"],
+                                    capture_output=True, text=True, check=True).stdout)
+        assert mean > 10000, f"the screen is dark: mean {mean}"
+    finally:
+        app.terminate()
+        app.wait(10)
+        proxy.close()
+    # The cover in two chunks of Cantata's binary limit (8192), no ACK.
+    covers = [l for l in lines if l.startswith("albumart ")]
+    assert covers[:2] == ['albumart "deezer:track:3135553/" 0', 'albumart "deezer:track:3135553/" 8192'], lines
+    for line in CANTATA_START[:3] + ["playlistinfo", "currentsong", "outputs", "tagtypes", "commands"]:
+        assert line in lines, (line, lines)
+    # Only what mpd refuses too (see the replay below) is refused.
+    acks = [l for l in lines if l.startswith("<- ")]
+    assert set(acks) <= {"<- ACK [2@0] {lsinfo} Unsupported URI scheme",
+                         "<- ACK [50@0] {listplaylistinfo} No such playlist"}, acks
+
+
+def ack_code(reply):
+    last = reply[-1]
+    return last.split("]")[0] + "]" if last.startswith("ACK ") else "OK"
+
+
+def test_cantatas_start_up_commands_get_the_answer_kinds_mpd_gives(mpd, daemon):  # noqa: F811
+    """Each recorded command, on a fresh, stopped, empty server: OK on both,
+    or the same ACK code on both; `status`, `currentsong`, `listplaylists`
+    and `channels` name the same keys (stats and outputs differ on purpose:
+    mpd has a database and output attributes)."""
+    ours, theirs = daemon.client(), Client_for(mpd)
+    for line in CANTATA_START:
+        a, b = ours.cmd(line), theirs.cmd(line)
+        assert ack_code(a) == ack_code(b), (line, a[-1], b[-1])
+        if line in ("status", "currentsong", "listplaylists", "channels"):
+            assert [l.split(": ")[0] for l in a] == [l.split(": ")[0] for l in b], (line, a, b)
+    assert ours.cmd("listpartitions") == theirs.cmd("listpartitions") == ["partition: default", "OK"]
+    assert ours.cmd("partition default") == theirs.cmd("partition default") == ["OK"]
+    # Cantata's cover request for a catalog song: answered by previewd.
+    assert ours.cmd('albumart "deezer:track:3135553/" 0')[-1] == "OK"
+
+
+def Client_for(mpd_socket):  # noqa: N802
+    from conftest import Client
+    return Client(str(mpd_socket))
