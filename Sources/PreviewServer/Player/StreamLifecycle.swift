@@ -140,7 +140,7 @@ extension PlayerController {
         streams.inBurst = true
         let skip = streams.skips
         schedule(PlayerController.burstQuiet) { [weak self] in
-            guard let self, self.streams.skips == skip, self.streams.inBurst else { return }
+            guard let self, self.streams.skips == skip else { return }
             self.endBurst()
         }
     }
