@@ -240,8 +240,13 @@ case .toggle:
 case .stop:
     _ = connection.must(["stop"])
     showStatus()
-case .next:
+case .next(let wait):
     _ = connection.must(["next"])
+    if wait, dictionary(connection.must(["status"]))["state"] == "play" {
+        // `play` while playing changes nothing and answers once the song is
+        // audible; paused, there is no audio to wait for.
+        _ = connection.must(["play"])
+    }
     showStatus()
 case .previous:
     _ = connection.must(["previous"])

@@ -155,7 +155,9 @@ def run_session(path, steps, urls):
 
 # Each session: a name and its steps. `{u1}`..`{u3}` are http:// preview URLs.
 # "B line" runs on a second connection; "line &" sends without reading;
-# "#read" reads one reply; "#sleep S" waits.
+# "#read" reads one reply; "#sleep S" waits. previewd answers `next` and
+# `previous` before the new song is opened (the key-repeat rule), mpd once its
+# decoder started: a `status` after them waits until both have audio.
 ADD3 = ['add "{u1}"', 'add "{u2}"', 'add "{u3}"']
 SESSIONS = {
     "ping": ["ping"],
@@ -184,10 +186,10 @@ SESSIONS = {
     "play-pause-toggle": ADD3 + ["play 1", "#sleep 0.3", "pause", "status", "pause", "status", "pause 1",
                                  "pause 1", "status", "pause 0", "status"],
     "stop-keeps-song": ADD3 + ["play 1", "#sleep 0.3", "stop", "status"],
-    "next-previous": ADD3 + ["play 0", "#sleep 0.3", "next", "status", "previous", "status"],
+    "next-previous": ADD3 + ["play 0", "#sleep 0.3", "next", "#sleep 0.3", "status", "previous", "#sleep 0.3", "status"],
     "next-at-end": ADD3 + ["play 2", "#sleep 0.3", "next", "status"],
-    "repeat-wraps": ADD3 + ["repeat 1", "play 2", "#sleep 0.3", "next", "status"],
-    "previous-at-start": ADD3 + ["play 0", "#sleep 0.3", "previous", "status"],
+    "repeat-wraps": ADD3 + ["repeat 1", "play 2", "#sleep 0.3", "next", "#sleep 0.3", "status"],
+    "previous-at-start": ADD3 + ["play 0", "#sleep 0.3", "previous", "#sleep 0.3", "status"],
     "next-stopped": ADD3 + ["next", "previous", "seekcur 5"],
     "play-errors": ["play 99", "play -1", "play abc", "playid 999999", "playid -1", "playid abc"],
     "modes": ["repeat 1", "random 1", "single 1", "consume 1", "status", "single oneshot", "status",

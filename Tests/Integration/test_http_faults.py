@@ -210,7 +210,9 @@ def test_an_endless_body_plays_like_a_radio_stream_until_skipped(daemon_factory,
     st = c.fields("status")
     assert (st["state"], st["song"]) == ("play", "0")
     assert float(st["elapsed"]) > 1.5
-    assert c.cmd("next") == ["OK"]
-    st = c.fields("status")
+    assert c.cmd("next") == ["OK"]  # at once: the duration comes with the first audio
+    deadline = time.time() + 5
+    while "duration" not in (st := c.fields("status")) and time.time() < deadline:
+        time.sleep(0.02)
     assert (st["state"], st["song"], st["duration"]) == ("play", "1", "30.000")
     assert "error" not in st

@@ -57,8 +57,9 @@ def test_next_to_a_prefetched_track_needs_no_request(daemon_factory, http):
     try:
         control(http, "delay?ms=300")
         mark = len(control(http, "log"))
-        # `next` answers once the new song's first samples reached the output.
+        # `next` answers at once; the prefetched song starts with no request.
         assert c.cmd("next") == ["OK"]
+        assert wait_for(lambda: "audio" in c.fields("status"))
         assert requests_since(http, mark) == []
     finally:
         control(http, "delay?ms=0")
@@ -82,8 +83,8 @@ def test_without_prefetch_next_fetches_then_plays(daemon_factory, http):
     time.sleep(1)
     assert not any(p.startswith(f"/preview/{tracks[1]['id']}.mp3") for p in control(http, "log"))
     mark = len(control(http, "log"))
-    assert c.cmd("next") == ["OK"]
-    assert any(p.startswith(f"/preview/{tracks[1]['id']}.mp3") for p in requests_since(http, mark))
+    assert c.cmd("next") == ["OK"]  # at once: the song opens after the skip settle
+    assert wait_for(lambda: any(p.startswith(f"/preview/{tracks[1]['id']}.mp3") for p in requests_since(http, mark)))
 
 
 def test_prefetched_album_plays_gapless_and_sample_exact(daemon_factory, http):
@@ -155,6 +156,8 @@ def test_a_burst_of_next_opens_only_the_song_it_lands_on(daemon_factory, http):
         assert cl.reply() == ["OK"]
     st = clients[0].fields("status")
     assert (st["song"], st["state"]) == ("4", "play")
+    # The skips answered at once; the landing song opens once they settled.
+    assert wait_for(lambda: "audio" in clients[0].fields("status"))
     previews = [p for p in requests_since(http, mark) if p.startswith("/preview/")]
     assert [p.split("?")[0] for p in previews] == [f"/preview/{tracks[4]['id']}.mp3"]
 

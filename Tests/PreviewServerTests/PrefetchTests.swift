@@ -36,9 +36,10 @@ import Testing
         #expect(h.engine.prefetches.isEmpty, "nothing competes with the song being started")
         _ = try audible(h)
         #expect(h.engine.prefetches.last == ["deezer:track:2", "deezer:track:3"])
-        _ = h.send(c, "next\n")  // answers once audible
+        _ = h.send(c, "next\n")  // answers at once
         #expect(h.engine.lastPlay?.1 == Self.preview(2))
         _ = try audible(h)
+        h.advance(PlayerController.burstQuiet)  // the key-repeat rule: after the burst
         #expect(h.engine.prefetches.last == ["deezer:track:3", "deezer:track:4"])
         _ = h.send(c, "single 1\n")
         #expect(h.engine.prefetches.last == [], "single mode stops after this song")

@@ -6,7 +6,9 @@ public enum ControlCommand: Equatable, Sendable {
     case pause
     case toggle
     case stop
-    case next
+    /// `next [--wait]`: the daemon answers at once; with `wait`, previewctl
+    /// returns once the new song's audio has started.
+    case next(wait: Bool)
     case previous
     case shuffle
     case random(Bool)
@@ -125,9 +127,10 @@ public enum ControlCommand: Equatable, Sendable {
         case "toggle": try sub.count(0...0); self = .toggle
         case "stop": try sub.count(0...0); self = .stop
         case "next":
-            // Like play, next answers once the audio started; --wait says so explicitly.
+            // next answers at once (a held key must not wait for each song);
+            // --wait waits for the new song's audio, as play does.
             guard args.allSatisfy({ $0 == "--wait" }) else { throw UsageError(message: "wrong number of arguments for \"next\"") }
-            self = .next
+            self = .next(wait: !args.isEmpty)
         case "prev", "previous": try sub.count(0...0); self = .previous
         case "shuffle": try sub.count(0...0); self = .shuffle
         case "random": self = .random(try sub.onOff())

@@ -2,7 +2,11 @@ import PreviewCore
 
 extension Commands {
     /// Starting, pausing, stopping and skipping. Those that start a song
-    /// answer once it is audible (see `awaitAudible`).
+    /// answer once it is audible (see `awaitAudible`), except `next` and
+    /// `previous`, which answer at once, as mpd does: a key held down sends
+    /// them faster than a song starts, and a reply that waited for each
+    /// song would make every one of them open (the key-repeat rule,
+    /// `PlayerController.prefetchCandidates`).
     static func registerPlayControl(_ t: inout CommandTable, _ s: Services) {
         let c = s.controller
         t.register("play", 0, 1) { call throws(ProtocolError) in
@@ -38,14 +42,14 @@ extension Commands {
         t.register("next", 0, 0) { call throws(ProtocolError) in
             guard c.player.state != .stop else { throw ProtocolError(.playerSync, "Not playing") }
             try c.run({ (p: inout Player, q: Queue) in p.next(in: q) }, skip: true)
-            return awaitAudible(c, call)
+            return .done
         }
         t.register("previous", 0, 0) { call throws(ProtocolError) in
             guard c.player.state != .stop else { throw ProtocolError(.playerSync, "Not playing") }
             let elapsed = c.elapsed
             let after = c.previousRestartSeconds
             try c.run({ (p: inout Player, q: Queue) in p.previous(in: q, elapsed: elapsed, restartAfter: after) }, skip: true)
-            return awaitAudible(c, call)
+            return .done
         }
     }
 

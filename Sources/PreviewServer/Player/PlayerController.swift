@@ -142,8 +142,9 @@ final class PlayerController {
     ///
     /// `skip` marks `next`/`previous`: a song that must come from the
     /// network is then opened only after `skipSettle` seconds without
-    /// another skip, so a burst of key repeats fetches just the song it
-    /// lands on (a prefetched song starts at once).
+    /// another skip, and nothing new is prefetched until the burst of skips
+    /// is over (`noteSkip`), so a burst of key repeats fetches just the song
+    /// it lands on and its prefetch (a prefetched song starts at once).
     func run(_ operation: (inout Player, Queue) throws(ProtocolError) -> [PlayerEffect], user: Bool = true,
              seekTo offset: Double = 0, skip: Bool = false) throws(ProtocolError) {
         let before = (player.state, player.current)
@@ -151,7 +152,10 @@ final class PlayerController {
         if user, effects.contains(where: { if case .start = $0 { return true } else { return false } }) {
             lastError = nil
             streams.failuresInARow = 0
+            // A song chosen by `play` and the like is where the user stays.
+            if !skip { endBurst() }
         }
+        if skip { noteSkip() }
         apply(effects, offset: offset, skip: skip)
         if before != (player.state, player.current) || !effects.isEmpty { notify(.player) }
     }
@@ -286,6 +290,7 @@ final class PlayerController {
                   format: currentFormat, bitrate: currentBitrate, error: statusError)
     }
 
-    /// Total seconds played since start (for `stats`).
-    var totalPlayTime: Double { streams.playedSeconds + elapsed }
+    /// Total seconds played since start (for `stats`): only what was heard,
+    /// never a restored position or the part a seek jumped over.
+    var totalPlayTime: Double { streams.playedSeconds + streamPlayedSeconds }
 }

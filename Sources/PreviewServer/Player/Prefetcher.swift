@@ -12,7 +12,8 @@ final class Prefetcher {
     /// 0 turns prefetching off).
     var count = 2
     /// What should be prefetched now, in play order: nil keeps the list
-    /// under way (a song is being started and must not wait behind others).
+    /// under way (a song is being started and must not wait behind others,
+    /// or a burst of skips may go on past the songs it would list).
     var candidates: () -> [Song]? = { [] }
 
     private let engine: AudioEngine

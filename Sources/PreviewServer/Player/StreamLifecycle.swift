@@ -32,9 +32,17 @@ struct StreamLifecycle {
     var failuresInARow = 0
     /// Seconds of audio played before the active stream (for `stats` playtime).
     var playedSeconds = 0.0
-    /// Commands (`play`, `next`, `seek`, ...) waiting for the new song's first
-    /// audio, so a `status` right after them shows its format, as with mpd.
+    /// Commands (`play`, `playid`, `seek`, ...) waiting for the new song's
+    /// first audio, so a `status` right after them shows its format.
+    /// `next` and `previous` never wait (see `noteSkip`).
     var waiters: [() -> Void] = []
+    /// Skips (`next`, `previous`) taken so far: a timer set at a skip finds
+    /// it unchanged only when no skip came after it.
+    var skips = 0
+    /// Whether a burst of skips is under way: from a skip until
+    /// `PlayerController.burstQuiet` passes without another, or a command
+    /// plays a song. No new prefetch list is made meanwhile.
+    var inBurst = false
 
     /// Takes the next stream id.
     mutating func takeID() -> StreamID {
@@ -51,11 +59,18 @@ extension PlayerController {
     /// How long a skipped-to song that needs the network waits for the
     /// next skip before it is opened, in seconds.
     static let skipSettle = 0.05
+    /// How long after the last skip a burst of skips is over and the songs
+    /// after the one it landed on may be prefetched, in seconds. Longer than
+    /// `skipSettle`: a key repeat that a hotkey turns into one client
+    /// process per press (`mpc next`, `previewctl next`) leaves gaps of a
+    /// few tens of milliseconds, and a busy machine stretches them.
+    static let burstQuiet = 0.5
     /// The longest `Retry-After` (seconds) a 503 is waited out for; a
     /// longer one skips the song at once.
     static let longestRetryAfter = 10
 
-    /// Seconds played of the current song (0 before its first sample).
+    /// Seconds played of the current song (0 before its first sample): where
+    /// in the song it is, so a seek or a restored position counts.
     var elapsed: Double {
         guard let stream = streams.active else { return 0 }
         guard let pos = engine.position(), pos.stream == stream.id else { return stream.from }
@@ -103,21 +118,58 @@ extension PlayerController {
         releaseWaiters()
     }
 
+    /// Seconds the active stream really played: from where it started (a
+    /// seek, a restored position, a `rangeid` start), not from the song's
+    /// start, which the engine's position counts from.
+    var streamPlayedSeconds: Double {
+        guard let stream = streams.active, let pos = engine.position(), pos.stream == stream.id else { return 0 }
+        return max(0, pos.seconds - stream.from)
+    }
+
     /// Adds what the active stream played to the play time.
     func finishStreamAccounting() {
-        if let stream = streams.active, let pos = engine.position(), pos.stream == stream.id {
-            streams.playedSeconds += pos.seconds
+        streams.playedSeconds += streamPlayedSeconds
+    }
+
+    /// A `next` or `previous` was taken: it begins a burst of skips or
+    /// makes the one under way last `burstQuiet` more. Once that passes
+    /// without another skip, the burst is over and prefetching goes on
+    /// (when the song it landed on is audible; see `prefetchCandidates`).
+    func noteSkip() {
+        streams.skips += 1
+        streams.inBurst = true
+        let skip = streams.skips
+        schedule(PlayerController.burstQuiet) { [weak self] in
+            guard let self, self.streams.skips == skip else { return }
+            self.endBurst()
         }
+    }
+
+    /// Ends a burst of skips (its quiet time passed, or a command such as
+    /// `play` chose a song), so the prefetch list is made again.
+    func endBurst() {
+        guard streams.inBurst else { return }
+        streams.inBurst = false
+        prefetcher.scheduleRefresh()
     }
 
     /// The songs to download ahead: the next `prefetcher.count` in play
     /// order, once the current song is audible (so it never waits behind
-    /// them); nil keeps what is under way; nothing when stopped.
+    /// them) and no burst of skips is under way; nil keeps what is under
+    /// way; nothing when stopped.
+    ///
+    /// The key-repeat rule: while a burst lasts, what was prefetched before
+    /// it stays (a skip onto such a song starts at once), but nothing new
+    /// is listed, so passing over a song never makes the engine fetch the
+    /// ones after it; a skip onto any other song opens it only after
+    /// `skipSettle` without another skip. A burst thus fetches the song it
+    /// lands on, and then what follows it.
     func prefetchCandidates() -> [Song]? {
+        guard player.state != .stop else { return [] }
+        if streams.inBurst { return nil }
         // Until the new song is heard, what is under way is likely still
         // wanted, and a new list would only compete with the song.
         if player.state == .play, let stream = streams.active, !stream.audible { return nil }
-        guard player.state != .stop else { return [] }
         return player.upcoming(prefetcher.count, in: queue).compactMap { queue.song(withID: $0)?.song }
     }
 
