@@ -153,6 +153,12 @@ final class CatalogBrowser {
             }
         }
         guard !terms.isEmpty else {
+            // A `file` search (ncmpc's "Filename" mode) matches URIs; a word
+            // that names no catalog track matches none: an empty answer, as mpd's.
+            if !requirements.isEmpty, requirements.allSatisfy({ $0.0 == .file }) {
+                completion(.success([]))
+                return
+            }
             completion(.failure(ProtocolError(.argument, "The filter needs a tag to search for (any, artist, album or title)")))
             return
         }
