@@ -10,7 +10,7 @@ from conftest import PREVIEWCTL
 
 HBFS = ["file: deezer:track:3135556", "title: Harder, Better, Faster, Stronger", "artist: Daft Punk",
         "album: Discovery"]
-DIGITAL_LOVE = ["file: deezer:track:3135555", "title: Digital Love", "artist: Daft Punk"]
+DIGITAL_LOVE = ["file: deezer:track:3135555", "title: Digital Love", "artist: Daft Punk", "album: Discovery"]
 
 
 def record(client):
@@ -84,7 +84,7 @@ def test_a_session_seen_by_events_watch_and_hooks(daemon_factory, http, tmp_path
     kv = ["position=1", "songid=1", "length=3", "volume=100", "file=deezer:track:3135556",
           "title=Harder, Better, Faster, Stronger", "artist=Daft Punk", "album=Discovery", "elapsed=*", "duration=30.000"]
     third_kv = ["position=3", "songid=3", "length=3", "volume=100", "file=deezer:track:3135555",
-                "title=Digital Love", "artist=Daft Punk", "elapsed=*", "duration=30.000"]
+                "title=Digital Love", "artist=Daft Punk", "album=Discovery", "elapsed=*", "duration=30.000"]
     expected = [
         ["event=player", "reason=user", "state=play", *kv],
         ["event=player", "reason=user", "state=pause", *kv],
