@@ -210,6 +210,31 @@ def fixture(name):
         return json.load(f)
 
 
+def catalog_tag_lines(track):
+    """The tag lines previewd adds after Album for a Deezer track object:
+    AlbumArtist, Track, Disc, Date, Genre, Label, as far as the recorded
+    bodies of its album give them (the stand-in answers /album/ID only for
+    recorded albums; other lookups fail and add nothing)."""
+    album_id = (track.get("album") or {}).get("id")
+    album_file = os.path.join(catalog.FIXTURES, f"album-{album_id}.json")
+    position, disc = track.get("track_position"), track.get("disk_number")
+    if not os.path.exists(album_file):
+        return []
+    album = fixture(f"album-{album_id}.json")
+    if position is None and os.path.exists(os.path.join(catalog.FIXTURES, f"album-{album_id}-tracks.json")):
+        for t in fixture(f"album-{album_id}-tracks.json")["data"]:
+            if t["id"] == track["id"]:
+                position, disc = t.get("track_position"), t.get("disk_number")
+    lines = [f"AlbumArtist: {album['artist']['name']}"]
+    lines += [f"Track: {position}"] if position else []
+    lines += [f"Disc: {disc}"] if disc else []
+    lines += [f"Date: {album['release_date']}"] + [f"Genre: {g['name']}" for g in album["genres"]["data"]]
+    return lines + [f"Label: {album['label']}"]
+
+
+DISCOVERY = {"id": 302127}
+
+
 def album_tracks():
     """The tracks of album 302127, the album most tests queue."""
     return fixture("album-302127-tracks.json")["data"]

@@ -125,8 +125,11 @@ def test_info_track_album_artist_playlist(daemon):
     c = daemon.client()
     t = load("track-3135556.json")
     got = c.cmd("cataloginfo deezer:track:3135556")
-    assert got == song_lines(t) + [
-        f"TrackDuration: {t['duration']}", f"Date: {t['release_date']}", f"ISRC: {t['isrc']}",
+    # The song has the album's release date (the track's own is 1900-01-01),
+    # and its track and disc numbers.
+    lines = song_lines(t)
+    assert got == lines[:4] + ["Track: 4", "Disc: 1", f"Date: {t['album']['release_date']}"] + lines[4:] + [
+        f"TrackDuration: {t['duration']}", f"ISRC: {t['isrc']}",
         f"Rank: {t['rank']}", f"AlbumURI: deezer:album:{t['album']['id']}",
         f"ArtistURI: deezer:artist:{t['artist']['id']}", "OK"]
     a = load("album-302127.json")

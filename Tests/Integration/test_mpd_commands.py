@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import catalog, md5, reference_pcm, wav_pcm, album_tracks, assert_silent, fixture, songs, url
+from conftest import DISCOVERY, catalog, catalog_tag_lines, md5, reference_pcm, wav_pcm, album_tracks, assert_silent, fixture, songs, url
 
 ALBUM = "302127"
 TRACK = 3135556
@@ -27,13 +27,19 @@ def eminem_tracks():
 def song_lines(t, album=None):
     """A Deezer track as previewd lists it: file, tags, preview length."""
     seconds = min(t["duration"], 30)
+    tags = catalog_tag_lines(t if "album" in t else {**t, "album": DISCOVERY})
     return [f"file: deezer:track:{t['id']}", f"Artist: {t['artist']['name']}", f"Title: {t['title']}",
-            f"Album: {album or t['album']['title']}", f"Time: {seconds}", f"duration: {seconds}.000"]
+            f"Album: {album or t['album']['title']}", *tags, f"Time: {seconds}", f"duration: {seconds}.000"]
 
 
-def album_song(i):
-    """Lines of the album's track i (0-based), without Pos/Id."""
-    return song_lines(album_tracks()[i], album="Discovery")
+def album_song(i, catalog_tags=True):
+    """Lines of the album's track i (0-based), without Pos/Id; without the
+    tags only the album's body gives (as a stored playlist keeps it)."""
+    lines = song_lines(album_tracks()[i], album="Discovery")
+    return lines if catalog_tags else lines[:4] + lines[-2:]
+
+
+TAGTYPES = [f"tagtype: {t}" for t in ("Artist", "Album", "AlbumArtist", "Title", "Track", "Genre", "Date", "Disc", "Label")]
 
 
 def queued(i, pos, song_id, prio=None):
@@ -240,7 +246,7 @@ def test_rangeid_shows_range_and_clears(daemon):
     song = album_song(2)
     assert c.cmd("rangeid 3 1.5:3") == ["OK"]
     # mpd: Range right after file; the duration is that of the range.
-    assert c.cmd("playlistid 3") == ([song[0], "Range: 1.500-3.000"] + song[1:4]
+    assert c.cmd("playlistid 3") == ([song[0], "Range: 1.500-3.000"] + song[1:-2]
                                      + ["Time: 2", "duration: 1.500", "Pos: 2", "Id: 3", "OK"])
     assert c.cmd("rangeid 3 :") == ["OK"]
     assert c.cmd("playlistid 3") == queued(2, 2, 3) + ["OK"]
@@ -251,7 +257,7 @@ def test_rangeid_open_end(daemon):
     add_album(c)
     song = album_song(0)
     assert c.cmd("rangeid 1 2:") == ["OK"]
-    assert c.cmd("playlistid 1") == ([song[0], "Range: 2.000-"] + song[1:4]
+    assert c.cmd("playlistid 1") == ([song[0], "Range: 2.000-"] + song[1:-2]
                                      + ["Time: 28", "duration: 28.000", "Pos: 0", "Id: 1", "OK"])
 
 
@@ -330,7 +336,7 @@ def test_addtagid_adds_a_value_next_to_the_existing_one(daemon):
     assert c.cmd(f"addid deezer:track:{TRACK}") == ["Id: 1", "OK"]
     song = album_song(3)
     assert c.cmd("addtagid 1 artist X") == ["OK"]
-    assert c.cmd("playlistid 1") == song[:4] + ["Artist: X"] + song[4:] + ["Pos: 0", "Id: 1", "OK"]
+    assert c.cmd("playlistid 1") == song[:-2] + ["Artist: X"] + song[-2:] + ["Pos: 0", "Id: 1", "OK"]
     assert c.cmd("cleartagid 1 artist") == ["OK"]
     assert c.cmd("playlistid 1") == [song[0]] + song[2:] + ["Pos: 0", "Id: 1", "OK"]
 
@@ -492,11 +498,11 @@ def test_config_and_password(daemon):
 def test_tagtypes_lists_in_mpd_order_and_disable_hides_album(daemon):
     c = daemon.client()
     add_album(c)
-    assert c.cmd("tagtypes") == ["tagtype: Artist", "tagtype: Album", "tagtype: Title", "OK"]
+    assert c.cmd("tagtypes") == TAGTYPES + ["OK"]
     assert c.cmd("tagtypes disable Album") == ["OK"]
-    assert c.cmd("tagtypes") == ["tagtype: Artist", "tagtype: Title", "OK"]
+    assert c.cmd("tagtypes") == [t for t in TAGTYPES if t != "tagtype: Album"] + ["OK"]
     song = album_song(0)
-    assert c.cmd("playlistinfo 0") == song[:3] + song[4:] + ["Pos: 0", "Id: 1", "OK"]
+    assert c.cmd("playlistinfo 0") == song[:3] + song[4:] + ["Pos: 0", "Id: 1", "OK"], "no Album line"
     # The setting is the connection's own.
     assert daemon.client().cmd("playlistinfo 0") == queued(0, 0, 1) + ["OK"]
 
@@ -509,9 +515,10 @@ def test_tagtypes_clear_all_enable(daemon):
     assert c.cmd("playlistinfo 0") == [album_song(0)[0], "Time: 30", "duration: 30.000", "Pos: 0", "Id: 1", "OK"]
     assert c.cmd("tagtypes enable Title") == ["OK"]
     assert c.cmd("tagtypes") == ["tagtype: Title", "OK"]
-    assert c.cmd("tagtypes enable AlbumArtist") == ["OK"]
+    assert c.cmd("tagtypes enable AlbumArtist Composer") == ["OK"]
+    assert c.cmd("tagtypes") == ["tagtype: AlbumArtist", "tagtype: Title", "OK"]
     assert c.cmd("tagtypes all") == ["OK"]
-    assert c.cmd("tagtypes") == ["tagtype: Artist", "tagtype: Album", "tagtype: Title", "OK"]
+    assert c.cmd("tagtypes") == TAGTYPES + ["OK"]
     assert c.cmd("playlistinfo 0") == queued(0, 0, 1) + ["OK"]
 
 
@@ -522,7 +529,7 @@ def test_tagtypes_errors(daemon):
     assert c.cmd("tagtypes enable") == ["ACK [2@0] {tagtypes} Not enough arguments"]
     assert c.cmd("tagtypes clear Artist") == ["ACK [2@0] {tagtypes} Too many arguments"]
     assert c.cmd("tagtypes frobnicate") == ["ACK [2@0] {tagtypes} Unknown sub command"]
-    assert c.cmd("tagtypes") == ["tagtype: Artist", "tagtype: Album", "tagtype: Title", "OK"]
+    assert c.cmd("tagtypes") == TAGTYPES + ["OK"]
 
 
 # ---------------------------------------------------------------- albumart, readpicture
@@ -661,7 +668,7 @@ def test_save_listplaylists_listplaylist_listplaylistinfo(daemon, http):
     path = playlist_file(daemon, "mine")
     assert c.cmd("listplaylists") == ["playlist: mine", f"Last-Modified: {iso(path)}", "OK"]
     assert c.cmd("listplaylist mine") == [f"file: deezer:track:{TRACK}", f"file: {url(http, 1)}", "OK"]
-    assert c.cmd("listplaylistinfo mine") == album_song(3) + [f"file: {url(http, 1)}", "OK"]
+    assert c.cmd("listplaylistinfo mine") == album_song(3, catalog_tags=False) + [f"file: {url(http, 1)}", "OK"]
 
 
 def test_save_writes_an_extended_m3u(daemon):
@@ -718,7 +725,10 @@ def test_load_keeps_the_tags(daemon):
     assert c.cmd("save disc") == ["OK"]
     assert c.cmd("clear") == ["OK"]
     assert c.cmd("load disc 2:4") == ["OK"]
-    assert c.cmd("playlistinfo") == queued(2, 0, 15) + queued(3, 1, 16) + ["OK"]
+    # A stored playlist keeps Artist, Title, Album and the length (M3U's
+    # #EXTINF); the album's own tags come back when the album is queued.
+    plain_tags = [album_song(i, catalog_tags=False) + [f"Pos: {p}", f"Id: {i + 13}"] for p, i in ((0, 2), (1, 3))]
+    assert c.cmd("playlistinfo") == plain_tags[0] + plain_tags[1] + ["OK"]
 
 
 def test_load_errors(daemon):
@@ -731,7 +741,7 @@ def test_load_errors(daemon):
 def test_playlistadd_track_and_album(daemon):
     c = daemon.client()
     assert c.cmd(f"playlistadd new deezer:track:{TRACK}") == ["OK"]
-    assert c.cmd("listplaylistinfo new") == album_song(3) + ["OK"]
+    assert c.cmd("listplaylistinfo new") == album_song(3, catalog_tags=False) + ["OK"]
     assert c.cmd(f"playlistadd new deezer:album:{ALBUM}") == ["OK"]
     expected = [f"file: deezer:track:{TRACK}"] + [f"file: deezer:track:{t['id']}" for t in album_tracks()]
     assert c.cmd("listplaylist new") == expected + ["OK"]

@@ -13,7 +13,7 @@ import time
 
 import mpd
 
-from conftest import catalog, md5, reference_pcm, wav_pcm, fixture, url
+from conftest import DISCOVERY, catalog, catalog_tag_lines, md5, reference_pcm, wav_pcm, fixture, url
 
 ALBUM = "302127"
 TRACK = 3135556
@@ -23,8 +23,14 @@ COVER_PATH = "/cover/images/cover/93b50f6ab0f44d53f8aee5ad207271ee/500x500-00000
 def song(t, album=None):
     """A Deezer track as python-mpd returns it from a song listing."""
     seconds = str(min(t["duration"], 30))
-    return {"file": f"deezer:track:{t['id']}", "artist": t["artist"]["name"], "title": t["title"],
-            "album": album or t["album"]["title"], "time": seconds, "duration": seconds + ".000"}
+    out = {"file": f"deezer:track:{t['id']}", "artist": t["artist"]["name"], "title": t["title"],
+           "album": album or t["album"]["title"]}
+    # python-mpd gives a tag seen once as a string, twice as a list.
+    for line in catalog_tag_lines(t if "album" in t else {**t, "album": DISCOVERY}):
+        key, _, value = line.partition(": ")
+        key = key.lower()
+        out[key] = [out[key], value] if key in out else value
+    return dict(out, time=seconds, duration=seconds + ".000")
 
 
 class Session:
@@ -83,7 +89,7 @@ def test_python_mpd_scripted_session(daemon, http):
     s.check("notcommands", c.notcommands(), [])
     s.check("urlhandlers", c.urlhandlers(), ["deezer:", "http://", "https://"])
     s.check("decoders", c.decoders(), [{"plugin": "mpg123", "suffix": "mp3", "mime_type": "audio/mpeg"}])
-    s.check("tagtypes", c.tagtypes(), ["Artist", "Album", "Title"])
+    s.check("tagtypes", c.tagtypes(), ["Artist", "Album", "AlbumArtist", "Title", "Track", "Genre", "Date", "Disc", "Label"])
 
     # -- queue: add, plchanges, prio, find, swap, moveid, rangeid, tags
     s.check("add album", c.add(f"deezer:album:{ALBUM}"), None)
@@ -114,15 +120,15 @@ def test_python_mpd_scripted_session(daemon, http):
     s.check("rangeid clear", c.rangeid(5, ":"), None)
     s.check("playlistid 5", c.playlistid(5), [dict(album[4], pos="5", id="5")])
     s.check("tagtypes disable", c.tagtypes("disable", "Album", "Title"), [])
+    rest = {k: v for k, v in album[5].items() if k not in ("artist", "title", "album")}
     s.check("playlistid 6 without album and title", c.playlistid(6), [
-        {"file": album[5]["file"], "artist": "Daft Punk", "time": "30", "duration": "30.000", "pos": "6", "id": "6"}])
+        {"file": album[5]["file"], "artist": "Daft Punk", **rest, "pos": "6", "id": "6"}])
     s.check("tagtypes all", c.tagtypes("all"), [])
     s.check("cleartagid title", c.cleartagid(6, "title"), None)
     s.check("addtagid", c.addtagid(6, "title", "Renamed"), None)
     s.check("cleartagid album", c.cleartagid(6, "album"), None)
     s.check("playlistid 6 edited", c.playlistid(6), [
-        {"file": album[5]["file"], "artist": "Daft Punk", "title": "Renamed", "time": "30", "duration": "30.000",
-         "pos": "6", "id": "6"}])
+        {"file": album[5]["file"], "artist": "Daft Punk", "title": "Renamed", **rest, "pos": "6", "id": "6"}])
 
     # -- modes, outputs, replay gain
     s.check("consume", c.consume(1), None)
@@ -169,7 +175,9 @@ def test_python_mpd_scripted_session(daemon, http):
     modified = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(os.stat(path).st_mtime))
     s.check("listplaylists", c.listplaylists(), [{"playlist": "mix", "last-modified": modified}])
     s.check("listplaylist", c.listplaylist("mix"), [f"deezer:track:{TRACK}", url(http, 1)])
-    s.check("listplaylistinfo", c.listplaylistinfo("mix"), [album[3], {"file": url(http, 1)}])
+    # A stored playlist keeps Artist, Title, Album and the length (#EXTINF).
+    stored = {k: v for k, v in album[3].items() if k in ("file", "artist", "title", "album", "time", "duration")}
+    s.check("listplaylistinfo", c.listplaylistinfo("mix"), [stored, {"file": url(http, 1)}])
     s.check("playlistadd", c.playlistadd("mix", album[0]["file"]), None)
     s.check("playlistmove", c.playlistmove("mix", 2, 0), None)
     s.check("playlistdelete", c.playlistdelete("mix", 2), None)

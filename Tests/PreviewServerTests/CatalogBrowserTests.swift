@@ -44,8 +44,9 @@ import Testing
             b.describe(["deezer:track:3135556", "deezer:album:1", "http://radio.test/live.mp3"], completion: done)
         }
         #expect(found.count == 3)
-        guard case .track(let track) = found[0] else { Issue.record("not a track: \(found[0])"); return }
-        #expect(track.id == 3135556 && track.title == "Harder, Better, Faster, Stronger")
+        guard case .track(let song) = found[0] else { Issue.record("not a track: \(found[0])"); return }
+        #expect(song.uri == "deezer:track:3135556" && song.title == "Harder, Better, Faster, Stronger")
+        #expect(song.values(of: .genre) == ["Dance"], "a described track carries its album's tags")
         guard case .unknownAlbum("deezer:album:1") = found[1], case .unknown("http://radio.test/live.mp3") = found[2] else {
             Issue.record("\(found[1]), \(found[2])")
             return

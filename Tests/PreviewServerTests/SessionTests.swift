@@ -93,13 +93,21 @@ import PreviewCore
         h.holdAnswers = true
         let c = h.connect()
         #expect(h.send(c, "addid deezer:track:3135556\nping\n") == "")
-        h.release()
+        h.release()  // /track/3135556
+        #expect(h.take(c) == "")  // the album's tags come first
+        h.release()  // /album/302127
         #expect(h.take(c) == "Id: 1\nOK\nOK\n")
         #expect(h.send(c, "playlistinfo\n") == """
         file: deezer:track:3135556
         Artist: Daft Punk
         Title: Harder, Better, Faster, Stronger
         Album: Discovery
+        AlbumArtist: Daft Punk
+        Track: 4
+        Disc: 1
+        Date: 2001-03-07
+        Genre: Dance
+        Label: Daft Life Ltd./ADA France
         Time: 30
         duration: 30.000
         Pos: 0
@@ -120,7 +128,13 @@ import PreviewCore
         h.release()  // /album/302127/tracks
         #expect(h.take(a) == "OK\n")
         #expect(h.controller.queue.count == 14)
-        #expect(h.controller.queue.songs[0].song == Song(uri: "deezer:track:3135553", title: "One More Time", artist: "Daft Punk", album: "Discovery", duration: 30))
+        let first = h.controller.queue.songs[0].song
+        #expect([first.uri, first.title, first.artist, first.album] == ["deezer:track:3135553", "One More Time", "Daft Punk", "Discovery"])
+        #expect(first.duration == 30 && first.track == 1 && first.disc == 1)
+        // Every track of the album shares one AlbumTags, from /album/302127.
+        #expect(first.albumTags === h.controller.queue.songs[13].song.albumTags)
+        #expect(first.albumTags.map { [$0.artist, $0.date, $0.label] } == ["Daft Punk", "2001-03-07", "Daft Life Ltd./ADA France"])
+        #expect(first.albumTags?.genres == ["Dance"])
     }
 
     @Test func deezerErrorBecomesACK() {

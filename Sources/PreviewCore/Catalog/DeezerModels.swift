@@ -27,6 +27,8 @@ public struct DeezerAlbumRef: Decodable, Sendable, Equatable {
     public var cover_big: String?
     /// 1000x1000 cover image URL.
     public var cover_xl: String?
+    /// `YYYY-MM-DD` (in `/track/ID` bodies; listings leave it out).
+    public var release_date: String?
 }
 
 /// A track object (`/track/ID`, and the items of every track list).
@@ -44,7 +46,13 @@ public struct DeezerTrack: Decodable, Sendable, Equatable {
     public var isrc: String?
     public var rank: Int?
     public var bpm: Double?
+    /// Deezer's own date for the track; `1900-01-01` on many, so the
+    /// `Date` tag comes from the album.
     public var release_date: String?
+    /// The position on its disc (`/track/ID` and album track lists only).
+    public var track_position: Int?
+    /// The disc number (`/track/ID` and album track lists only).
+    public var disk_number: Int?
 
     public init(id: Int, title: String? = nil, duration: Int? = nil, preview: String? = nil, readable: Bool? = nil,
                 artist: DeezerArtistRef? = nil, album: DeezerAlbumRef? = nil) {
@@ -81,6 +89,14 @@ public struct DeezerAlbum: Decodable, Sendable {
     public var duration: Int?
     /// `album`, `single`, `ep`, `compile`.
     public var record_type: String?
+    /// `{"data":[{id,name}]}`.
+    public var genres: DeezerPage<DeezerGenre>?
+
+    /// The tags the album gives each of its tracks.
+    public var tags: AlbumTags {
+        AlbumTags(id: id, artist: artist?.name, date: release_date, genres: genres?.data.compactMap(\.name) ?? [],
+                  label: label, complete: true)
+    }
 }
 
 /// An artist object (`/artist/ID`, and the items of artist lists).
@@ -126,9 +142,13 @@ public struct DeezerChart: Decodable, Sendable {
 public let previewLengthSeconds = 30.0
 
 extension DeezerTrack {
-    /// The queue entry for this track. `album` fills the album tag when the
-    /// track object has none (album track lists omit it).
-    public func song(albumTitle: String? = nil) -> Song {
+    /// The queue entry for this track.
+    /// - Parameters:
+    ///   - albumTitle: the album tag when the track object has none (album
+    ///     track lists omit it).
+    ///   - albumTags: the album's tags when known (an album's own listing);
+    ///     else the little the track's album reference tells.
+    public func song(albumTitle: String? = nil, albumTags: AlbumTags? = nil) -> Song {
         var song = Song(uri: "deezer:track:\(id)",
                         title: title,
                         artist: artist?.name,
@@ -136,6 +156,13 @@ extension DeezerTrack {
                         // A negative length is no length: the preview's own.
                         duration: duration.map { $0 >= 0 ? min(Double($0), previewLengthSeconds) : previewLengthSeconds }
                             ?? previewLengthSeconds)
+        song.track = track_position.flatMap(UInt16.init(exactly:)).flatMap { $0 > 0 ? $0 : nil }
+        song.disc = disk_number.flatMap(UInt16.init(exactly:)).flatMap { $0 > 0 ? $0 : nil }
+        if let albumTags {
+            song.albumTags = albumTags
+        } else if let ref = album, ref.id != nil || ref.release_date != nil {
+            song.albumTags = AlbumTags(id: ref.id, date: ref.release_date, complete: false)
+        }
         song.unplayable = unplayableReason
         return song
     }

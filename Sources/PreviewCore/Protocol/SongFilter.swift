@@ -2,9 +2,11 @@
 /// `count` take them: either old-style `TAG VALUE` pairs, or one filter
 /// expression such as `((artist == 'x') AND (any contains 'y'))`.
 public indirect enum SongFilter: Equatable, Sendable {
-    /// The tags previewd knows.
-    public enum Tag: String, Sendable, CaseIterable {
-        case any, file, artist, album, title
+    /// What a comparison looks at: any tag or the URI (`any`), the URI
+    /// (`file`), the songs under a URI (`base`), or one tag type.
+    public enum Tag: Equatable, Hashable, Sendable {
+        case any, file, base
+        case tag(TagType)
     }
 
     /// A comparison.
@@ -46,27 +48,35 @@ public indirect enum SongFilter: Equatable, Sendable {
     }
 
     static func tagNamed(_ name: String) throws(ProtocolError) -> Tag {
-        guard let tag = Tag(rawValue: name.lowercased()) else {
-            throw ProtocolError(.argument, "Unknown filter type")
+        switch name.lowercased() {
+        case "any": return .any
+        case "file": return .file
+        case "base": return .base
+        default:
+            guard let tag = TagType(name: name) else { throw ProtocolError(.argument, "Unknown filter type") }
+            return .tag(tag)
         }
-        return tag
     }
 
-    /// Whether `song` passes.
-    public func matches(_ song: Song) -> Bool {
+    /// Whether `song` passes. With `baseHolds`, every `base` comparison
+    /// passes: for songs fetched as the contents of that base.
+    public func matches(_ song: Song, baseHolds: Bool = false) -> Bool {
         switch self {
-        case .and(let parts): return parts.allSatisfy { $0.matches(song) }
-        case .not(let inner): return !inner.matches(song)
+        case .and(let parts): return parts.allSatisfy { $0.matches(song, baseHolds: baseHolds) }
+        case .not(let inner): return !inner.matches(song, baseHolds: baseHolds)
         case .compare(let tag, let op, let value, let foldCase):
             let candidates: [String]
             switch tag {
-            case .any: candidates = [song.uri, song.artist, song.album, song.title].compactMap { $0 }
+            case .any: candidates = [song.uri] + TagType.advertised.flatMap { song.values(of: $0) }
             case .file: candidates = [song.uri]
-            case .artist: candidates = song.artist.map { [$0] } ?? []
-            case .album: candidates = song.album.map { [$0] } ?? []
-            case .title: candidates = song.title.map { [$0] } ?? []
+            case .base:
+                let inside = baseHolds || song.isInside(base: value)
+                return op == .notEquals ? !inside : inside
+            case .tag(let type): candidates = song.values(of: type, fallback: true)
             }
             let needle = foldCase ? value.lowercased() : value
+            // As mpd: an empty value matches a song without the tag.
+            if candidates.isEmpty, needle.isEmpty, op != .notEquals { return true }
             let hit = candidates.contains { raw in
                 let text = foldCase ? raw.lowercased() : raw
                 switch op {
@@ -138,6 +148,12 @@ private struct ExpressionParser {
         guard !tagName.isEmpty else { throw ProtocolError(.argument, "Tag name expected") }
         let tag = try SongFilter.tagNamed(tagName)
         skipSpace()
+        if tag == .base {
+            // `(base 'URI')` has no operator.
+            let value = try quoted()
+            try expect(")")
+            return .compare(.base, .equals, value, foldCase: false)
+        }
         let opText = word(operator: true)
         let op: SongFilter.Operator
         switch opText {

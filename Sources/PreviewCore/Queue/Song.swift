@@ -18,6 +18,13 @@ public struct Song: Equatable, Sendable, Codable {
     /// Further values added with `addtagid` (MPD tags are multi-valued),
     /// listed after the song's own tags.
     public var addedTags: [TagValue] = []
+    /// `Track`: the position on its disc, when known.
+    public var track: UInt16?
+    /// `Disc`: the disc number, when known.
+    public var disc: UInt16?
+    /// The album's tags (AlbumArtist, Date, Genre, Label) and Deezer id,
+    /// shared with the album's other songs; nil for a plain URL.
+    public var albumTags: AlbumTags?
     /// Why the catalog says this song cannot play (shown as `Unplayable:`;
     /// the song is skipped with this reason when reached), or nil.
     public var unplayable: String?

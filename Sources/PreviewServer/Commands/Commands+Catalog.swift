@@ -278,12 +278,13 @@ struct ChartFilter {
 
 extension Reply {
     /// `cataloginfo`'s record for a track: the song, then what only the
-    /// track's own page has (release date, ISRC, rank, BPM, the album's and
-    /// artist's URIs).
+    /// track's own page has (ISRC, rank, BPM, the album's and artist's
+    /// URIs, and its own release date when the album gave the song none).
     mutating func trackDetails(_ track: DeezerTrack, tags: TagSelection) {
-        song(track.song(), tags: tags)
+        let song = track.song()
+        self.song(song, tags: tags)
         if let d = track.duration { field("TrackDuration", d) }
-        if let date = track.release_date { field("Date", date) }
+        if let date = track.release_date, song.albumTags?.date == nil { field("Date", date) }
         if let isrc = track.isrc { field("ISRC", isrc) }
         if let rank = track.rank { field("Rank", rank) }
         if let bpm = track.bpm, bpm > 0 { field("BPM", formatSeconds(bpm)) }

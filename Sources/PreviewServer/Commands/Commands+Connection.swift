@@ -64,14 +64,13 @@ extension Commands {
     static func registerConnectionSettings(_ t: inout CommandTable, _ s: Services) {
         t.register("tagtypes", 0, nil) { call throws(ProtocolError) in
             guard let sub = call.args.first else {
-                for tag in SessionState.allTags where call.session.tags.contains(tag) { call.reply.field("tagtype", tag) }
+                for tag in TagType.advertised where call.session.tags.contains(tag) { call.reply.field("tagtype", tag.mpdName) }
                 return .done
             }
-            // Tags mpd knows but previews lack are accepted and have no effect.
-            var names: [String] = []
+            var names: [TagType] = []
             for name in call.args.dropFirst() {
-                guard mpdTagNames.contains(name.lowercased()) else { throw ProtocolError(.argument, "Unknown tag type") }
-                if let tag = SessionState.allTags.first(where: { $0.lowercased() == name.lowercased() }) { names.append(tag) }
+                guard let tag = TagType(name: name) else { throw ProtocolError(.argument, "Unknown tag type") }
+                names.append(tag)
             }
             let hasNames = call.args.count > 1
             switch sub {
@@ -132,10 +131,3 @@ extension Commands {
 }
 
 /// Every tag name mpd 0.23 knows, lower-cased.
-private let mpdTagNames: Set<String> = Set([
-    "Artist", "ArtistSort", "Album", "AlbumSort", "AlbumArtist", "AlbumArtistSort", "Title", "Track", "Name",
-    "Genre", "Date", "OriginalDate", "Composer", "ComposerSort", "Performer", "Conductor", "Work", "Ensemble",
-    "Movement", "MovementNumber", "Location", "Grouping", "Comment", "Disc", "Label",
-    "MUSICBRAINZ_ARTISTID", "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_ALBUMARTISTID", "MUSICBRAINZ_TRACKID",
-    "MUSICBRAINZ_RELEASETRACKID", "MUSICBRAINZ_WORKID",
-].map { $0.lowercased() })

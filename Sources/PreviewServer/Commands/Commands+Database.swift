@@ -21,12 +21,8 @@ extension Commands {
                 return .done
             }
             if uri == "deezer:wantlist" {
-                // Albums are directories to open, tracks are songs.
-                for entry in s.wants.entries {
-                    call.reply.field(entry.uri.hasPrefix("deezer:album:") ? "directory" : "file", entry.uri)
-                    call.reply.field("Last-Modified", isoTime(entry.added))
-                }
-                return .done
+                wantListing(call, s)
+                return .pending
             }
             let item: CatalogURI
             do { item = try CatalogURI(parsing: uri) } catch {
@@ -50,50 +46,6 @@ extension Commands {
         }
     }
 
-    /// `list TAG [FILTER]` and `count FILTER`: tag values and totals over the
-    /// songs a Deezer search finds (`list` without a filter: over the chart).
-    /// Grouping is refused: Deezer's answers are too small to group.
-    static func registerTagLists(_ t: inout CommandTable, _ s: Services) {
-        let c = s.controller
-        t.register("list", 1, nil) { call throws(ProtocolError) in
-            guard let tag = SongFilter.Tag(rawValue: call.args[0].lowercased()), [.artist, .album, .title].contains(tag) else {
-                throw ProtocolError(.argument, "Unknown tag type: \(call.args[0])")
-            }
-            var rest = Array(call.args.dropFirst())
-            if rest.count >= 2, rest[rest.count - 2] == "group" {
-                throw ProtocolError(.argument, "Grouping is not supported")
-            }
-            // mpd 0.23 still takes `list album ARTIST` (one bare value).
-            if tag == .album, rest.count == 1, !rest[0].hasPrefix("(") { rest = ["artist", rest[0]] }
-            let filter = rest.isEmpty ? nil : try SongFilter.parse(rest, foldCase: false)
-            let finish = { (result: Result<[Song], ProtocolError>) in
-                do throws(ProtocolError) {
-                    let songs = try result.get().filter { filter?.matches($0) ?? true }
-                    call.reply.tagValues(tag, of: songs)
-                    call.finish(nil)
-                } catch {
-                    call.finish(error)
-                }
-            }
-            if let filter { c.catalog.search(filter, completion: finish) } else { c.catalog.songs(for: .chart, completion: finish) }
-            return .pending
-        }
-        t.register("count", 1, nil) { call throws(ProtocolError) in
-            if call.args.contains("group") { throw ProtocolError(.argument, "Grouping is not supported") }
-            let filter = try SongFilter.parse(call.args, foldCase: false)
-            c.catalog.search(filter) { result in
-                switch result {
-                case .failure(let e): call.finish(e)
-                case .success(let songs):
-                    call.reply.field("songs", songs.count)
-                    call.reply.field("playtime", Int(clamping: songs.compactMap(\.duration).reduce(0, +)))
-                    call.finish(nil)
-                }
-            }
-            return .pending
-        }
-    }
-
     /// `update` and `rescan`: the catalog is Deezer's, so there is nothing
     /// to scan. Clients still get a job id, and `update` idlers hear about it.
     static func registerDatabaseUpdate(_ t: inout CommandTable, _ s: Services) {
@@ -105,20 +57,21 @@ extension Commands {
             }
         }
     }
-}
 
-extension Reply {
-    /// `list`'s reply: each distinct value of `tag` (artist, album or
-    /// title) once, sorted, under the tag's capitalised name as mpd sends it.
-    fileprivate mutating func tagValues(_ tag: SongFilter.Tag, of songs: [Song]) {
-        let label = tag.rawValue.prefix(1).uppercased() + tag.rawValue.dropFirst()
-        let values = Set(songs.compactMap { (song: Song) -> String? in
-            switch tag {
-            case .artist: return song.artist
-            case .album: return song.album
-            default: return song.title
+    /// `lsinfo deezer:wantlist`: albums are directories to open, tracks are
+    /// songs with their tags (from the catalog, cached), newest first.
+    private static func wantListing(_ call: CommandCall, _ s: Services) {
+        let entries = s.wants.entries
+        s.controller.catalog.describe(entries.map(\.uri)) { details in
+            for (entry, description) in zip(entries, details) {
+                if case .track(let song) = description {
+                    call.reply.song(song, tags: call.session.tags)
+                } else {
+                    call.reply.field(entry.uri.hasPrefix("deezer:album:") ? "directory" : "file", entry.uri)
+                }
+                call.reply.field("Last-Modified", isoTime(entry.added))
             }
-        })
-        for v in values.sorted() { field(String(label), v) }
+            call.finish(nil)
+        }
     }
 }

@@ -153,7 +153,7 @@ extension Commands {
             if call.args.count > 1 {
                 try c.setTag(try tagArgument(call.args[1]), value: nil, id: id)
             } else {
-                for tag in [SongFilter.Tag.artist, .album, .title] { try c.setTag(tag, value: nil, id: id) }
+                for tag in TagType.allCases { try c.setTag(tag, value: nil, id: id) }
             }
             return .done
         }
@@ -186,8 +186,8 @@ extension Commands {
         return SongRange(start: start, end: end)
     }
 
-    private static func tagArgument(_ name: String) throws(ProtocolError) -> SongFilter.Tag {
-        guard let tag = SongFilter.Tag(rawValue: name.lowercased()), tag != .any, tag != .file else {
+    private static func tagArgument(_ name: String) throws(ProtocolError) -> TagType {
+        guard let tag = TagType(name: name) else {
             throw ProtocolError(.argument, "Unknown tag type: \(name)")
         }
         return tag

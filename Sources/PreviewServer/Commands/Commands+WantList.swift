@@ -40,7 +40,7 @@ extension Commands {
             c.catalog.describe(entries.map(\.uri)) { details in
                 for (entry, description) in zip(entries, details) {
                     switch description {
-                    case .track(let track): call.reply.song(track.song(), tags: .all)
+                    case .track(let song): call.reply.song(song, tags: .all)
                     case .album(let album): call.reply.album(album)
                     case .unknownAlbum(let uri): call.reply.field("album", uri)
                     case .unknown(let uri): call.reply.field("file", uri)

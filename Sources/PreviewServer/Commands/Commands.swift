@@ -104,16 +104,26 @@ extension Reply {
     /// A song's `file` line and tags (those enabled in `tags`), and its
     /// length (of its `range` when it has one, as mpd shows it).
     mutating func song(_ song: Song, tags: TagSelection, range: SongRange? = nil) {
-        let artist = tags.artist ? song.artist : nil
-        let title = tags.title ? song.title : nil
-        let album = tags.album ? song.album : nil
-        let extras = song.addedTags.filter { tags.contains($0.name) }
+        let artist = tags.contains(.artist) ? song.artist : nil
+        let title = tags.contains(.title) ? song.title : nil
+        let album = tags.contains(.album) ? song.album : nil
+        let track = tags.contains(.track) ? song.track : nil
+        let disc = tags.contains(.disc) ? song.disc : nil
+        let a = song.albumTags
+        let albumArtist = tags.contains(.albumArtist) ? a?.artist : nil
+        let date = tags.contains(.date) ? a?.date : nil
+        let genres = tags.contains(.genre) ? a?.genres ?? [] : []
+        let label = tags.contains(.label) ? a?.label : nil
+        let extras = song.addedTags.isEmpty ? [] : song.addedTags.filter { tags.contains(name: $0.name) }
         let rangeText = range.map { formatSeconds($0.start) + "-" + ($0.end.map(formatSeconds) ?? "") }
         // Room for every line: key, ": ", value, "\n" (written in one go,
         // see `Reply.lines`: listings of 100,000 songs go through here).
         func room(_ key: String, _ value: String?) -> Int { value.map { key.utf8.count + 3 + $0.utf8.count } ?? 0 }
+        let numbers = (track == nil ? 0 : 8 + LineWriter.integerBytes) + (disc == nil ? 0 : 7 + LineWriter.integerBytes)
         let capacity = room("file", song.uri) + room("Range", rangeText) + room("Artist", artist)
-            + room("Title", title) + room("Album", album) + extras.reduce(0) { $0 + room($1.name, $1.value) }
+            + room("Title", title) + room("Album", album) + room("AlbumArtist", albumArtist) + room("Date", date)
+            + genres.reduce(0) { $0 + room("Genre", $1) } + room("Label", label) + numbers
+            + extras.reduce(0) { $0 + room($1.name, $1.value) }
             + room("Unplayable", song.unplayable) + 7 + LineWriter.integerBytes + 11 + LineWriter.secondsBytes
         lines(capacity: capacity) { w in
             w.field("file", song.uri)
@@ -121,6 +131,12 @@ extension Reply {
             if let artist { w.field("Artist", artist) }
             if let title { w.field("Title", title) }
             if let album { w.field("Album", album) }
+            if let albumArtist { w.field("AlbumArtist", albumArtist) }
+            if let track { w.field("Track", Int(track)) }
+            if let disc { w.field("Disc", Int(disc)) }
+            if let date { w.field("Date", date) }
+            for genre in genres { w.field("Genre", genre) }
+            if let label { w.field("Label", label) }
             for extra in extras { w.field(extra.name, extra.value) }
             if let reason = song.unplayable { w.field("Unplayable", reason) }
             if var duration = song.duration {

@@ -10,7 +10,8 @@ import PreviewCore
 final class CatalogBrowser {
     /// What `describe` found for one URI.
     enum Description {
-        case track(DeezerTrack)
+        /// A track, as a song with its album's tags.
+        case track(Song)
         case album(DeezerAlbum)
         /// An album the catalog could not describe: listed by its URI.
         case unknownAlbum(String)
@@ -20,6 +21,8 @@ final class CatalogBrowser {
 
     let client: DeezerClient
     let previewURLs: PreviewURLCache
+    /// The album tags looked up so far (and the lookups of missing ones).
+    let tags: TagLookup
     /// Most songs one URI expands to (the queue's length limit).
     let maxSongs: Int
     /// Album covers by URI, with their content type (most recent last).
@@ -31,6 +34,7 @@ final class CatalogBrowser {
         self.client = client
         self.previewURLs = previewURLs
         self.maxSongs = maxSongs
+        tags = TagLookup(client: client)
     }
 
     /// Requests sent to the Deezer API and answers served from the cache.
@@ -41,7 +45,7 @@ final class CatalogBrowser {
     func cachedSong(track id: Int) -> Song? {
         guard let track = client.cached("/track/\(id)", as: DeezerTrack.self) else { return nil }
         previewURLs.remember(track)
-        return track.song()
+        return tags.completed([track.song()])[0]
     }
 
     /// One catalog answer, decoded as `T`; errors name `item` (the URI the
@@ -91,7 +95,7 @@ final class CatalogBrowser {
             request("/track/\(id)", as: DeezerTrack.self, item: item) { [weak self] result in
                 completion(result.map { track in
                     self?.previewURLs.remember(track)
-                    return [track.song()]
+                    return self?.tags.completed([track.song()]) ?? [track.song()]
                 })
             }
         case .album(let id):
@@ -99,7 +103,9 @@ final class CatalogBrowser {
                 switch result {
                 case .failure(let e): completion(.failure(e))
                 case .success(let album):
-                    self?.tracks("/album/\(id)/tracks?index=0&limit=100", item: item, albumTitle: album.title, completion: completion)
+                    let tags = self?.tags.remember(album)
+                    self?.tracks("/album/\(id)/tracks?index=0&limit=100", item: item, albumTitle: album.title,
+                                 albumTags: tags, completion: completion)
                 }
             }
         case .playlist(let id):
@@ -115,7 +121,8 @@ final class CatalogBrowser {
     }
 
     /// Every track of a paged list as songs (an empty list is an error).
-    private func tracks(_ first: String, item: String, albumTitle: String? = nil, follow: Bool = true,
+    private func tracks(_ first: String, item: String, albumTitle: String? = nil, albumTags: AlbumTags? = nil,
+                        follow: Bool = true,
                         completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
         pages(first, as: DeezerTrack.self, item: item, maxPages: follow ? 100 : 1) { [weak self] result in
             guard let self else { return }
@@ -125,7 +132,9 @@ final class CatalogBrowser {
                 completion(.failure(ProtocolError(.noExist, "\(item): no tracks")))
             case .success(let tracks):
                 for track in tracks { self.previewURLs.remember(track) }
-                completion(.success(tracks.prefix(self.maxSongs).map { $0.song(albumTitle: albumTitle) }))
+                self.tags.remember(positionsOf: tracks)
+                let songs = tracks.prefix(self.maxSongs).map { $0.song(albumTitle: albumTitle, albumTags: albumTags) }
+                completion(.success(self.tags.completed(songs)))
             }
         }
     }
@@ -136,26 +145,39 @@ final class CatalogBrowser {
     ///   names no tag Deezer can search for.
     func search(_ filter: SongFilter, completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
         let requirements = filter.requirements
-        if let (_, value) = requirements.first(where: { $0.0 == .file }),
-           let uri = try? CatalogURI(parsing: value), case .track = uri {
-            songs(for: uri) { result in completion(result.map { $0.filter(filter.matches) }) }
-            return
+        // A track's own URI (`file`), or a URI whose songs are wanted
+        // (`base deezer:album:ID`): its songs, then the rest of the filter.
+        if let (tag, value) = requirements.first(where: { $0.0 == .file || $0.0 == .base }),
+           let uri = try? CatalogURI(parsing: value.hasSuffix("/") ? String(value.dropLast()) : value) {
+            var usable = tag == .base
+            if case .track = uri { usable = true }
+            if case .stream = uri { usable = false }
+            if usable {
+                songs(for: uri) { [weak self] result in
+                    completion(result.map { songs in
+                        (self?.tags.completed(songs) ?? songs).filter { filter.matches($0, baseHolds: tag == .base) }
+                    })
+                }
+                return
+            }
         }
         var terms: [String] = []
         for (tag, value) in requirements {
             let quoted = "\"" + value.replacingAll("\"", with: " ") + "\""
             switch tag {
             case .any: terms.append(value)
-            case .artist: terms.append("artist:" + quoted)
-            case .album: terms.append("album:" + quoted)
-            case .title: terms.append("track:" + quoted)
-            case .file: break
+            case .tag(.artist), .tag(.albumArtist), .tag(.artistSort), .tag(.albumArtistSort): terms.append("artist:" + quoted)
+            case .tag(.album), .tag(.albumSort): terms.append("album:" + quoted)
+            case .tag(.title): terms.append("track:" + quoted)
+            case .tag(.label): terms.append("label:" + quoted)
+            case .file, .base, .tag: break
             }
         }
         guard !terms.isEmpty else {
-            // A `file` search (ncmpc's "Filename" mode) matches URIs; a word
-            // that names no catalog track matches none: an empty answer, as mpd's.
-            if !requirements.isEmpty, requirements.allSatisfy({ $0.0 == .file }) {
+            // A `file` search (ncmpc's "Filename" mode) matches URIs, and the
+            // tags Deezer cannot search for (Genre, Date, ...) match what the
+            // Library holds: the catalog adds nothing, as mpd finds nothing.
+            if !requirements.isEmpty {
                 completion(.success([]))
                 return
             }
@@ -166,7 +188,8 @@ final class CatalogBrowser {
         request(path, as: DeezerPage<DeezerTrack>.self, item: "search") { [weak self] result in
             completion(result.map { page in
                 for track in page.data { self?.previewURLs.remember(track) }
-                return page.data.map { $0.song() }.filter(filter.matches)
+                let songs = page.data.map { $0.song() }
+                return (self?.tags.completed(songs) ?? songs).filter { filter.matches($0) }
             })
         }
     }
@@ -210,12 +233,15 @@ final class CatalogBrowser {
         for (i, uri) in uris.enumerated() {
             switch try? CatalogURI(parsing: uri) {
             case .track(let id)?:
-                client.request("/track/\(id)", as: DeezerTrack.self) { result in
-                    if case .success(let t) = result { done(i, .track(t)) } else { done(i, .unknown(uri)) }
+                client.request("/track/\(id)", as: DeezerTrack.self) { [weak self] result in
+                    guard case .success(let t) = result, let self else { return done(i, .unknown(uri)) }
+                    self.tags.complete([t.song()]) { songs in done(i, .track(songs[0])) }
                 }
             case .album(let id)?:
-                client.request("/album/\(id)", as: DeezerAlbum.self) { result in
-                    if case .success(let a) = result { done(i, .album(a)) } else { done(i, .unknownAlbum(uri)) }
+                client.request("/album/\(id)", as: DeezerAlbum.self) { [weak self] result in
+                    guard case .success(let a) = result else { return done(i, .unknownAlbum(uri)) }
+                    self?.tags.remember(a)
+                    done(i, .album(a))
                 }
             default:
                 done(i, .unknown(uri))

@@ -21,7 +21,7 @@ extension PlayerController {
         }
         // An album's tracks, say: added at once, without the asynchronous
         // round, so long command lists of addid stay fast.
-        if case .track(let id) = uri, let song = catalog.cachedSong(track: id) {
+        if case .track(let id) = uri, let song = catalog.cachedSong(track: id), catalog.tags.albumsToLookUp([song]).isEmpty {
             completion(Result { () throws(ProtocolError) in try insert([song], at: position) })
             return
         }
@@ -29,10 +29,44 @@ extension PlayerController {
             guard let self else { return }
             switch result {
             case .failure(let error): completion(.failure(error))
-            case .success(let songs):
-                completion(Result { () throws(ProtocolError) in try self.insert(songs, at: position) })
+            case .success(let songs): self.insertTagged(songs, at: position, completion: completion)
             }
         }
+    }
+
+    /// Inserts `songs` with their album tags. One album to look up (a
+    /// track) is waited for, so the song comes in whole; more (a playlist)
+    /// are looked up after the songs are queued, and the songs retagged.
+    private func insertTagged(_ songs: [Song], at position: Arguments.Position?,
+                              completion: @escaping (Result<[SongID], ProtocolError>) -> Void) {
+        if catalog.tags.albumsToLookUp(songs).count <= 1 {
+            catalog.tags.complete(songs) { [weak self] full in
+                guard let self else { return }
+                completion(Result { () throws(ProtocolError) in try self.insert(full, at: position) })
+            }
+            return
+        }
+        let ids: [SongID]
+        do { ids = try insert(songs, at: position) } catch {
+            completion(.failure(error))
+            return
+        }
+        completion(.success(ids))
+        catalog.tags.complete(songs) { [weak self] full in self?.retag(ids, with: full) }
+    }
+
+    /// Gives queued songs the tags looked up after they were queued.
+    private func retag(_ ids: [SongID], with songs: [Song]) {
+        let before = queue.version
+        for (id, song) in zip(ids, songs) {
+            queue.update(id: id) { entry in
+                guard entry.song.uri == song.uri else { return }
+                entry.song.track = entry.song.track ?? song.track
+                entry.song.disc = entry.song.disc ?? song.disc
+                if song.albumTags?.complete == true { entry.song.albumTags = song.albumTags }
+            }
+        }
+        if queue.version != before { notify(.playlist) }
     }
 
     /// Adds each URI in order (albums expand to their tracks), one after
@@ -154,26 +188,27 @@ extension PlayerController {
     /// `addtagid` (a value, added next to any the song has) and `cleartagid`
     /// (nil: every value of the tag goes).
     /// - Throws: `.noExist` for an unknown id.
-    func setTag(_ tag: SongFilter.Tag, value: String?, id: SongID) throws(ProtocolError) {
+    func setTag(_ tag: TagType, value: String?, id: SongID) throws(ProtocolError) {
         guard queue.position(of: id) != nil else { throw ProtocolError(.noExist, "No such song") }
-        let key: WritableKeyPath<Song, String?>
+        let key: WritableKeyPath<Song, String?>?
         switch tag {
         case .artist: key = \.artist
         case .album: key = \.album
         case .title: key = \.title
-        case .any, .file: return
+        default: key = nil
         }
         let before = queue.version
-        let name = tag.rawValue.prefix(1).uppercased() + tag.rawValue.dropFirst()
+        let name = tag.mpdName
         queue.update(id: id) { entry in
             if let value {
-                if entry.song[keyPath: key] == nil {
+                if let key, entry.song[keyPath: key] == nil {
                     entry.song[keyPath: key] = value
                 } else {
                     entry.song.addedTags.append(TagValue(name: name, value: value))
                 }
             } else {
-                entry.song[keyPath: key] = nil
+                if let key { entry.song[keyPath: key] = nil }
+                entry.song.clearCatalogValues(of: tag)
                 entry.song.addedTags.removeAll { $0.name == name }
             }
         }

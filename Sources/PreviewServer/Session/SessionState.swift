@@ -3,9 +3,6 @@ import PreviewCore
 /// What one connection has chosen for itself: tags shown, binary chunk
 /// size, message channels and the messages waiting for it.
 final class SessionState {
-    /// Tags previewd can show, in mpd's tag order (as `tagtypes` lists them).
-    static let allTags = ["Artist", "Album", "Title"]
-
     /// Tags included in song listings (`tagtypes enable/disable/clear/all`).
     var tags = TagSelection.all
     /// Largest binary chunk sent (`binarylimit`), bytes.
@@ -56,40 +53,27 @@ final class MessageHub {
     }
 }
 
-/// The tags a connection shows (`tagtypes`), by name, with the three every
-/// song has also as flags: listing 100,000 songs then tests flags instead
-/// of hashing tag names three times per song.
+/// The tags a connection shows (`tagtypes`): one bit per `TagType`, so
+/// listing 100,000 songs tests bits instead of hashing tag names.
 struct TagSelection: Equatable {
-    private(set) var names: Set<String>
-    private(set) var artist = false, album = false, title = false
+    private var bits: UInt64
 
-    /// - Parameter names: tag names as MPD spells them (`Artist`, ...).
-    init(_ names: Set<String>) {
-        self.names = names
-        flag()
-    }
-
-    /// Every tag previewd shows.
-    static let all = TagSelection(Set(SessionState.allTags))
+    /// Every tag (`tagtypes all`, and a new connection).
+    static let all = TagSelection(bits: ~0)
     /// No tag (`tagtypes clear`).
-    static let none = TagSelection([])
+    static let none = TagSelection(bits: 0)
 
-    /// Whether the tag `name` is shown.
-    func contains(_ name: String) -> Bool { names.contains(name) }
+    /// Whether `tag` is shown.
+    func contains(_ tag: TagType) -> Bool { bits & (1 << UInt64(tag.rawValue)) != 0 }
 
-    mutating func formUnion(_ more: [String]) {
-        names.formUnion(more)
-        flag()
+    /// Whether the tag named `name` (as mpd spells it) is shown.
+    func contains(name: String) -> Bool { TagType(name: name).map(contains) ?? false }
+
+    mutating func formUnion(_ more: [TagType]) {
+        for tag in more { bits |= 1 << UInt64(tag.rawValue) }
     }
 
-    mutating func subtract(_ less: [String]) {
-        names.subtract(less)
-        flag()
-    }
-
-    private mutating func flag() {
-        artist = names.contains("Artist")
-        album = names.contains("Album")
-        title = names.contains("Title")
+    mutating func subtract(_ less: [TagType]) {
+        for tag in less { bits &= ~(1 << UInt64(tag.rawValue)) }
     }
 }

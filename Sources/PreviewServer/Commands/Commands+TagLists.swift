@@ -1,0 +1,84 @@
+import PreviewCore
+
+extension Commands {
+    /// `list TAG [FILTER] [group TAG]...` and `count FILTER [group TAG]`:
+    /// tag values and totals over the database (the Library) or, with a
+    /// filter, over what `find` finds.
+    static func registerTagLists(_ t: inout CommandTable, _ s: Services) {
+        t.register("list", 1, nil) { call throws(ProtocolError) in
+            let request = try TagList(call.args)
+            databaseSongs(request.filter, s) { result in
+                switch result {
+                case .failure(let e): call.finish(e)
+                case .success(let songs):
+                    for line in request.lines(for: songs) { call.reply.field(line.key, line.value) }
+                    call.finish(nil)
+                }
+            }
+            return .pending
+        }
+        t.register("count", 1, nil) { call throws(ProtocolError) in
+            var args = call.args
+            var group: TagType?
+            if args.count >= 2, args[args.count - 2] == "group" {
+                guard let tag = TagType(name: args[args.count - 1]) else {
+                    throw ProtocolError(.argument, "Unknown tag type: \(args[args.count - 1])")
+                }
+                group = tag
+                args.removeLast(2)
+            }
+            let filter = args.isEmpty && group != nil ? nil : try SongFilter.parse(args, foldCase: false)
+            databaseSongs(filter, s) { result in
+                switch result {
+                case .failure(let e): call.finish(e)
+                case .success(let songs):
+                    if let group {
+                        for (value, inside) in TagList.grouped(songs, by: group) {
+                            call.reply.field(group.mpdName, value)
+                            call.reply.totals(inside)
+                        }
+                    } else {
+                        call.reply.totals(songs)
+                    }
+                    call.finish(nil)
+                }
+            }
+            return .pending
+        }
+    }
+
+    /// The songs of the database `filter` selects: the Library's matches,
+    /// then the catalog's (a Deezer search) not already among them. Without
+    /// a filter: the whole Library. When the catalog cannot answer, the
+    /// Library's matches still do; with none, its error is the answer.
+    static func databaseSongs(_ filter: SongFilter?, _ s: Services,
+                              completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
+        let saved = s.librarySongs()
+        guard let filter else {
+            completion(.success(saved))
+            return
+        }
+        let mine = saved.filter { filter.matches($0) }
+        s.controller.catalog.search(filter) { result in
+            switch result {
+            case .failure(let e): completion(mine.isEmpty ? .failure(e) : .success(mine))
+            case .success(let found):
+                let known = Set(mine.map(\.uri))
+                completion(.success(mine + found.filter { !known.contains($0.uri) }))
+            }
+        }
+    }
+}
+
+extension Reply {
+    /// `count`'s totals: `songs` and `playtime` (whole seconds).
+    fileprivate mutating func totals(_ songs: [Song]) {
+        field("songs", songs.count)
+        field("playtime", Int(clamping: songs.compactMap(\.duration).reduce(0, +)))
+    }
+}
+
+extension Services {
+    /// The Library's songs, newest first (none until the Library lands).
+    func librarySongs() -> [Song] { [] }
+}
