@@ -101,6 +101,12 @@ def previewd(tmp_path_factory, http):
     d.close()
 
 
+EVERY_TAG = ["Artist", "ArtistSort", "Album", "AlbumSort", "AlbumArtist", "AlbumArtistSort", "Title", "Track", "Name",
+             "Genre", "Date", "OriginalDate", "Composer", "ComposerSort", "Performer", "Conductor", "Work",
+             "Movement", "MovementNumber", "Ensemble", "Location", "Grouping", "Comment", "Disc", "Label",
+             "MUSICBRAINZ_ARTISTID", "MUSICBRAINZ_ALBUMID", "MUSICBRAINZ_ALBUMARTISTID", "MUSICBRAINZ_TRACKID",
+             "MUSICBRAINZ_RELEASETRACKID", "MUSICBRAINZ_WORKID", "file", "genre", "albumartist"]
+
 RESET = ["clearerror", "clear", "stop", "repeat 0", "random 0", "single 0", "consume 0", "setvol 100",
          "replay_gain_mode off", "enableoutput 0"]
 
@@ -242,6 +248,16 @@ SESSIONS = {
     "message-idle": ["A subscribe chan2", "A idle message &", "B sendmessage chan2 hi", "A #read", "A readmessages"],
     "subscription-idle": ["A idle subscription &", "B subscribe chan3", "A #read"],
     "consume-plays": ADD3 + ["consume 1", "play 0", "#sleep 0.3", "status"],
+    # Every tag mpd 0.23 knows, over a filter that matches nothing on either
+    # side (the two databases differ: mpd's holds local files).
+    "list-every-tag": [f"list {tag} \"(file == 'nowhere')\"" for tag in EVERY_TAG],
+    "list-groups-and-errors": [
+        "list album \"(file == 'nowhere')\" group albumartist",
+        "list title \"(file == 'nowhere')\" group album group date",
+        "count \"(file == 'nowhere')\" group artist", "count file nowhere",
+        "list genre group", "list album group album", "list nosuchtag", "list any", "list album group nosuch",
+        "list Genre \"(genre == 'x')\" group Label"],
+    "search-file": ['search file "zzz"', 'find file "zzz"', "search \"(file contains 'zzz')\""],
 }
 
 
