@@ -105,7 +105,8 @@ def test_database_view(daemon):
 def test_stats_count_the_library(daemon):
     c = daemon.client()
     st = c.fields("stats")
-    assert [st[k] for k in ("artists", "albums", "songs", "db_playtime", "db_update")] == ["0", "0", "0", "0", "0"]
+    assert [st[k] for k in ("artists", "albums", "songs", "db_playtime")] == ["0", "0", "0", "0"]
+    assert "db_update" not in st  # no Library file yet (Cantata waits on `db_update: 0`)
     save_three(c)
     lines = c.cmd("stats")
     assert [l.split(": ")[0] for l in lines] == [

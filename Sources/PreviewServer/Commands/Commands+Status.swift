@@ -24,7 +24,9 @@ extension Commands {
             call.reply.field("albums", library.albums)
             call.reply.field("songs", library.songs)
             call.reply.field("db_playtime", library.playtime)
-            call.reply.field("db_update", s.library.lastChange)
+            // Not before the first save: Cantata takes `db_update: 0` for a
+            // database still being built and waits for ever.
+            if s.library.lastChange > 0 { call.reply.field("db_update", s.library.lastChange) }
             return .done
         }
         t.register("clearerror", 0, 0) { _ in
