@@ -224,6 +224,20 @@ let q = RequestParser.quote
     out(ControlFormat.status(status: dictionary(replies[0]), song: dictionary(replies[1])))
 }
 
+/// `want` and `library`: one line per record, newest first: what it is
+/// (`Artist - Title`, an album's title, an artist's name), its kind, how
+/// long ago it was added, its URI.
+@MainActor func listSaved(_ fields: [(String, String)], empty: String) {
+    let now = Int(SystemClock.unixSeconds())
+    let records = CatalogRecord.split(fields)
+    for r in records {
+        let c = r.value("Title").map { t in r.value("Artist").map { "\($0) - \(t)" } ?? t } ?? r.value("Artist") ?? r.uri
+        let when = r.value("added").flatMap(ControlFormat.unixTime(iso:)).map { ControlFormat.age(of: $0, now: now) } ?? "?"
+        out("\(c)  (\(r.kind), added \(when))  \(r.uri)\n")
+    }
+    if records.isEmpty { out(empty + "\n") }
+}
+
 switch command {
 case .add(let uris):
     _ = connection.must(uris.map { "add \(q($0))" })
@@ -344,15 +358,7 @@ case .completions(let shell):
     out(Completions.script(for: shell) ?? "")
 case .want(let action, let uri):
     switch action {
-    case "list":
-        let now = Int(SystemClock.unixSeconds())
-        let records = CatalogRecord.split(connection.must(["wantlist"]))
-        for r in records {
-            let c = r.value("Title").map { t in r.value("Artist").map { "\($0) - \(t)" } ?? t } ?? r.uri
-            let when = r.value("added").flatMap(ControlFormat.unixTime(iso:)).map { ControlFormat.age(of: $0, now: now) } ?? "?"
-            out("\(c)  (\(r.kind), added \(when))  \(r.uri)\n")
-        }
-        if records.isEmpty { out("the want list is empty\n") }
+    case "list": listSaved(connection.must(["wantlist"]), empty: "the want list is empty")
     case "play":
         _ = connection.must([uri.map { "wantplay \(q($0))" } ?? "wantplay"])
         showStatus()
@@ -361,6 +367,13 @@ case .want(let action, let uri):
         let reply = dictionary(connection.must(["\(command) \(q(uri!))"]))
         if let note = reply["unchanged"] { out(note + "\n") }
         if let wanted = reply["wanted"] { out(wanted == "1" ? "added \(uri!)\n" : "removed \(uri!)\n") }
+    }
+case .library(let action, let uri):
+    switch action {
+    case "list": listSaved(connection.must(["librarylist"]), empty: "the library is empty")
+    default:
+        let reply = dictionary(connection.must(["\(action == "add" ? "libraryadd" : "libraryrm") \(q(uri!))"]))
+        if let note = reply["unchanged"] { out(note + "\n") }
     }
 case .playlists:
     for (k, v) in connection.must(["listplaylists"]) where k == "playlist" { out(v + "\n") }

@@ -806,10 +806,10 @@ def test_idle_stored_playlist_fires_on_save_and_rm(daemon, http):
 
 def test_lsinfo_root_lists_catalog_directories_and_playlists(daemon, http):
     c = daemon.client()
-    assert c.cmd("lsinfo") == ["directory: deezer:chart", "directory: deezer:wantlist", "OK"]
+    assert c.cmd("lsinfo") == ["directory: deezer:chart", "directory: deezer:wantlist", "directory: deezer:library", "OK"]
     add_urls(c, http, 1)
     assert c.cmd("save mix") == ["OK"]
-    expected = ["directory: deezer:chart", "directory: deezer:wantlist", "playlist: mix",
+    expected = ["directory: deezer:chart", "directory: deezer:wantlist", "directory: deezer:library", "playlist: mix",
                 f"Last-Modified: {iso(playlist_file(daemon, 'mix'))}", "OK"]
     assert c.cmd("lsinfo") == expected
     assert c.cmd('lsinfo "/"') == expected

@@ -198,7 +198,8 @@ def test_python_mpd_scripted_session(daemon, http):
     s.check("unsubscribe", c.unsubscribe("chan"), None)
 
     # -- the catalog as a database
-    s.check("lsinfo", c.lsinfo(), [{"directory": "deezer:chart"}, {"directory": "deezer:wantlist"}])
+    s.check("lsinfo", c.lsinfo(), [{"directory": "deezer:chart"}, {"directory": "deezer:wantlist"},
+                                   {"directory": "deezer:library"}])
     found = c.search("any", "eminem")
     s.check("search any eminem", found, eminem)
     s.check("search first", (len(found), found[0]["file"], found[0]["title"]),

@@ -63,6 +63,9 @@ import Testing
         #expect(try ControlCommand(arguments: ["random", "on"]) == .random(true))
         #expect(try ControlCommand(arguments: ["volume", "+5"]) == .volume("+5"))
         #expect(try ControlCommand(arguments: ["prev"]) == .previous)
+        #expect(try ControlCommand(arguments: ["library"]) == .library(action: "list", uri: nil))
+        #expect(try ControlCommand(arguments: ["library", "add", "deezer:album:1"]) == .library(action: "add", uri: "deezer:album:1"))
+        #expect(try ControlCommand(arguments: ["library", "rm", "deezer:artist:2"]) == .library(action: "rm", uri: "deezer:artist:2"))
     }
 
     @Test func usageErrors() {
@@ -71,6 +74,8 @@ import Testing
         #expect(throws: ControlCommand.UsageError(message: "random takes on or off, not \"maybe\"")) { try ControlCommand(arguments: ["random", "maybe"]) }
         #expect(throws: ControlCommand.UsageError(message: "del takes a queue position from 1, not \"0\"")) { try ControlCommand(arguments: ["del", "0"]) }
         #expect(throws: ControlCommand.UsageError(message: "volume takes N, +N or -N (0 to 100), not \"abc\"")) { try ControlCommand(arguments: ["volume", "abc"]) }
+        #expect(throws: ControlCommand.UsageError(message: "library takes add or rm, not \"play\"")) { try ControlCommand(arguments: ["library", "play"]) }
+        #expect(throws: ControlCommand.UsageError(message: "library add takes one URI")) { try ControlCommand(arguments: ["library", "add"]) }
     }
 
     @Test func statusLikeMpc() {

@@ -115,6 +115,7 @@ final class Harness {
             rmdir(playlists)
         }
         unlink(playlistDirectory + "/want.json")
+        unlink(playlistDirectory + "/library.json")
         rmdir(playlistDirectory)
     }
 

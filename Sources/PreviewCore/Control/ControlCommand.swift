@@ -23,6 +23,8 @@ public enum ControlCommand: Equatable, Sendable {
     case catalog(CatalogCommand)
     /// `want` (list), `want add|rm|toggle URI`, `want play [URI]`.
     case want(action: String, uri: String?)
+    /// `library` (list), `library add|rm URI`.
+    case library(action: String, uri: String?)
     /// Stored playlists: `playlists`, `save NAME`, `load NAME`,
     /// `playlist NAME` (show), `rmplaylist NAME`.
     case pauseIfPlaying
@@ -61,7 +63,7 @@ public enum ControlCommand: Equatable, Sendable {
         ("move", "move a song"), ("volume", "show or change the volume"), ("status", "show the current song"),
         ("search", "search the catalog"), ("chart", "top lists"), ("album", "an album's tracks"),
         ("artist", "an artist's top tracks and albums"), ("related", "artists like this one"), ("info", "details of an item"),
-        ("want", "the Want to Listen list"), ("playlists", "stored playlists"), ("save", "store the queue"),
+        ("want", "the Want to Listen list"), ("library", "saved albums, tracks and artists"), ("playlists", "stored playlists"), ("save", "store the queue"),
         ("load", "queue a stored playlist"), ("playlist", "show a stored playlist"), ("rmplaylist", "remove a stored playlist"),
         ("current", "one line about the current song"), ("watch", "a line per change, for status bars"),
         ("completions", "print shell completions"), ("version", "show the version"),
@@ -101,6 +103,8 @@ public enum ControlCommand: Equatable, Sendable {
                         the results), --play (queue and play them) and --json
       want [add|rm|toggle URI | play [URI]]
                         the Want to Listen list (albums and tracks), newest first
+      library [add|rm URI]
+                        the Library: saved albums, tracks and artists, newest first
       playlists | save NAME | load NAME | playlist NAME | rmplaylist NAME
                         stored playlists
     exit codes: 0 done, 1 refused by the daemon, 64 usage error, 69 daemon not reachable
@@ -153,6 +157,7 @@ public enum ControlCommand: Equatable, Sendable {
         case "completions": self = .completions(try sub.shell())
         case "current", "watch": self = try sub.statusLine()
         case "want": self = try sub.want()
+        case "library": self = try sub.library()
         case "playlists": try sub.count(0...0); self = .playlists
         case "save": try sub.count(1...1); self = .save(args[0])
         case "load": try sub.count(1...1); self = .load(args[0])
@@ -294,6 +299,14 @@ private struct Subcommand {
             return .want(action: "play", uri: args.count == 2 ? args[1] : nil)
         default: throw UsageError(message: "want takes add, rm, toggle or play, not \"\(action)\"")
         }
+    }
+
+    /// `library` (list), `library add|rm URI`.
+    func library() throws(UsageError) -> ControlCommand {
+        guard let action = args.first else { return .library(action: "list", uri: nil) }
+        guard action == "add" || action == "rm" else { throw UsageError(message: "library takes add or rm, not \"\(action)\"") }
+        guard args.count == 2 else { throw UsageError(message: "library \(action) takes one URI") }
+        return .library(action: action, uri: args[1])
     }
 }
 

@@ -3,9 +3,9 @@ import PreviewCore
 // MPD's database view, mapped onto the Deezer catalog. Searching lives in
 // Commands+Search.swift, album art in Commands+Covers.swift.
 extension Commands {
-    /// `lsinfo`: the root lists Deezer's chart, the Want to Listen list and
-    /// the stored playlists as directories and playlists; any catalog URI
-    /// opens as its songs.
+    /// `lsinfo`: the root lists Deezer's chart, the Want to Listen list, the
+    /// Library and the stored playlists as directories and playlists; the
+    /// Library opens as its saved songs, any catalog URI as its songs.
     static func registerDatabaseBrowsing(_ t: inout CommandTable, _ s: Services) {
         let c = s.controller
         let store = s.playlists
@@ -14,6 +14,7 @@ extension Commands {
             if uri.isEmpty || uri == "/" {
                 call.reply.field("directory", "deezer:chart")
                 call.reply.field("directory", "deezer:wantlist")
+                call.reply.field("directory", Library.directory)
                 for entry in store.list() {
                     call.reply.field("playlist", entry.name)
                     call.reply.field("Last-Modified", isoTime(entry.modified))
@@ -23,6 +24,10 @@ extension Commands {
             if uri == "deezer:wantlist" {
                 wantListing(call, s)
                 return .pending
+            }
+            if uri == Library.directory {
+                for song in s.library.songs { call.reply.song(song, tags: call.session.tags) }
+                return .done
             }
             let item: CatalogURI
             do { item = try CatalogURI(parsing: uri) } catch {
@@ -46,13 +51,13 @@ extension Commands {
         }
     }
 
-    /// `update` and `rescan`: the catalog is Deezer's, so there is nothing
-    /// to scan. Clients still get a job id, and `update` idlers hear about it.
+    /// `update [URI]` and `rescan`: a job that resolves every Library item
+    /// anew (`LibraryUpdater`; the URI is not used: the Library is small
+    /// next to a music directory). The reply is the job id.
     static func registerDatabaseUpdate(_ t: inout CommandTable, _ s: Services) {
-        let c = s.controller
         for name in ["update", "rescan"] {
             t.register(name, 0, 1) { call in
-                call.reply.field("updating_db", c.startUpdateJob())
+                call.reply.field("updating_db", s.libraryUpdater.start())
                 return .done
             }
         }

@@ -18,10 +18,15 @@ extension Commands {
         t.register("stats", 0, 0) { call in
             call.reply.field("uptime", Int(clamping: c.uptime, rounding: .down))
             call.reply.field("playtime", Int(clamping: c.totalPlayTime, rounding: .down))
-            call.reply.field("artists", 0)
-            call.reply.field("albums", 0)
-            call.reply.field("songs", 0)
-            call.reply.field("db_playtime", 0)
+            // The database is the Library (Library.Summary says what counts).
+            let library = s.library.summary
+            call.reply.field("artists", library.artists)
+            call.reply.field("albums", library.albums)
+            call.reply.field("songs", library.songs)
+            call.reply.field("db_playtime", library.playtime)
+            // Not before the first save: Cantata takes `db_update: 0` for a
+            // database still being built and waits for ever.
+            if s.library.lastChange > 0 { call.reply.field("db_update", s.library.lastChange) }
             return .done
         }
         t.register("clearerror", 0, 0) { _ in
@@ -86,6 +91,7 @@ extension Commands {
                 if let format = c.currentFormat { r.field("audio", format.description) }
             }
         }
+        if let job = c.updatingJob { r.field("updating_db", job) }
         if let error = c.statusError { r.field("error", error) }
         if let next = player.nextSong(in: queue), let pos = queue.position(of: next) {
             r.field("nextsong", pos)

@@ -53,7 +53,7 @@ extension Commands {
     /// Library's matches still do; with none, its error is the answer.
     static func databaseSongs(_ filter: SongFilter?, _ s: Services,
                               completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
-        let saved = s.librarySongs()
+        let saved = s.library.songs
         guard let filter else {
             completion(.success(saved))
             return
@@ -76,9 +76,4 @@ extension Reply {
         field("songs", songs.count)
         field("playtime", Int(clamping: songs.compactMap(\.duration).reduce(0, +)))
     }
-}
-
-extension Services {
-    /// The Library's songs, newest first (none until the Library lands).
-    func librarySongs() -> [Song] { [] }
 }

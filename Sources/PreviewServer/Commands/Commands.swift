@@ -2,7 +2,7 @@ import PreviewCore
 
 /// What command handlers reach (built by `Instance`): the one queue/player
 /// owner (and through it the catalog), client messaging, stored playlists,
-/// Last.fm charts and the want list.
+/// Last.fm charts, the want list and the Library.
 struct Services {
     let controller: PlayerController
     let hub: MessageHub
@@ -11,6 +11,10 @@ struct Services {
     let lastfm: LastfmClient
     /// The Want to Listen list.
     let wants: WantList
+    /// The saved albums, tracks and artists: MPD's database view.
+    let library: Library
+    /// Resolves Library items and runs `update` jobs.
+    let libraryUpdater: LibraryUpdater
 }
 
 /// The MPD commands previewd implements, by concern (one file each).
@@ -49,6 +53,9 @@ enum Commands {
         registerCatalogItems(&t, services)
         registerCatalogStats(&t, services)
         registerWantList(&t, services)
+        // The Library (Commands+Library.swift).
+        registerLibrary(&t, services)
+        registerLibraryListing(&t, services)
         let commandsTable = t
         // Sorted when asked for, not per table: the fuzzer builds a table per input.
         t.register("commands", 0, 0) { call in

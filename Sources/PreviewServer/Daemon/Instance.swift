@@ -3,7 +3,7 @@ import PreviewPlatform
 
 /// Everything one daemon serves with, wired in one place (as MPD's
 /// `Instance`): the catalog clients, the player controller, the stored
-/// playlists, the want list and the command table. `Server` builds it for
+/// playlists, the want list, the Library and the command table. `Server` builds it for
 /// previewd; the tests' harness and the fuzzer build it the same way, with
 /// a fake engine, canned HTTP answers and a clock they move.
 final class Instance {
@@ -13,6 +13,8 @@ final class Instance {
     let controller: PlayerController
     let playlists: PlaylistStore
     let wants: WantList
+    let library: Library
+    let libraryUpdater: LibraryUpdater
     let hub = MessageHub()
     /// Every command, bound to the parts above.
     let table: CommandTable
@@ -43,7 +45,12 @@ final class Instance {
         controller.prefetchCount = options.prefetch
         playlists = PlaylistStore(directory: options.stateDirectory + "/playlists", maxLength: maxQueueLength)
         wants = WantList(file: JSONFile(path: options.stateDirectory + "/want.json", log: log))
-        table = Commands.table(Services(controller: controller, hub: hub, playlists: playlists, lastfm: lastfm, wants: wants))
+        let libraryPath = options.stateDirectory + "/library.json"
+        library = Library(file: JSONFile(path: libraryPath, log: log), lastModified: try? FileSystem.modificationTime(libraryPath),
+                          warn: log.warning)
+        libraryUpdater = LibraryUpdater(library: library, controller: controller)
+        table = Commands.table(Services(controller: controller, hub: hub, playlists: playlists, lastfm: lastfm, wants: wants,
+                                        library: library, libraryUpdater: libraryUpdater))
     }
 
     /// The state file's path under the state directory.

@@ -49,22 +49,23 @@ final class CatalogBrowser {
     }
 
     /// One catalog answer, decoded as `T`; errors name `item` (the URI the
-    /// client gave, e.g. `deezer:album:1`).
-    func request<T: Decodable>(_ path: String, as type: T.Type, item: String,
+    /// client gave, e.g. `deezer:album:1`). `fresh` skips the cache (a
+    /// Library `update` asks Deezer anew).
+    func request<T: Decodable>(_ path: String, as type: T.Type, item: String, fresh: Bool = false,
                                completion: @escaping (Result<T, ProtocolError>) -> Void) {
-        client.request(path, as: type) { result in
+        client.request(path, as: type, fresh: fresh) { result in
             completion(result.mapError { $0.protocolError(item: item) })
         }
     }
 
     /// Every item of a paged list, following `next` links (at most `maxPages`).
     func pages<T: Decodable & Sendable>(_ first: String, as type: T.Type, item: String, maxPages: Int = 20,
-                                          completion: @escaping (Result<[T], ProtocolError>) -> Void) {
+                                          fresh: Bool = false, completion: @escaping (Result<[T], ProtocolError>) -> Void) {
         var collected: [T] = []
         var pages = 0
         func step(_ path: String) {
             pages += 1
-            client.request(path, as: DeezerPage<T>.self) { [weak self] result in
+            client.request(path, as: DeezerPage<T>.self, fresh: fresh) { [weak self] result in
                 guard let self else { return }
                 switch result {
                 case .failure(let e): completion(.failure(e.protocolError(item: item)))
@@ -84,28 +85,30 @@ final class CatalogBrowser {
 
     /// The songs a URI stands for: a track, an album's or a playlist's
     /// tracks, an artist's top tracks, the chart, a radio, or a direct URL.
-    /// - Parameter completion: the songs (at most `maxSongs`), or the ACK;
-    ///   an empty list is `.noExist` "ITEM: no tracks".
-    func songs(for uri: CatalogURI, completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
+    /// - Parameters:
+    ///   - fresh: ask Deezer, not the cache (tracks and albums).
+    ///   - completion: the songs (at most `maxSongs`), or the ACK; an empty
+    ///     list is `.noExist` "ITEM: no tracks".
+    func songs(for uri: CatalogURI, fresh: Bool = false, completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
         let item = uri.text
         switch uri {
         case .stream(let url):
             completion(.success([Song(uri: url)]))
         case .track(let id):
-            request("/track/\(id)", as: DeezerTrack.self, item: item) { [weak self] result in
+            request("/track/\(id)", as: DeezerTrack.self, item: item, fresh: fresh) { [weak self] result in
                 completion(result.map { track in
                     self?.previewURLs.remember(track)
                     return self?.tags.completed([track.song()]) ?? [track.song()]
                 })
             }
         case .album(let id):
-            request("/album/\(id)", as: DeezerAlbum.self, item: item) { [weak self] result in
+            request("/album/\(id)", as: DeezerAlbum.self, item: item, fresh: fresh) { [weak self] result in
                 switch result {
                 case .failure(let e): completion(.failure(e))
                 case .success(let album):
                     let tags = self?.tags.remember(album)
                     self?.tracks("/album/\(id)/tracks?index=0&limit=100", item: item, albumTitle: album.title,
-                                 albumTags: tags, completion: completion)
+                                 albumTags: tags, fresh: fresh, completion: completion)
                 }
             }
         case .playlist(let id):
@@ -122,9 +125,9 @@ final class CatalogBrowser {
 
     /// Every track of a paged list as songs (an empty list is an error).
     private func tracks(_ first: String, item: String, albumTitle: String? = nil, albumTags: AlbumTags? = nil,
-                        follow: Bool = true,
+                        follow: Bool = true, fresh: Bool = false,
                         completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
-        pages(first, as: DeezerTrack.self, item: item, maxPages: follow ? 100 : 1) { [weak self] result in
+        pages(first, as: DeezerTrack.self, item: item, maxPages: follow ? 100 : 1, fresh: fresh) { [weak self] result in
             guard let self else { return }
             switch result {
             case .failure(let e): completion(.failure(e))

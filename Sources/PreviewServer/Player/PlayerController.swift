@@ -265,11 +265,25 @@ final class PlayerController {
         notify(.options)
     }
 
-    /// `update`/`rescan`: a new job id; the catalog needs no scan.
+    /// The `update` job running (`status` shows it as `updating_db`), nil
+    /// when none runs.
+    private(set) var updatingJob: Int?
+
+    /// `update`/`rescan`: the next job id (as mpd, counting from 1). When no
+    /// job runs, it becomes the running one (`updatingJob`); else the caller
+    /// queues it. Idle clients hear `update`.
     func startUpdateJob() -> Int {
         updateJobs += 1
+        if updatingJob == nil { updatingJob = updateJobs }
         notify(.update)
         return updateJobs
+    }
+
+    /// The running job ended: `next` (a queued job's id) runs now, or none.
+    /// Idle clients hear `update`, and `database` when `changedDatabase`.
+    func finishUpdateJob(next: Int?, changedDatabase: Bool) {
+        updatingJob = next
+        notify(changedDatabase ? [.update, .database] : .update)
     }
 
     // MARK: status
@@ -282,12 +296,13 @@ final class PlayerController {
         var format: AudioFormat?
         var bitrate: Int
         var error: String?
+        var updatingJob: Int?
     }
 
     /// The key a cached `status` reply is valid for (`StatusCache`).
     var statusKey: StatusKey {
         StatusKey(changes: changeCount, elapsedMillis: player.state == .stop ? -1 : Int(clamping: elapsed * 1000),
-                  format: currentFormat, bitrate: currentBitrate, error: statusError)
+                  format: currentFormat, bitrate: currentBitrate, error: statusError, updatingJob: updatingJob)
     }
 
     /// Total seconds played since start (for `stats`): only what was heard,

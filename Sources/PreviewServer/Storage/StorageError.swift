@@ -1,6 +1,6 @@
 import PreviewPlatform
 
-/// Why a stored playlist, the state file or the want list could not be
+/// Why a stored playlist, the state file, the want list or the Library could not be
 /// read or written. `ToAck` turns it into the client's ACK.
 enum StorageError: Error, Equatable {
     /// The name cannot name a playlist file (`M3U.isValidName`).
@@ -23,4 +23,8 @@ enum StorageError: Error, Equatable {
     case directory(SystemError)
     /// The value could not be encoded as JSON for the file at `path`.
     case encoding(path: String, String)
+    /// The text given is no album, track or artist URI (the Library holds nothing else).
+    case notLibraryItem(String)
+    /// The URI (canonical) is not saved in the Library.
+    case notInLibrary(String)
 }

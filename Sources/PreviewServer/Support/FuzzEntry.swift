@@ -186,11 +186,12 @@ public enum FuzzEntry {
             for s in sessions { s.notify(changed) }
         }
         let (controller, playlists, wants, table) = (instance.controller, instance.playlists, instance.wants, instance.table)
-        // Each input starts with no playlists and an empty want list, so that
+        // Each input starts with no playlists, an empty want list and Library, so that
         // one input neither changes what the next does nor slows it down.
         defer {
             playlists.removeAll()
             for entry in wants.entries { _ = try? wants.remove(entry.uri) }
+            try? instance.library.removeAll(at: 0)
         }
         let session = ClientSession(table: table, log: log, hub: instance.hub)
         sessions.append(session)
