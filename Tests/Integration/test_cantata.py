@@ -154,3 +154,40 @@ def test_cantatas_start_up_commands_get_the_answer_kinds_mpd_gives(mpd, daemon):
 def Client_for(mpd_socket):  # noqa: N802
     from conftest import Client
     return Client(str(mpd_socket))
+
+
+def test_cantata_reads_the_library_and_its_genres(daemon_factory, xvfb, tmp_path):
+    d = daemon_factory(output="null", pace="realtime")
+    c = d.client()
+    assert c.cmd("libraryadd deezer:album:302127") == ["OK"]
+    proxy = Proxy(str(tmp_path / "proxy.sock"), d.socket)
+    home = tmp_path / "home"
+    (home / ".config" / "cantata").mkdir(parents=True)
+    (home / ".config" / "cantata" / "cantata.conf").write_text(
+        f"[General]\nversion=2.5.0\ncurrentConnection=Default\nfirstRun=false\n\n"
+        f"[Connection]\nhost={proxy.path}\nport=6600\npasswd=\ndir=/nonexistent/\n")
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    env = dict(os.environ, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_RUNTIME_DIR=str(runtime),
+               DISPLAY=xvfb, QT_QPA_PLATFORM="xcb")
+    app = subprocess.Popen(["dbus-run-session", "--", "cantata"], env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        # Cantata builds its library from the database tree: `lsinfo` at the
+        # root, then each directory it lists; and its genre list.
+        read = wait_for(lambda: 'lsinfo "deezer:library"' in proxy.recorded(), timeout=45)
+        lines = proxy.recorded()
+        assert read, lines
+    finally:
+        app.terminate()
+        app.wait(10)
+        proxy.close()
+    assert "list genre" in lines and "stats" in lines, lines
+    acks = [l for l in lines if l.startswith("<- ")]
+    assert set(acks) <= {"<- ACK [2@0] {lsinfo} Unsupported URI scheme",
+                         "<- ACK [50@0] {listplaylistinfo} No such playlist"}, acks
+    # What those commands answer (Cantata read the same, through the proxy).
+    assert c.cmd("list genre") == ["Genre: Dance", "OK"]
+    listing = c.cmd('lsinfo "deezer:library"')
+    assert sum(l.startswith("file: ") for l in listing) == 14 and "AlbumArtist: Daft Punk" in listing
+    assert c.fields("stats")["songs"] == "14"

@@ -1,0 +1,77 @@
+"""The Library as real MPD clients show a database: ncmpcpp's media
+library, ncmpc's library screen (both in tmux, driven by their keys) and
+the commands Cantata's library view sends. The Library holds album 302127
+(Discovery, recorded bodies), saved through the protocol."""
+import os
+import subprocess
+
+import pytest
+
+from conftest import album_tracks
+from test_desktop_clients import wait_for
+from test_ncmpc import Ncmpc
+
+
+@pytest.fixture
+def saved(daemon_factory):
+    d = daemon_factory(output="null", pace="realtime")
+    c = d.client()
+    assert c.cmd("libraryadd deezer:album:302127") == ["OK"]
+    return d, c
+
+
+class Tmux:
+    def __init__(self, env, argv):
+        self.server = f"previewd-lib-{os.getpid()}-{id(self)}"
+        self.env = env
+        subprocess.run(["tmux", "-L", self.server, "new-session", "-d", "-s", "t", "-x", "160", "-y", "40", *argv],
+                       env=env, check=True)
+
+    def screen(self):
+        return subprocess.run(["tmux", "-L", self.server, "capture-pane", "-p", "-t", "t"],
+                              env=self.env, capture_output=True, text=True).stdout
+
+    def keys(self, *keys):
+        subprocess.run(["tmux", "-L", self.server, "send-keys", "-t", "t", *keys], env=self.env, check=True)
+
+    def shows(self, *texts, timeout=10):
+        text = wait_for(lambda: (lambda s: s if all(t in s for t in texts) else None)(self.screen()), timeout)
+        assert text, f"never showed {texts}:\n{self.screen()}"
+        return text
+
+    def close(self):
+        subprocess.run(["tmux", "-L", self.server, "kill-server"], env=self.env)
+
+
+def test_ncmpcpp_media_library_shows_the_library(saved, tmp_path):
+    d, c = saved
+    app = Tmux(dict(os.environ, HOME=str(tmp_path), MPD_HOST=d.socket, TERM="xterm", LANG="C.UTF-8"), ["ncmpcpp"])
+    try:
+        app.shows("Playlist")
+        app.keys("4")
+        # Artists from `list albumartist`, albums with their Date, songs with
+        # their Track numbers: the tags the Library's songs carry.
+        screen = app.shows("Artists", "Albums", "Songs", "(2001-03-07) Discovery", "01 - One More Time", "14 - Too Long")
+        assert "Daft Punk" in screen.split("Artists", 1)[1]
+        app.keys("Right", "Right", "Down", "Down", "Down", "Enter")  # the fourth song
+        assert wait_for(lambda: any(l == "file: deezer:track:3135556" for l in c.cmd("playlistinfo"))), c.cmd("playlistinfo")
+    finally:
+        app.close()
+
+
+def test_ncmpc_library_screen_browses_artist_album_song(saved, tmp_path):
+    d, c = saved
+    app = Ncmpc(d, tmp_path)
+    try:
+        app.shows("1:Help", "2:Queue")
+        app.keys("4")
+        screen = app.shows("Daft Punk")  # the artists `list albumartist` gives
+        assert "Eminem" not in screen
+        app.keys("Enter")
+        # One album: ncmpc goes straight to the artist's songs.
+        screen = app.shows("4:Songs: Daft Punk", "Daft Punk - One More Time", "Daft Punk - Too Long")
+        assert sum("Daft Punk - " in l for l in screen.splitlines()) == len(album_tracks()) == 14
+        app.keys("Down", "Enter")
+        assert wait_for(lambda: "file: deezer:track:3135553" in c.cmd("playlistinfo")), c.cmd("playlistinfo")
+    finally:
+        app.close()
