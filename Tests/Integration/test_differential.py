@@ -257,6 +257,7 @@ SESSIONS = {
         "count \"(file == 'nowhere')\" group artist", "count file nowhere",
         "list genre group", "list album group album", "list nosuchtag", "list any", "list album group nosuch",
         "list Genre \"(genre == 'x')\" group Label"],
+    "albumart-slash": ['albumart "{u1}/" 0', 'albumart "{u1}" 0', 'albumart "nowhere/" 0'],
     "search-file": ['search file "zzz"', 'find file "zzz"', "search \"(file contains 'zzz')\""],
 }
 
