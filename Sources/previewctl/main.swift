@@ -377,13 +377,15 @@ case .library(let action, let uri):
     }
 case .playlists:
     for (k, v) in connection.must(["listplaylists"]) where k == "playlist" { out(v + "\n") }
-case .save(let name):
-    _ = connection.must(["save \(q(name))"])
+case .save(let name, let replace):
+    _ = connection.must(["save \(q(name))" + (replace ? " replace" : "")])
 case .load(let name):
     _ = connection.must(["load \(q(name))"])
 case .showPlaylist(let name):
     let records = CatalogRecord.split(connection.must(["listplaylistinfo \(q(name))"]))
     for (i, r) in records.enumerated() { out("\(i + 1). \(ControlFormat.songLine(Dictionary(r.fields, uniquingKeysWith: { a, _ in a })))\n") }
+case .editPlaylist(let name, let edit):
+    _ = connection.must([edit.request(name)])
 case .removePlaylist(let name):
     _ = connection.must(["rm \(q(name))"])
 case .catalog(let cmd):

@@ -208,3 +208,25 @@ def test_previewctl_want_and_playlists(daemon, http):
     assert daemon.ctl("rmplaylist", "mix").returncode == 0
     p = daemon.ctl("load", "mix")
     assert (p.returncode, p.stderr) == (1, "previewctl: load: No such playlist\n")
+
+
+def test_previewctl_edits_stored_playlists(daemon):
+    assert daemon.ctl("add", "deezer:album:302127").returncode == 0
+    assert daemon.ctl("save", "mix").returncode == 0
+    p = daemon.ctl("save", "mix")
+    assert (p.returncode, p.stderr) == (1, "previewctl: save: Playlist already exists\n")
+    assert daemon.ctl("del", "1").returncode == 0
+    assert daemon.ctl("save", "--replace", "mix").returncode == 0
+    assert len(daemon.ctl("playlist", "mix").stdout.splitlines()) == 13
+    assert daemon.ctl("playlist", "mix", "rename", "road trip").returncode == 0
+    assert daemon.ctl("playlists").stdout == "road trip\n"
+    assert daemon.ctl("playlist", "road trip", "del", "2").returncode == 0
+    assert daemon.ctl("playlist", "road trip", "move", "1", "3").returncode == 0
+    assert daemon.ctl("playlist", "road trip").stdout.splitlines()[:3] == [
+        "1. Daft Punk - Harder, Better, Faster, Stronger", "2. Daft Punk - Crescendolls", "3. Daft Punk - Aerodynamic"]
+    p = daemon.ctl("playlist", "road trip", "del", "99")
+    assert (p.returncode, p.stderr) == (1, "previewctl: playlistdelete: Bad song index\n")
+    p = daemon.ctl("playlist", "nowhere", "rename", "x")
+    assert (p.returncode, p.stderr) == (1, "previewctl: rename: No such playlist\n")
+    p = daemon.ctl("playlist", "road trip", "cut")
+    assert p.returncode == 64 and p.stderr.startswith('previewctl: playlist NAME takes rename, del or move, not "cut"\n')

@@ -25,8 +25,6 @@ public enum ControlCommand: Equatable, Sendable {
     case want(action: String, uri: String?)
     /// `library` (list), `library add|rm URI`.
     case library(action: String, uri: String?)
-    /// Stored playlists: `playlists`, `save NAME`, `load NAME`,
-    /// `playlist NAME` (show), `rmplaylist NAME`.
     case pauseIfPlaying
     /// `seek [+|-]SECONDS` or `seek PERCENT%`.
     case seek(String)
@@ -43,10 +41,14 @@ public enum ControlCommand: Equatable, Sendable {
     case current(format: String, json: Bool)
     /// `watch [--format FMT] [--json] [--interval S]`: a line per change.
     case watch(format: String, json: Bool, interval: Double?)
+    /// Stored playlists: `playlists`, `save NAME [--replace]`, `load NAME`,
+    /// `playlist NAME` (show), `playlist NAME rename|del|move ...`,
+    /// `rmplaylist NAME`.
     case playlists
-    case save(String)
+    case save(String, replace: Bool)
     case load(String)
     case showPlaylist(String)
+    case editPlaylist(String, PlaylistEdit)
     case removePlaylist(String)
 
     /// The format `current` and `watch` use without `--format`.
@@ -105,8 +107,10 @@ public enum ControlCommand: Equatable, Sendable {
                         the Want to Listen list (albums and tracks), newest first
       library [add|rm URI]
                         the Library: saved albums, tracks and artists, newest first
-      playlists | save NAME | load NAME | playlist NAME | rmplaylist NAME
-                        stored playlists
+      playlists | save NAME [--replace] | load NAME | rmplaylist NAME
+      playlist NAME [rename NEW | del POS | move FROM TO]
+                        stored playlists: list, store the queue, queue one,
+                        remove one; show one or edit it
     exit codes: 0 done, 1 refused by the daemon, 64 usage error, 69 daemon not reachable
 
     """
@@ -159,9 +163,9 @@ public enum ControlCommand: Equatable, Sendable {
         case "want": self = try sub.want()
         case "library": self = try sub.library()
         case "playlists": try sub.count(0...0); self = .playlists
-        case "save": try sub.count(1...1); self = .save(args[0])
+        case "save": self = try sub.save()
         case "load": try sub.count(1...1); self = .load(args[0])
-        case "playlist": try sub.count(1...1); self = .showPlaylist(args[0])
+        case "playlist": self = try sub.playlist()
         case "rmplaylist": try sub.count(1...1); self = .removePlaylist(args[0])
         case "search", "chart", "album", "artist", "related", "info":
             self = .catalog(try CatalogCommand(name: name, arguments: args))
@@ -173,7 +177,8 @@ public enum ControlCommand: Equatable, Sendable {
 /// One subcommand's words, with the checks of its arguments. Usage
 /// messages name the subcommand as typed (`del` or `delete`), so each check
 /// knows it.
-private struct Subcommand {
+/// (Internal so that parsers of related verbs can live in their own files.)
+struct Subcommand {
     typealias UsageError = ControlCommand.UsageError
 
     /// The subcommand as typed.
