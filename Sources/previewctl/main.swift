@@ -213,6 +213,22 @@ let path = SocketPath.resolve(explicit: socketOption, environment: Environment.v
 let connection = Connection(path: path)
 let q = RequestParser.quote
 
+/// Queues each of a listing's results on its own, so that one that does not
+/// resolve does not stop the rest; each refusal goes to stderr. Exits 1 only
+/// when nothing could be queued; with `play`, plays the first song queued.
+@MainActor func queueResults(_ uris: [String], play: Bool) {
+    let length = Int(dictionary(connection.must(["status"]))["playlistlength"] ?? "0") ?? 0
+    var queued = 0
+    for uri in uris {
+        switch connection.request(["add \(q(uri))"]) {
+        case .ok: queued += 1
+        case .ack(_, _, _, let message, _): writeStandardError("previewctl: not queued: \(message)\n")
+        }
+    }
+    guard queued > 0 else { fail("nothing could be queued", 1) }
+    if play { _ = connection.must(["play \(length)"]) }
+}
+
 @MainActor func currentLine(format: String, json: Bool) -> String {
     let replies = connection.mustEach(["status", "currentsong"])
     let values = StatusFormat.values(status: dictionary(replies[0]), song: dictionary(replies[1]))
@@ -402,10 +418,6 @@ case .catalog(let cmd):
     } else {
         out(CatalogFormat.plain(records))
     }
-    if cmd.add || cmd.play, !records.isEmpty {
-        let length = Int(dictionary(connection.must(["status"]))["playlistlength"] ?? "0") ?? 0
-        _ = connection.must(cmd.urisToQueue(records).map { "add \(q($0))" })
-        if cmd.play { _ = connection.must(["play \(length)"]) }
-    }
+    if cmd.add || cmd.play, !records.isEmpty { queueResults(cmd.urisToQueue(records), play: cmd.play) }
 }
 exit(0)

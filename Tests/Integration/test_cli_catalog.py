@@ -79,6 +79,24 @@ def test_add_and_play_results(daemon_factory):
     assert c.fields("status")["playlistlength"] == str(15 + len(load("chart-0-tracks.json")["data"]))
 
 
+def test_many_results_queue_what_resolves_and_name_the_rest(daemon_factory):
+    daemon = daemon_factory(pace="realtime")
+    c = daemon.client()
+    albums = load("search-album-daft-punk.json")["data"]
+    # Of the 25 albums found, only Discovery (302127) has recorded bodies.
+    p = daemon.ctl("search", "albums", "daft punk", "--play")
+    assert p.returncode == 0, p.stderr
+    refused = p.stderr.splitlines()
+    assert refused == [f"previewctl: not queued: deezer:album:{a['id']}: not found (Deezer: no data, error 800)"
+                       for a in albums if a["id"] != 302127]
+    st = c.fields("status")
+    assert (st["playlistlength"], st["song"], st["state"]) == ("14", "0", "play")
+    # Nothing resolves: exit 1, and said so.
+    p = daemon.ctl("search", "albums", "king", "--artist", "eminem", "--add")
+    assert p.returncode == 1 and p.stderr.endswith("previewctl: nothing could be queued\n"), p.stderr
+    assert c.fields("status")["playlistlength"] == "14"
+
+
 def test_errors_and_usage(daemon):
     p = daemon.ctl("info", "deezer:track:-1")
     assert (p.returncode, p.stderr) == (1, "previewctl: cataloginfo: deezer:track:-1: not found (Deezer: no data, error 800)\n")
