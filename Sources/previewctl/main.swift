@@ -415,6 +415,7 @@ case .catalog(let cmd):
         for (k, v) in fields { out("\(k): \(v)\n") }
     } else if FileDescriptor.standardOutput.isTerminal {
         out(CatalogFormat.table(records, width: terminalWidth()))
+        if let range = CatalogFormat.range(first: cmd.firstIndex, count: records.count, total: total) { out(range + "\n") }
     } else {
         out(CatalogFormat.plain(records))
     }

@@ -43,6 +43,13 @@ SEARCHES = {  # endpoint -> [(words all present in the lower-cased query, fixtur
         (("daft punk",), "search-artist-daft-punk.json"),
         (("cat",), "search-artist-cat-order-artist-desc.json"),
     ],
+    "playlist": [
+        (("daft punk",), "search-playlist-daft-punk.json"),
+    ],
+    "radio": [
+        (("electro",), "search-radio-electro.json"),
+        (("daft punk",), "search-radio-daft-punk-limit1-no-results.json"),
+    ],
 }
 
 
@@ -232,7 +239,7 @@ class Handler(BaseHTTPRequestHandler):
             if tid in STATE.tracks:
                 return self._json(self._rewrite(json.loads(json.dumps(STATE.tracks[tid]))))
             return self._json(NO_DATA)
-        m = re.fullmatch(r"/search(?:/(track|album|artist))?", api)
+        m = re.fullmatch(r"/search(?:/(track|album|artist|playlist|radio))?", api)
         if m:
             q = query.get("q", [""])[0].lower()
             for words, fname in SEARCHES[m[1] or "track"]:
