@@ -44,7 +44,7 @@ public final class Server {
         defer { listener.close() }
         let signals = try catchSignals()
         let inbox = try EventInbox()
-        wire(Instance(options: options, engine: engine, log: log, get: catalogGet(through: inbox),
+        wire(Instance(options: options, engine: engine, log: log, get: catalogGet(through: inbox), head: catalogHead(through: inbox),
                       schedule: { [unowned self] delay, action in schedule(after: delay, action) },
                       seed: UInt64.random(in: .min ... .max)) { [unowned self] changed in
             // Delivered after the current command or event is done, so an
@@ -91,6 +91,17 @@ public final class Server {
             httpCallbacks[id] = completion
             log.debug("GET \(url)")
             http.get(url) { inbox.post(.http(id, $0)) }
+        }
+    }
+
+    /// HEAD requests (share links) through the same inbox as `catalogGet`.
+    private func catalogHead(through inbox: EventInbox) -> DeezerClient.HTTPGet {
+        { [unowned self] url, completion in
+            let id = nextRequestID
+            nextRequestID += 1
+            httpCallbacks[id] = completion
+            log.debug("HEAD \(url)")
+            http.head(url) { inbox.post(.http(id, $0)) }
         }
     }
 
