@@ -3,12 +3,14 @@
 // Layering (lower never imports upper):
 //   CCurl/CMpg123/CPulse  ->  PreviewAudio  ->  previewd
 //   PreviewCore (pure)    ->  PreviewServer ->  previewd
-//   PreviewPlatform (OS)  ->  PreviewServer
+//   CSQLite -> PreviewPlatform (OS)  ->  PreviewServer
 //   PreviewCore, PreviewPlatform  ->  previewctl
 //   PreviewServer         ->  previewfuzz (fuzzing harness)
 // PreviewPlatform owns the OS concepts (descriptors, sockets, poll,
-// signals, processes, files, clocks); it imports Glibc only and depends on
-// no other target, so previewctl links no Foundation.
+// signals, processes, files, clocks) and the SQLite wrapper (the Library's
+// store); it imports Glibc and CSQLite only, so previewctl links no
+// Foundation. previewctl, linked static, carries libsqlite3.a unused (1.7 MB
+// more in release; it still links and runs without a loader).
 import PackageDescription
 
 let package = Package(
@@ -27,8 +29,11 @@ let package = Package(
         .systemLibrary(
             name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse",
             providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "PreviewCore"),
-        .target(name: "PreviewPlatform"),
+        .target(name: "PreviewPlatform", dependencies: ["CSQLite"]),
         .target(name: "PreviewAudio", dependencies: ["PreviewCore", "CCurl", "CMpg123", "CPulse"]),
         .target(name: "PreviewServer", dependencies: ["PreviewCore", "PreviewPlatform"]),
         .executableTarget(name: "previewd", dependencies: ["PreviewServer", "PreviewAudio", "PreviewPlatform"]),

@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewPlatform
 import Testing
 @testable import PreviewServer
 
@@ -105,18 +106,14 @@ final class Harness {
     let playlistDirectory: String
 
     deinit {
-        let playlists = playlistDirectory + "/playlists"
-        if let dir = opendir(playlists) {
-            while let e = readdir(dir) {
-                let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-                if name != "." && name != ".." { unlink(playlists + "/" + name) }
+        // The stored playlists, then every file beside them (want.json,
+        // library.sqlite with its -wal and -shm, what a test left there).
+        for directory in [playlistDirectory + "/playlists", playlistDirectory] {
+            for name in (try? FileSystem.entries(ofDirectory: directory)) ?? [] where name != "." && name != ".." {
+                unlink(directory + "/" + name)
             }
-            closedir(dir)
-            rmdir(playlists)
+            rmdir(directory)
         }
-        unlink(playlistDirectory + "/want.json")
-        unlink(playlistDirectory + "/library.json")
-        rmdir(playlistDirectory)
     }
 
     /// Delivers engine events and client-only changes until none are left.

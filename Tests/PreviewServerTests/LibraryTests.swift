@@ -114,45 +114,71 @@ import Testing
         #expect(h.send(c, "librarylist\n").hasPrefix(Self.track3135556 + "added: 2026-12-02T00:01:00Z\nartist: deezer:artist:27\n"))
     }
 
-    @Test func theFileKeepsEverythingAcrossARestart() throws {
+    @Test func theDatabaseKeepsEverythingAcrossARestart() throws {
         let h = Harness()
         let c = h.connect()
         for uri in ["deezer:album:302127", "deezer:track:3135556", "deezer:artist:27"] {
             #expect(h.send(c, "libraryadd \(uri)\n") == "OK\n")
         }
-        let path = h.playlistDirectory + "/library.json"
+        h.wallClock += 60
+        #expect(h.send(c, "libraryrm deezer:artist:27\n") == "OK\n")
         var warnings: [String] = []
-        let reloaded = Library(file: JSONFile(path: path, log: Log(level: .error)), lastModified: 5, warn: { warnings.append($0) })
+        let reloaded = Library(directory: h.playlistDirectory, log: Log(level: .error), warn: { warnings.append($0) })
         #expect(Array(reloaded.entries) == Array(h.instance.library.entries))
+        #expect(reloaded.entries.map(\.uri) == ["deezer:track:3135556", "deezer:album:302127"])
         #expect(reloaded.songs == h.instance.library.songs)
-        #expect(reloaded.lastChange == 5)
+        #expect(reloaded.lastChange == 1_796_169_660)
         #expect(warnings.isEmpty)
     }
 
-    @Test func aDamagedEntryIsLeftOutAndLogged() throws {
+    /// Rows as a damaged or hand-edited database may hold them.
+    static func insertRows(_ rows: [(uri: String, added: Int, name: String?, songs: String)], into path: String) throws {
+        let db = try SQLiteDatabase(path: path)
+        let insert = try db.prepare("INSERT INTO items (uri, added, name, songs) VALUES (?, ?, ?, ?)")
+        for row in rows {
+            try insert.bind(row.uri, at: 1)
+            try insert.bind(row.added, at: 2)
+            try insert.bind(row.name, at: 3)
+            try insert.bind(blob: Array(row.songs.utf8), at: 4)
+            #expect(try insert.step() == .done)
+            insert.reset()
+        }
+    }
+
+    static func rowCount(_ path: String) throws -> Int {
+        let count = try SQLiteDatabase(path: path).prepare("SELECT count(*) FROM items")
+        _ = try count.step()
+        return count.int(at: 0)
+    }
+
+    @Test func aDamagedRowIsLeftOutAndLoggedThenDroppedAtTheNextChange() throws {
         let h = Harness()
-        let path = h.playlistDirectory + "/library.json"
-        let song = #"{"uri":"deezer:track:7","title":"T","addedTags":[]}"#
-        let file = "[" + [
-            #"{"uri":"deezer:track:7","added":10,"songs":[\#(song)]}"#,
-            #"{"uri":"deezer:playlist:1","added":11,"songs":[]}"#,
-            #"{"uri":"deezer:track:8","songs":[]}"#,
-            #"{"uri":"deezer:artist:27","added":12,"name":"Daft Punk","songs":[\#(song)]}"#,
-            #"{"uri":"deezer:track:7","added":13,"songs":[\#(song)]}"#,
-        ].joined(separator: ",") + "]"
-        try AtomicFile.write(Array(file.utf8), to: path)
+        let path = h.playlistDirectory + "/library.sqlite"
+        let song = #"[{"uri":"deezer:track:7","title":"T","addedTags":[]}]"#
+        try Self.insertRows([
+            ("deezer:track:7", 10, nil, song),
+            ("deezer:playlist:1", 11, nil, "[]"),
+            ("deezer:track:8", 12, nil, "not json"),
+            ("deezer:artist:27", 13, "Daft Punk", song),
+            ("deezer:track:9", -1, nil, #"[{"uri":"deezer:track:9","addedTags":[]}]"#),
+        ], into: path)
         var warnings: [String] = []
-        let library = Library(file: JSONFile(path: path, log: Log(level: .error)), lastModified: nil, warn: { warnings.append($0) })
+        let library = Library(directory: h.playlistDirectory, log: Log(level: .error), warn: { warnings.append($0) })
         #expect(library.entries.map(\.uri) == ["deezer:track:7"])
         #expect(library.songs == [Song(uri: "deezer:track:7", title: "T")])
         #expect(warnings == [
-            "\(path): entry 2 left out (not an album, a track or an artist: deezer:playlist:1)",
-            "\(path): entry 3 left out (no \"added\")",
-            "\(path): entry 4 left out (deezer:artist:27: an artist keeps no songs)",
-            "\(path): entry 5 left out (deezer:track:7 twice)",
+            "\(path): deezer:playlist:1 left out (not an album, a track or an artist: deezer:playlist:1)",
+            "\(path): deezer:track:8 left out (songs: : The given data was not valid JSON.)",
+            "\(path): deezer:artist:27 left out (deezer:artist:27: an artist keeps no songs)",
+            "\(path): deezer:track:9 left out (time out of range: -1)",
         ])
-        // The file is left as it was until the next change.
-        #expect(try AtomicFile.read(path) == Array(file.utf8))
+        // The database is left as it was until the next change, which drops
+        // those rows (so deezer:track:8 can be saved again).
+        #expect(try Self.rowCount(path) == 5)
+        let track8 = Library.Resolved(name: nil, artist: nil, songs: [Song(uri: "deezer:track:8", title: "E")])
+        #expect(try library.add("deezer:track:8", track8, at: 20))
+        #expect(try Self.rowCount(path) == 2)
+        #expect(Library(directory: h.playlistDirectory, log: Log(level: .error)).entries.map(\.uri) == ["deezer:track:8", "deezer:track:7"])
     }
 
     @Test func updateResolvesEveryItemAgain() throws {
@@ -184,8 +210,7 @@ import Testing
         #expect(songs.contains { $0.uri == "deezer:track:3135556" && $0.title == "Harder (Remaster)" })
         #expect(songs.last?.title == "Too Long")
         // Saved once the job ended.
-        let reloaded = Library(file: JSONFile(path: h.playlistDirectory + "/library.json", log: Log(level: .error)),
-                               lastModified: nil, warn: { _ in })
+        let reloaded = Library(directory: h.playlistDirectory, log: Log(level: .error))
         #expect(reloaded.songs == songs)
     }
 

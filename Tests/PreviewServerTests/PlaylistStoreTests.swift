@@ -5,8 +5,11 @@ import Testing
 import PreviewPlatform
 
 @Suite struct PlaylistStoreTests {
+    /// A directory of its own per call: the tests run in parallel, and one's
+    /// `removeAll` must not empty another's.
     static func store(maxLength: Int) -> PlaylistStore {
-        PlaylistStore(directory: "/tmp/previewd-playlist-store-\(getpid())-\(maxLength)", maxLength: maxLength)
+        let n = Harness.counter.add(1, ordering: .relaxed).newValue
+        return PlaylistStore(directory: "/tmp/previewd-playlist-store-\(getpid())-\(n)", maxLength: maxLength)
     }
 
     @Test func aPlaylistHoldsAsManySongsAsTheQueue() throws {

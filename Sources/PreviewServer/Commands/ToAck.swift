@@ -37,6 +37,7 @@ extension StorageError: CustomStringConvertible {
         case .renaming(let name, let e): return ProtocolError(.system, "cannot rename \(name): \(e.reason)")
         case .directory(let e): return ProtocolError(.system, e.description)
         case .encoding(let path, let why): return ProtocolError(.system, "cannot encode \(path): \(why)")
+        case .database(let path, let e): return ProtocolError(.system, "cannot write \(path): \(e.message)")
         case .notLibraryItem(let text):
             return ProtocolError(.argument, "\(text) is not an album, a track or an artist: the library holds "
                 + "deezer:album:ID, deezer:track:ID and deezer:artist:ID")

@@ -49,9 +49,7 @@ final class Instance {
         controller.prefetchCount = options.prefetch
         playlists = PlaylistStore(directory: options.stateDirectory + "/playlists", maxLength: maxQueueLength)
         wants = WantList(file: JSONFile(path: options.stateDirectory + "/want.json", log: log))
-        let libraryPath = options.stateDirectory + "/library.json"
-        library = Library(file: JSONFile(path: libraryPath, log: log), lastModified: try? FileSystem.modificationTime(libraryPath),
-                          warn: log.warning)
+        library = Library(directory: options.stateDirectory, log: log)
         libraryUpdater = LibraryUpdater(library: library, controller: controller)
         table = Commands.table(Services(controller: controller, hub: hub, playlists: playlists, lastfm: lastfm, wants: wants,
                                         library: library, libraryUpdater: libraryUpdater))

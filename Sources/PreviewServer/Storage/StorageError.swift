@@ -23,6 +23,8 @@ enum StorageError: Error, Equatable {
     case directory(SystemError)
     /// The value could not be encoded as JSON for the file at `path`.
     case encoding(path: String, String)
+    /// An SQLite call on the database at `path` failed (the Library's `library.sqlite`).
+    case database(path: String, SQLiteError)
     /// The text given is no album, track or artist URI (the Library holds nothing else).
     case notLibraryItem(String)
     /// The URI (canonical) is not saved in the Library.
