@@ -3,7 +3,7 @@
 // Layering (lower never imports upper):
 //   CCurl/CMpg123/CPulse  ->  PreviewAudio  ->  previewd
 //   PreviewCore (pure)    ->  PreviewServer ->  previewd
-//   CSQLite -> PreviewPlatform (OS)  ->  PreviewServer
+//   CSQLite, CMalloc -> PreviewPlatform (OS)  ->  PreviewServer
 //   PreviewCore, PreviewPlatform  ->  previewctl
 //   PreviewServer         ->  previewfuzz (fuzzing harness)
 // PreviewPlatform owns the OS concepts (descriptors, sockets, poll,
@@ -32,8 +32,10 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        // glibc's <malloc.h> (malloc_trim), part of libc itself.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(name: "PreviewCore"),
-        .target(name: "PreviewPlatform", dependencies: ["CSQLite"]),
+        .target(name: "PreviewPlatform", dependencies: ["CSQLite", "CMalloc"]),
         .target(name: "PreviewAudio", dependencies: ["PreviewCore", "CCurl", "CMpg123", "CPulse"]),
         .target(name: "PreviewServer", dependencies: ["PreviewCore", "PreviewPlatform"]),
         .executableTarget(name: "previewd", dependencies: ["PreviewServer", "PreviewAudio", "PreviewPlatform"]),

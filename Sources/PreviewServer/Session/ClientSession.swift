@@ -20,15 +20,21 @@ final class ClientSession {
 
     /// The socket took `n` more bytes. Storage is compacted only now and
     /// then, so a large reply drains in linear time.
-    func consumeOutput(_ n: Int) {
+    /// - Returns: true when a large reply's storage (1 MiB or more) was let
+    ///   go, so that the caller can give the memory back.
+    @discardableResult
+    func consumeOutput(_ n: Int) -> Bool {
         outputHead += n
         if outputHead == output.count {
-            output.removeAll(keepingCapacity: output.count < 1 << 20)
+            let large = output.count >= 1 << 20
+            output.removeAll(keepingCapacity: !large)
             outputHead = 0
+            return large
         } else if outputHead > 1 << 16, outputHead > output.count / 2 {
             output.removeSubrange(0..<outputHead)
             outputHead = 0
         }
+        return false
     }
     /// Set when the connection should close once `output` is written.
     private(set) var closing = false

@@ -309,7 +309,8 @@ public final class Server {
                 return
             }
             if w > 0 {
-                session.consumeOutput(w)
+                // A 100,000-song listing would otherwise stay resident.
+                if session.consumeOutput(w) { Heap.releaseFreePages() }
             } else {
                 drop(fd)
                 return
