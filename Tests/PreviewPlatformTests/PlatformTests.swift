@@ -15,6 +15,11 @@ func clean(_ dir: String) {
     try? FileSystem.removeDirectory(dir)
 }
 
+/// Listening sets the process's umask around bind(2), and the file tests
+/// check the modes of what they create: the two must not run at once.
+@Suite(.serialized) struct UmaskSensitiveTests {}
+
+extension UmaskSensitiveTests {
 @Suite struct SocketTests {
     @Test func anOverLongSocketPathIsRefusedWithAClearError() throws {
         let long = "/tmp/" + String(repeating: "x", count: 200)
@@ -92,6 +97,7 @@ func clean(_ dir: String) {
         #expect(String(decoding: buffer[..<n], as: UTF8.self) == "READY=1")
     }
 }
+}
 
 @Suite struct PipeAndPollTests {
     @Test func aByteOnAPipeWakesPoll() throws {
@@ -135,6 +141,7 @@ func clean(_ dir: String) {
     }
 }
 
+extension UmaskSensitiveTests {
 @Suite struct FileTests {
     @Test func atomicWriteThenReadRoundTrips() throws {
         let dir = temporaryDirectory()
@@ -185,6 +192,7 @@ func clean(_ dir: String) {
         try FileSystem.removeDirectory(dir + "/a")
         #expect(FileSystem.kind(ofLink: dir + "/a") == nil)
     }
+}
 }
 
 @Suite struct SubprocessTests {
