@@ -7,8 +7,18 @@ public struct CatalogCommand: Equatable, Sendable {
         case chart(kind: String, country: String?, tag: String?)
         case album(Int)
         case artist(Int)
-        case related(Int)
+        /// "More like this" for an artist, album or track URI.
+        case related(String)
         case info(String)
+        /// Deezer's genres.
+        case genres
+        /// A paged list: `command` (`catalogchart tracks genre "rock"`,
+        /// `catalogeditorial picks`, `catalogradios top`, ...) is sent with
+        /// `limit` and the index of `page` (from 1).
+        case list(command: String, limit: Int, page: Int)
+        /// An artist's mix (`deezer:artist:ID`) or a radio's tracks
+        /// (`deezer:radio:ID`).
+        case radio(String)
     }
 
     public var query: Query
@@ -18,54 +28,21 @@ public struct CatalogCommand: Equatable, Sendable {
     public var play = false
     /// `--json`: one JSON document instead of a table.
     public var json = false
+    /// `--shuffle` (album pages): queue in shuffled order and play.
+    public var shuffle = false
 
     /// Parses the words after the subcommand name `name`.
     /// - Throws: `ControlCommand.UsageError`.
     public init(name: String, arguments: [String]) throws(ControlCommand.UsageError) {
-        var words: [String] = []
-        var artist: String?, album: String?, country: String?, tag: String?
-        var limit = 25, page = 1
-        var i = 0
-        func value(_ flag: String) throws(ControlCommand.UsageError) -> String {
-            i += 1
-            guard i < arguments.count else { throw ControlCommand.UsageError(message: "\(flag) needs a value") }
-            return arguments[i]
+        let o = try CatalogOptions(name: name, arguments: arguments)
+        if CatalogCommand.browsingNames.contains(name) {
+            self = try CatalogCommand(browsing: name, options: o)
+            return
         }
-        func number(_ flag: String, _ range: ClosedRange<Int>) throws(ControlCommand.UsageError) -> Int {
-            let text = try value(flag)
-            guard let n = Int(text), range.contains(n) else {
-                throw ControlCommand.UsageError(message: "\(flag) takes a number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
-            }
-            return n
-        }
-        while i < arguments.count {
-            switch arguments[i] {
-            case "--add": add = true
-            case "--play": play = true
-            case "--json": json = true
-            case "--artist": artist = try value("--artist")
-            case "--album": album = try value("--album")
-            case "--country": country = try value("--country")
-            case "--tag": tag = try value("--tag")
-            case "--limit": limit = try number("--limit", 1...100)
-            case "--page": page = try number("--page", 1...1000)
-            case let word where word.hasPrefix("--"):
-                throw ControlCommand.UsageError(message: "unknown option \"\(word)\" for \(name)")
-            case let word: words.append(word)
-            }
-            i += 1
-        }
-        func id(_ kind: String) throws(ControlCommand.UsageError) -> Int {
-            guard words.count == 1 else { throw ControlCommand.UsageError(message: "\(name) takes one \(kind) id") }
-            if let n = Int(words[0]), n > 0 { return n }
-            if let uri = try? CatalogURI(parsing: words[0]) {
-                switch (kind, uri) {
-                case ("album", .album(let n)), ("artist", .artist(let n)): return n
-                default: break
-                }
-            }
-            throw ControlCommand.UsageError(message: "\(name) takes a \(kind) id or deezer:\(kind):ID, not \"\(words[0])\"")
-        }
+        add = o.add
+        play = o.play
+        json = o.json
+        var words = o.words
         let kinds = ["tracks", "albums", "artists"]
         switch name {
         case "search":
@@ -74,26 +51,11 @@ public struct CatalogCommand: Equatable, Sendable {
                 kind = first.hasSuffix("s") ? first : first + "s"
                 words.removeFirst()
             }
-            guard !words.isEmpty || artist != nil || album != nil else {
+            guard !words.isEmpty || o.artist != nil || o.album != nil else {
                 throw ControlCommand.UsageError(message: "search needs a query")
             }
-            query = .search(kind: kind, text: words.joined(separator: " "), artist: artist, album: album, limit: limit, page: page)
-        case "chart":
-            guard words.count <= 1 else { throw ControlCommand.UsageError(message: "chart takes at most one kind") }
-            let kind = words.first ?? "tracks"
-            guard kinds.contains(kind) || kind == "playlists" else {
-                throw ControlCommand.UsageError(message: "chart kinds are tracks, albums, artists and playlists, not \"\(kind)\"")
-            }
-            guard country == nil || tag == nil else {
-                throw ControlCommand.UsageError(message: "chart takes --country or --tag, not both")
-            }
-            guard (country == nil && tag == nil) || kind == "tracks" else {
-                throw ControlCommand.UsageError(message: "country and tag charts list tracks")
-            }
-            query = .chart(kind: kind, country: country, tag: tag)
-        case "album": query = .album(try id("album"))
-        case "artist": query = .artist(try id("artist"))
-        case "related": query = .related(try id("artist"))
+            query = .search(kind: kind, text: words.joined(separator: " "), artist: o.artist, album: o.album,
+                            limit: o.limit, page: o.page)
         case "info":
             guard words.count == 1 else { throw ControlCommand.UsageError(message: "info takes one URI") }
             query = .info(words[0])
@@ -106,6 +68,8 @@ public struct CatalogCommand: Equatable, Sendable {
     /// the album's title, in one request), other results one by one.
     public func urisToQueue(_ records: [CatalogRecord]) -> [String] {
         if case .album(let id) = query, !records.isEmpty { return ["deezer:album:\(id)"] }
+        // A radio goes in as itself: one request instead of one per track.
+        if case .radio(let uri) = query, uri.hasPrefix("deezer:radio:"), !records.isEmpty { return [uri] }
         return records.map(\.uri)
     }
 
@@ -123,17 +87,15 @@ public struct CatalogCommand: Equatable, Sendable {
             if let country { return ["catalogchart \(kind) country \(q(country))"] }
             if let tag { return ["catalogchart \(kind) tag \(q(tag))"] }
             return ["catalogchart \(kind)"]
-        case .album(let id): return ["lsinfo deezer:album:\(id)"]
-        case .artist(let id): return ["lsinfo deezer:artist:\(id)", "catalogalbums deezer:artist:\(id)"]
-        case .related(let id): return ["catalogrelated deezer:artist:\(id)"]
         case .info(let uri): return ["cataloginfo \(q(uri))"]
+        default: return browsingRequests
         }
     }
 }
 
 /// One result: a song, album, artist or playlist record from a reply.
 public struct CatalogRecord: Equatable, Sendable {
-    /// `track`, `album`, `artist` or `playlist`.
+    /// `track`, `album`, `artist`, `playlist`, `radio` or `genre`.
     public var kind: String
     /// `deezer:KIND:ID`.
     public var uri: String
@@ -149,10 +111,12 @@ public struct CatalogRecord: Equatable, Sendable {
     /// Splits reply fields into records; each `file`, `album`, `artist` or
     /// `playlist` key opens one. Fields before the first record are dropped.
     public static func split(_ fields: [(String, String)]) -> [CatalogRecord] {
-        let openers = ["file": "track", "album": "album", "artist": "artist", "playlist": "playlist"]
+        let openers = ["file": "track", "album": "album", "artist": "artist", "playlist": "playlist", "radio": "radio"]
         var out: [CatalogRecord] = []
         for (k, v) in fields {
-            if let kind = openers[k], v.hasPrefix("deezer:") || k == "file" {
+            if k == "genre", let id = Int(v) {  // `cataloggenres` names genres by id alone
+                out.append(CatalogRecord(kind: "genre", uri: "deezer:genre:\(id)", fields: [(k, v)]))
+            } else if let kind = openers[k], v.hasPrefix("deezer:") || k == "file" {
                 out.append(CatalogRecord(kind: kind, uri: v, fields: [(k, v)]))
             } else if !out.isEmpty {
                 out[out.count - 1].fields.append((k, v))
@@ -222,6 +186,8 @@ public enum CatalogFormat {
         var items: [String] = []
         for r in records {
             var members = ["\"kind\":" + jsonString(r.kind), "\"uri\":" + jsonString(r.uri)]
+            // An album's page names each of its genres (one `Genre` line each).
+            let genres = r.kind == "album" ? r.fields.filter { $0.0 == "Genre" }.map { jsonString($0.1) } : []
             for (k, v) in r.fields.dropFirst() {
                 guard let name = names[k] else { continue }
                 if numeric.contains(name), let n = Int(v) {
@@ -230,6 +196,7 @@ public enum CatalogFormat {
                     members.append("\"\(name)\":" + jsonString(v))
                 }
             }
+            if !genres.isEmpty { members.append("\"genres\":[" + genres.joined(separator: ",") + "]") }
             items.append("{" + members.joined(separator: ",") + "}")
         }
         var doc = "{\"results\":[" + items.joined(separator: ",") + "]"
