@@ -21,6 +21,7 @@ import Testing
         #expect(GenreMatch.find("music", in: genres) == .notFound(close: ["African Music", "Asian Music"]))
         #expect(GenreMatch.find("rap", in: genres) == .notFound(close: ["Rap/Hip Hop"]))
         #expect(GenreMatch.find("elektro", in: genres) == .notFound(close: ["Electro"]))
+        #expect(GenreMatch.find("musik", in: genres) == .notFound(close: ["African Music", "Asian Music"]))
         #expect(GenreMatch.find("polka", in: genres) == .notFound(close: []))
         #expect(GenreMatch.refusal("polka", close: [], all: ["All", "Pop"]) == "unknown genre \"polka\"; genres are: All, Pop")
     }

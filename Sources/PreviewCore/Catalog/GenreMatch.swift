@@ -18,7 +18,7 @@ public enum GenreMatch {
         if let id = Int(text), id >= 0 { return .found(id) }
         let wanted = fold(text)
         if let hit = genres.first(where: { fold($0.name) == wanted }) { return .found(hit.id) }
-        // Scored: 0 prefix, 1 substring, 2 + distance for typos.
+        // Scored: 0 prefix, 1 substring, 2 + edit distance for typos.
         var scored: [(score: Int, name: String)] = []
         for g in genres {
             let name = fold(g.name)
@@ -27,7 +27,10 @@ public enum GenreMatch {
             } else if name.contains(wanted) || wanted.contains(name) {
                 scored.append((1, g.name))
             } else {
-                let d = distance(wanted, name)
+                // A few typos in the whole name or in one of its words
+                // ("musik" is close to every "... Music").
+                let words = name.split(whereSeparator: { $0 == " " || $0 == "/" }).map(String.init)
+                let d = ([name] + words).map { distance(wanted, $0) }.min()!
                 if d <= max(1, wanted.count / 3) { scored.append((2 + d, g.name)) }
             }
         }
