@@ -43,6 +43,13 @@ SEARCHES = {  # endpoint -> [(words all present in the lower-cased query, fixtur
         (("daft punk",), "search-artist-daft-punk.json"),
         (("cat",), "search-artist-cat-order-artist-desc.json"),
     ],
+    "playlist": [
+        (("daft punk",), "search-playlist-daft-punk.json"),
+    ],
+    "radio": [
+        (("electro",), "search-radio-electro.json"),
+        (("daft punk",), "search-radio-daft-punk-limit1-no-results.json"),
+    ],
 }
 
 
@@ -187,6 +194,18 @@ def _paged(body, query):
     return dict(body, data=body["data"][index:index + limit])
 
 
+# Deezer share links, reached through this server as an HTTP proxy (the
+# tests set http_proxy): where each one redirects. No recorded bodies: these
+# are redirects only (302 with a Location, as the short-link hosts answer).
+SHARE_LINKS = {
+    "deezer.page.link/hbfs": "https://www.deezer.com/track/3135556?utm_source=deezer&utm_medium=share",
+    "deezer.page.link/two-hops": "http://link.deezer.com/s/discovery",
+    "link.deezer.com/s/discovery": "https://www.deezer.com/en/album/302127",
+    "deezer.page.link/elsewhere": "https://www.example.com/promo",
+    "deezer.page.link/loop": "http://deezer.page.link/loop",
+}
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     # Headers and body go out in separate writes; without this, Nagle plus
@@ -227,6 +246,21 @@ class Handler(BaseHTTPRequestHandler):
                     walk(v)
         walk(obj)
         return obj
+
+    def do_HEAD(self):
+        url = urlsplit(self.path)
+        with STATE.lock:
+            STATE.log.append(self.path)
+        target = SHARE_LINKS.get(f"{url.hostname}{url.path}")
+        if url.hostname not in ("deezer.page.link", "link.deezer.com"):
+            self.send_response(405)
+        elif target is None:
+            self.send_response(404)
+        else:
+            self.send_response(302)
+            self.send_header("Location", target)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
 
     def do_GET(self):
         url = urlsplit(self.path)
@@ -288,7 +322,7 @@ class Handler(BaseHTTPRequestHandler):
             if tid in STATE.tracks:
                 return self._json(self._rewrite(json.loads(json.dumps(STATE.tracks[tid]))))
             return self._json(NO_DATA)
-        m = re.fullmatch(r"/search(?:/(track|album|artist))?", api)
+        m = re.fullmatch(r"/search(?:/(track|album|artist|playlist|radio))?", api)
         if m:
             q = query.get("q", [""])[0].lower()
             for words, fname in SEARCHES[m[1] or "track"]:

@@ -96,7 +96,7 @@ class Client:
 class Daemon:
     """previewd in a temp dir with its own socket; stops on close()."""
 
-    def __init__(self, tmp, api, output="wav", pace="none", extra=()):
+    def __init__(self, tmp, api, output="wav", pace="none", extra=(), env=None):
         self.tmp = str(tmp)
         os.makedirs(self.tmp, exist_ok=True)
         self.socket = os.path.join(self.tmp, "run", "socket")
@@ -109,7 +109,7 @@ class Daemon:
             [PREVIEWD, "--socket", self.socket, "--output", out, "--pace", pace,
              "--api-base", api + "/api", "--state-dir", os.path.join(self.tmp, "state"),
              "--log-level", "debug", *extra],
-            stdout=self.log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            stdout=self.log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
         deadline = time.time() + 10
         while not self._connectable():
             if self.proc.poll() is not None:

@@ -89,7 +89,7 @@ def test_search_artists_and_no_results(daemon):
 
 def test_search_errors(daemon):
     c = daemon.client()
-    assert c.cmd("catalogsearch songs x") == ["ACK [2@0] {catalogsearch} search kinds are tracks, albums and artists"]
+    assert c.cmd("catalogsearch songs x") == ["ACK [2@0] {catalogsearch} search kinds are tracks, albums, artists, playlists and radios"]
     assert c.cmd("catalogsearch tracks x limit 0") == ["ACK [2@0] {catalogsearch} limit is 1 to 100"]
     assert c.cmd("catalogsearch tracks x color red") == [
         'ACK [2@0] {catalogsearch} unknown search field "color" (artist, album, track, label, dur_min, dur_max, bpm_min, bpm_max, limit, index)']

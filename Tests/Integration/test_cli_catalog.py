@@ -27,6 +27,47 @@ def test_search_json_has_stable_fields(daemon):
                      "album": data["data"][0]["album"]["title"], "duration": 30}
 
 
+def test_search_playlists_and_radios(daemon):
+    p = daemon.ctl("search", "playlists", "daft punk", "--json")
+    assert p.returncode == 0, p.stderr
+    doc, data = json.loads(p.stdout), load("search-playlist-daft-punk.json")
+    assert doc["total"] == data["total"] == 303
+    assert [r["uri"] for r in doc["results"]] == [f"deezer:playlist:{x['id']}" for x in data["data"]]
+    assert doc["results"][0]["kind"] == "playlist" and doc["results"][0]["title"] == "100% Daft Punk"
+    p = daemon.ctl("search", "radio", "electro", "--json")
+    doc, data = json.loads(p.stdout), load("search-radio-electro.json")
+    assert [(r["kind"], r["uri"], r["title"]) for r in doc["results"]] == [
+        ("radio", f"deezer:radio:{x['id']}", x["title"]) for x in data["data"]]
+    assert daemon.ctl("search", "radios", "daft punk").stdout == ""
+    p = daemon.ctl("search", "radios", "x", "--bpm-min", "100")
+    assert (p.returncode, p.stderr.splitlines()[0]) == (64, "previewctl: radios are searched by name only, without --bpm-min")
+
+
+def test_every_search_field_is_an_option(daemon):
+    from conftest import control
+    mark = len(control(daemon.api, "log"))
+    p = daemon.ctl("search", "not afraid", "--artist", "eminem", "--track", "not afraid", "--label", "aftermath",
+                   "--dur-min", "200", "--dur-max", "300", "--bpm-min", "80", "--bpm-max", "120", "--limit", "15", "--page", "2")
+    assert p.returncode == 0, p.stderr
+    from urllib.parse import unquote
+    sent = [unquote(x[x.index("/search"):]) for x in control(daemon.api, "log")[mark:] if "/search" in x]
+    assert sent == ['/search/track?q=not afraid artist:"eminem" track:"not afraid" label:"aftermath" '
+                    'dur_min:200 dur_max:300 bpm_min:80 bpm_max:120&index=15&limit=15'], sent
+    for args, message in [(["search", "x", "--dur-min", "abc"], '--dur-min takes a number from 0 to 100000, not "abc"'),
+                          (["search", "x", "--label"], "--label needs a value")]:
+        p = daemon.ctl(*args)
+        assert (p.returncode, p.stderr.splitlines()[0]) == (64, "previewctl: " + message), args
+
+
+def test_a_search_on_a_terminal_says_where_the_page_stands(daemon):
+    env = dict(os.environ, COLUMNS="120", PREVIEWD_SOCKET=daemon.socket)
+    p = subprocess.run(["script", "-qec", f"{PREVIEWCTL} search playlists 'daft punk' --limit 25 --page 2", "/dev/null"],
+                       env=env, capture_output=True, text=True, timeout=30)
+    lines = [l.rstrip("\r") for l in p.stdout.splitlines()]
+    # The stand-in answers the recorded first page whatever the index.
+    assert lines[-1] == "26–50 of 303", lines[-3:]
+
+
 def test_chart_kinds_as_json(daemon):
     for kind in ("tracks", "albums", "artists", "playlists"):
         p = daemon.ctl("chart", kind, "--json")

@@ -69,3 +69,23 @@ def test_a_list_of_many_albums_is_retagged_after_it_is_queued(daemon):
     assert wait_for(lambda: discovery_tags() == [("11", "Dance"), ("1", "Dance")]), discovery_tags()
     others = [s for s in songs(c.cmd("playlistinfo")) if s.get("Album") != "Discovery"]
     assert others and all("Genre" not in s and "Track" not in s for s in others)
+
+
+def test_a_window_past_the_first_page_reads_the_pages_it_needs(daemon):
+    from conftest import control
+    c = daemon.client()
+    eminem = [t for t in fixture("search-eminem.json")["data"] if t["artist"]["name"] == "Eminem"]
+
+    def searches():
+        return [p for p in control(daemon.api, "log") if "/search?" in p]
+    before = len(searches())
+    assert len(files(c.cmd("find artist Eminem window 0:5"))) == 5
+    assert len(searches()) == before + 1, "a window inside the first page reads one page"
+    # The recorded page holds 25 results (its `next` link asks for index 25),
+    # of which len(eminem) are Eminem's; the stand-in answers every index with it.
+    end = len(eminem) + 3
+    got = files(c.cmd(f"find artist Eminem window {len(eminem)}:{end}"))
+    assert got == [f"deezer:track:{t['id']}" for t in eminem[:3]]
+    # The first page is the cached one; only the next is asked for.
+    new = searches()[before + 1:]
+    assert len(new) == 1 and "index=25" in new[0], new

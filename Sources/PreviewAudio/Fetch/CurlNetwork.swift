@@ -24,6 +24,8 @@ final class Transfer: @unchecked Sendable {
     let rangeRequired: Bool
     /// Body bytes still to drop: a server that ignores Range sends it all.
     fileprivate var skip = 0
+    /// A HEAD request whose redirect is reported, not followed.
+    let headOnly: Bool
     /// A 503's `Retry-After`, in seconds (0: none).
     fileprivate var retryAfter = 0
     // Network-thread state.
@@ -34,8 +36,9 @@ final class Transfer: @unchecked Sendable {
     fileprivate var paused = false
 
     /// - Parameters: as the properties; `rangeStart` in bytes.
-    init(url: String, sink: Sink, rangeStart: Int = 0, rangeRequired: Bool = false) {
+    init(url: String, sink: Sink, rangeStart: Int = 0, rangeRequired: Bool = false, headOnly: Bool = false) {
         self.url = url
+        self.headOnly = headOnly
         self.sink = sink
         self.rangeStart = rangeStart
         self.rangeRequired = rangeRequired
@@ -102,6 +105,13 @@ public final class CurlNetwork: HTTPClient, @unchecked Sendable {
     public func get(_ url: String, completion: @escaping @Sendable (HTTPResult) -> Void) {
         start()
         add(Transfer(url: url, sink: .memory(limit: CurlNetwork.defaultMemoryLimit, done: completion)))
+    }
+
+    /// `HTTPClient`: HEAD without following redirects (CURLOPT_NOBODY;
+    /// CURLINFO_REDIRECT_URL gives the target).
+    public func head(_ url: String, completion: @escaping @Sendable (HTTPResult) -> Void) {
+        start()
+        add(Transfer(url: url, sink: .memory(limit: 0, done: completion), headOnly: true))
     }
 
     /// Queues `transfer` to start.
@@ -174,7 +184,8 @@ public final class CurlNetwork: HTTPClient, @unchecked Sendable {
         // Only web URLs, also after redirects: no file://, ftp:// or others.
         pv_curl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         pv_curl_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        pv_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1)
+        pv_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, t.headOnly ? 0 : 1)
+        if t.headOnly { pv_curl_setopt_long(easy, CURLOPT_NOBODY, 1) }
         pv_curl_setopt_long(easy, CURLOPT_MAXREDIRS, 5)
         pv_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
         pv_curl_setopt_long(easy, CURLOPT_FAILONERROR, 0)
@@ -264,6 +275,12 @@ public final class CurlNetwork: HTTPClient, @unchecked Sendable {
             pv_curl_getinfo_off_t(easy, CURLINFO_RETRY_AFTER, &seconds)
             t.retryAfter = Int(seconds)
         }
+        var location: String?
+        if t.headOnly {
+            var raw: UnsafeMutablePointer<CChar>?
+            pv_curl_getinfo_string(easy, CURLINFO_REDIRECT_URL, &raw)
+            location = raw.map { String(cString: $0) }
+        }
         var error: String?
         if let result, result == CURLE_UNSUPPORTED_PROTOCOL {
             // Only http(s) is allowed, so this is a redirect elsewhere (file://, ftp://, ...).
@@ -277,14 +294,14 @@ public final class CurlNetwork: HTTPClient, @unchecked Sendable {
         curl_easy_cleanup(easy)
         t.easy = nil
         active.removeAll { $0 === t }
-        complete(t, status: status, contentType: type, error: error)
+        complete(t, status: status, contentType: type, error: error, location: location)
     }
 
-    private func complete(_ t: Transfer, status: Int, contentType: String?, error: String?) {
+    private func complete(_ t: Transfer, status: Int, contentType: String?, error: String?, location: String? = nil) {
         switch t.sink {
         case .memory(_, let done):
             let message = t.failure.map { "\($0)" } ?? error
-            done(HTTPResult(status: status, contentType: contentType, body: t.body, transportError: message))
+            done(HTTPResult(status: status, contentType: contentType, body: t.body, transportError: message, location: location))
         case .ring(let ring):
             ring.finish(failure: mediaFailure(t, status: status, error: error))
         case .download(let download):

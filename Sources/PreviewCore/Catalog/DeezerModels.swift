@@ -175,3 +175,9 @@ extension DeezerTrack {
         return nil
     }
 }
+
+/// A radio (`/radio`, `/search/radio`): a mix Deezer keeps playing.
+public struct DeezerRadio: Decodable, Sendable {
+    public var id: Int
+    public var title: String?
+}

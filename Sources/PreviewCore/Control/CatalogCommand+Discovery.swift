@@ -118,7 +118,8 @@ extension CatalogCommand {
     /// What previewctl prints for the replies' `fields`: JSON, the `info`
     /// fields as they came, a table on a terminal (`width` cells; an album
     /// page's header above it, the range of a paged list below it), or
-    /// tab-separated lines for a pipe.
+    /// tab-separated lines for a pipe. The range is where the page stands
+    /// in the whole list (`CatalogFormat.range`), shown where a total is known.
     public func render(_ fields: [(String, String)], terminal: Bool, width: Int) -> String {
         var records = CatalogRecord.split(fields)
         let total = fields.first { $0.0 == "total" }.flatMap { Int($0.1) }
@@ -130,21 +131,14 @@ extension CatalogCommand {
             if terminal { header = CatalogFormat.albumHeader(album) }
         }
         guard terminal else { return CatalogFormat.plain(records) }
-        var footer = ""
-        if case .list(_, let limit, let page) = query, !records.isEmpty {
-            footer = CatalogFormat.range(first: (page - 1) * limit + 1, count: records.count, total: total) + "\n"
-        }
+        var start = firstIndex
+        if case .list(_, let limit, let page) = query { start = (page - 1) * limit }
+        let footer = CatalogFormat.range(first: start, count: records.count, total: total).map { $0 + "\n" } ?? ""
         return header + CatalogFormat.table(records, width: width) + footer
     }
 }
 
 extension CatalogFormat {
-    /// `21–40 of 199` (an en dash), or `21–40` when the total is unknown.
-    public static func range(first: Int, count: Int, total: Int?) -> String {
-        let span = "\(first)–\(first + count - 1)"
-        return total.map { span + " of \($0)" } ?? span
-    }
-
     /// An album page's header: title, artist, `genre · year`, label and
     /// the number of tracks, one line each (lines Deezer gave nothing for
     /// are left out), then an empty line.

@@ -3,7 +3,8 @@
 public struct CatalogCommand: Equatable, Sendable {
     /// What to look up.
     public enum Query: Equatable, Sendable {
-        case search(kind: String, text: String, artist: String?, album: String?, limit: Int, page: Int)
+        /// A page of Deezer's search; `page` counts from 1.
+        case search(kind: String, text: String, fields: [SearchField], limit: Int, page: Int)
         case chart(kind: String, country: String?, tag: String?)
         case album(Int)
         case artist(Int)
@@ -22,6 +23,10 @@ public struct CatalogCommand: Equatable, Sendable {
     }
 
     public var query: Query
+
+    /// A command for `query` without flags.
+    init(query: Query) { self.query = query }
+
     /// `--add`: queue the results.
     public var add = false
     /// `--play`: queue the results and play the first of them.
@@ -34,34 +39,19 @@ public struct CatalogCommand: Equatable, Sendable {
     /// Parses the words after the subcommand name `name`.
     /// - Throws: `ControlCommand.UsageError`.
     public init(name: String, arguments: [String]) throws(ControlCommand.UsageError) {
+        if name == "search" {
+            self = try CatalogCommand(search: arguments)
+            return
+        }
         let o = try CatalogOptions(name: name, arguments: arguments)
         if CatalogCommand.browsingNames.contains(name) {
             self = try CatalogCommand(browsing: name, options: o)
             return
         }
-        add = o.add
-        play = o.play
-        json = o.json
-        var words = o.words
-        let kinds = ["tracks", "albums", "artists"]
-        switch name {
-        case "search":
-            var kind = "tracks"
-            if let first = words.first, kinds.contains(first) || kinds.contains(first + "s") {
-                kind = first.hasSuffix("s") ? first : first + "s"
-                words.removeFirst()
-            }
-            guard !words.isEmpty || o.artist != nil || o.album != nil else {
-                throw ControlCommand.UsageError(message: "search needs a query")
-            }
-            query = .search(kind: kind, text: words.joined(separator: " "), artist: o.artist, album: o.album,
-                            limit: o.limit, page: o.page)
-        case "info":
-            guard words.count == 1 else { throw ControlCommand.UsageError(message: "info takes one URI") }
-            query = .info(words[0])
-        default:
-            throw ControlCommand.UsageError(message: "unknown command \"\(name)\"")
-        }
+        guard name == "info" else { throw ControlCommand.UsageError(message: "unknown command \"\(name)\"") }
+        guard o.words.count == 1 else { throw ControlCommand.UsageError(message: "info takes one URI") }
+        self = CatalogCommand(query: .info(o.words[0]))
+        (add, play, json) = (o.add, o.play, o.json)
     }
 
     /// What `--add`/`--play` queue: an album as itself (so its songs carry
@@ -77,12 +67,8 @@ public struct CatalogCommand: Equatable, Sendable {
     public var requests: [String] {
         let q = RequestParser.quote
         switch query {
-        case .search(let kind, let text, let artist, let album, let limit, let page):
-            var line = "catalogsearch \(kind) \(q(text))"
-            if let artist { line += " artist \(q(artist))" }
-            if let album { line += " album \(q(album))" }
-            line += " limit \(limit) index \((page - 1) * limit)"
-            return [line]
+        case .search(let kind, let text, let fields, let limit, let page):
+            return [Self.searchRequest(kind: kind, text: text, fields: fields, limit: limit, page: page)]
         case .chart(let kind, let country, let tag):
             if let country { return ["catalogchart \(kind) country \(q(country))"] }
             if let tag { return ["catalogchart \(kind) tag \(q(tag))"] }
@@ -108,8 +94,8 @@ public struct CatalogRecord: Equatable, Sendable {
 
     public func value(_ key: String) -> String? { fields.first { $0.0 == key }?.1 }
 
-    /// Splits reply fields into records; each `file`, `album`, `artist` or
-    /// `playlist` key opens one. Fields before the first record are dropped.
+    /// Splits reply fields into records; each `file`, `album`, `artist`,
+    /// `playlist` or `radio` key opens one. Fields before the first record are dropped.
     public static func split(_ fields: [(String, String)]) -> [CatalogRecord] {
         let openers = ["file": "track", "album": "album", "artist": "artist", "playlist": "playlist", "radio": "radio"]
         var out: [CatalogRecord] = []
@@ -140,6 +126,14 @@ public struct CatalogRecord: Equatable, Sendable {
 
 /// Text and JSON renderings of catalog results.
 public enum CatalogFormat {
+    /// Where a page of results stands in the whole list, as the table's
+    /// last line: `21–40 of 199` (positions from 1). Nil without a total
+    /// or without results.
+    public static func range(first index: Int, count: Int, total: Int?) -> String? {
+        guard let total, count > 0 else { return nil }
+        return "\(index + 1)–\(index + count) of \(total)"
+    }
+
     /// Columns aligned to `width` terminal cells (no colours), titles cut
     /// with `…`; one header line.
     /// `width` is taken within 1 ... 1000 (a `COLUMNS` of any size).

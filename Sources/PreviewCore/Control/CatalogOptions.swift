@@ -13,7 +13,7 @@ struct CatalogOptions {
     var radio = false
     /// `radios --top`.
     var top = false
-    var artist: String?, album: String?, country: String?, tag: String?
+    var country: String?, tag: String?
     /// `--genre NAME|ID`, as typed (the daemon matches names).
     var genre: String?
     /// Results per page (1 ... 100) and the page (from 1).
@@ -25,21 +25,10 @@ struct CatalogOptions {
     /// - Throws: `UsageError` for an option without a value, a number out
     ///   of range or an unknown option (naming the subcommand `name`).
     init(name: String, arguments: [String]) throws(UsageError) {
-        var i = 0
-        func value(_ flag: String) throws(UsageError) -> String {
-            i += 1
-            guard i < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
-            return arguments[i]
-        }
-        func number(_ flag: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
-            let text = try value(flag)
-            guard let n = Int(text), range.contains(n) else {
-                throw UsageError(message: "\(flag) takes a number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
-            }
-            return n
-        }
-        while i < arguments.count {
-            let word = arguments[i]
+        var reader = OptionReader(arguments: arguments)
+        func value(_ flag: String) throws(UsageError) -> String { try reader.value(flag) }
+        func number(_ flag: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int { try reader.number(flag, range) }
+        while let word = reader.next() {
             if word.hasPrefix("--") { given.append(word) }
             switch word {
             case "--add": add = true
@@ -48,8 +37,6 @@ struct CatalogOptions {
             case "--shuffle": shuffle = true
             case "--radio": radio = true
             case "--top": top = true
-            case "--artist": artist = try value(word)
-            case "--album": album = try value(word)
             case "--country": country = try value(word)
             case "--tag": tag = try value(word)
             case "--genre": genre = try value(word)
@@ -59,7 +46,6 @@ struct CatalogOptions {
                 throw UsageError(message: "unknown option \"\(word)\" for \(name)")
             default: words.append(word)
             }
-            i += 1
         }
     }
 
@@ -70,5 +56,38 @@ struct CatalogOptions {
         if let extra = given.first(where: { !always.contains($0) && !allowed.contains($0) }) {
             throw UsageError(message: "\(name) does not take \(extra)")
         }
+    }
+}
+
+/// Reads a subcommand's words one at a time, an option's value with it.
+struct OptionReader {
+    typealias UsageError = ControlCommand.UsageError
+    let arguments: [String]
+    private var i = 0
+
+    init(arguments: [String]) { self.arguments = arguments }
+
+    /// The next word, or nil after the last.
+    mutating func next() -> String? {
+        guard i < arguments.count else { return nil }
+        i += 1
+        return arguments[i - 1]
+    }
+
+    /// The value of option `flag`, the word after it.
+    /// - Throws: `UsageError` "FLAG needs a value" after the last word.
+    mutating func value(_ flag: String) throws(UsageError) -> String {
+        guard let word = next() else { throw UsageError(message: "\(flag) needs a value") }
+        return word
+    }
+
+    /// The value of option `flag` as a number within `range`.
+    /// - Throws: `UsageError` naming the flag, the range and the text.
+    mutating func number(_ flag: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
+        let text = try value(flag)
+        guard let n = Int(text), range.contains(n) else {
+            throw UsageError(message: "\(flag) takes a number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
+        }
+        return n
     }
 }

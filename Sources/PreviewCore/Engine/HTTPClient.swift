@@ -8,12 +8,16 @@ public struct HTTPResult: Sendable {
     public var body: [UInt8]
     /// The transport error text (curl's) when the transfer failed.
     public var transportError: String?
+    /// Where a redirect not followed points (a `head`'s 3xx `Location`,
+    /// made absolute), else nil.
+    public var location: String?
     /// - Parameters: as the properties.
-    public init(status: Int, contentType: String?, body: [UInt8], transportError: String?) {
+    public init(status: Int, contentType: String?, body: [UInt8], transportError: String?, location: String? = nil) {
         self.status = status
         self.contentType = contentType
         self.body = body
         self.transportError = transportError
+        self.location = location
     }
 }
 
@@ -25,4 +29,9 @@ public protocol HTTPClient: AnyObject, Sendable {
     /// section 9.3.1). `completion` is called once, on a network thread, with
     /// the status, the body and any transport error.
     func get(_ url: String, completion: @escaping @Sendable (HTTPResult) -> Void)
+
+    /// Asks for `url` with HEAD (RFC 9110 section 9.3.2), redirects NOT
+    /// followed: the status, and a redirect's target in `location`. No body
+    /// is downloaded (share links are resolved this way).
+    func head(_ url: String, completion: @escaping @Sendable (HTTPResult) -> Void)
 }

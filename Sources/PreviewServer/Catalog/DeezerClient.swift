@@ -32,6 +32,9 @@ final class DeezerClient {
     /// Scheme, host and optional path prefix, without a trailing slash.
     let apiBase: String
     private let get: HTTPGet
+    /// HEAD without following redirects (share links); nil where there is
+    /// no network that can (the link is then refused with a reason).
+    var head: HTTPGet?
     private let schedule: (Double, @escaping () -> Void) -> Void
     private let now: () -> Double
     private let wallClock: () -> Double

@@ -6,28 +6,25 @@ import PreviewCore
 // (`deezer:KIND:ID`) for the rest, so MPD clients and previewctl parse them
 // alike.
 extension Commands {
-    /// `catalogsearch tracks|albums|artists QUERY [FIELD VALUE]...`: one page
-    /// of Deezer's search, with its `total`.
+    /// `catalogsearch tracks|albums|artists|playlists|radios QUERY [FIELD
+    /// VALUE]...`: one page of Deezer's search, with its `total`.
     static func registerCatalogSearch(_ t: inout CommandTable, _ s: Services) {
         let b = s.controller.catalog
         t.register("catalogsearch", 2, nil) { call throws(ProtocolError) in
             let search = try CatalogSearch(call.args)
+            // One page of KIND, each item written by `write`, then the total.
+            func page<Item: Decodable & Sendable>(_: Item.Type, _ write: @escaping (Item) -> Void) {
+                catalogRequest(b, search.path, as: DeezerPage<Item>.self, call: call) { page in
+                    page.data.forEach(write)
+                    call.reply.total(page.total)
+                }
+            }
             switch search.kind {
-            case .tracks:
-                catalogRequest(b, search.path, as: DeezerPage<DeezerTrack>.self, call: call) { page in
-                    for track in page.data { call.reply.song(track.song(), tags: call.session.tags) }
-                    call.reply.total(page.total)
-                }
-            case .albums:
-                catalogRequest(b, search.path, as: DeezerPage<DeezerAlbum>.self, call: call) { page in
-                    for album in page.data { call.reply.album(album) }
-                    call.reply.total(page.total)
-                }
-            case .artists:
-                catalogRequest(b, search.path, as: DeezerPage<DeezerArtist>.self, call: call) { page in
-                    for artist in page.data { call.reply.artist(artist) }
-                    call.reply.total(page.total)
-                }
+            case .tracks: page(DeezerTrack.self) { call.reply.song($0.song(), tags: call.session.tags) }
+            case .albums: page(DeezerAlbum.self) { call.reply.album($0) }
+            case .artists: page(DeezerArtist.self) { call.reply.artist($0) }
+            case .playlists: page(DeezerPlaylist.self) { call.reply.playlist($0) }
+            case .radios: page(DeezerRadio.self) { call.reply.radio($0) }
             }
             return .pending
         }
@@ -213,7 +210,7 @@ extension Commands {
 
 /// `catalogsearch KIND QUERY [FIELD VALUE]...` with Deezer's advanced fields.
 struct CatalogSearch {
-    enum Kind: String { case tracks, albums, artists }
+    enum Kind: String { case tracks, albums, artists, playlists, radios }
     let kind: Kind
     let path: String
 
@@ -224,7 +221,7 @@ struct CatalogSearch {
     init(_ args: [String]) throws(ProtocolError) {
         let kindName = args[0].hasSuffix("s") ? args[0] : args[0] + "s"
         guard let kind = Kind(rawValue: kindName) else {
-            throw ProtocolError(.argument, "search kinds are tracks, albums and artists")
+            throw ProtocolError(.argument, "search kinds are tracks, albums, artists, playlists and radios")
         }
         self.kind = kind
         var terms: [String] = []
@@ -251,7 +248,7 @@ struct CatalogSearch {
             i += 2
         }
         guard !terms.isEmpty else { throw ProtocolError(.argument, "empty search") }
-        let endpoint = ["tracks": "/search/track", "albums": "/search/album", "artists": "/search/artist"][kind.rawValue]!
+        let endpoint = "/search/" + kind.rawValue.dropLast()
         path = endpoint + "?q=" + percentEncodeQueryValue(terms.joined(separator: " ")) + "&index=\(index)&limit=\(limit)"
     }
 }
@@ -328,6 +325,11 @@ extension Reply {
         if let v = p.nb_tracks { field("Tracks", v) }
         if let v = (p.creator ?? p.user)?.name { field("Creator", v) }
         if let v = p.fans { field("Fans", v) }
+    }
+
+    mutating func radio(_ r: DeezerRadio) {
+        field("radio", "deezer:radio:\(r.id)")
+        if let v = r.displayTitle { field("Title", v) }
     }
 
     mutating func total(_ n: Int?) {

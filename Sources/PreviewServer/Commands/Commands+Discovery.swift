@@ -137,11 +137,3 @@ struct ListWindow {
         guard !(top && genre != nil) else { throw ProtocolError(.argument, "give a genre or top, not both") }
     }
 }
-
-extension Reply {
-    /// A radio's record: `radio: deezer:radio:ID`, `Title:`.
-    mutating func radio(_ r: DeezerRadio) {
-        field("radio", "deezer:radio:\(r.id)")
-        if let v = r.displayTitle { field("Title", v) }
-    }
-}

@@ -12,7 +12,7 @@ extension Commands {
         for (name, fold) in [("find", false), ("search", true)] {
             t.register(name, 1, nil) { call throws in
                 let q = try SearchArguments(call.args, foldCase: fold, allowPosition: false)
-                databaseSongs(q.filter, s) { result in
+                databaseSongs(q.filter, s, wanted: q.window?.upperBound) { result in
                     switch result {
                     case .failure(let e): call.finish(e)
                     case .success(let songs):
@@ -27,7 +27,7 @@ extension Commands {
             t.register(name, 1, nil) { call throws in
                 let q = try SearchArguments(call.args, foldCase: fold, allowPosition: true)
                 if let position = q.position { _ = try c.resolve(position) }
-                databaseSongs(q.filter, s) { result in
+                databaseSongs(q.filter, s, wanted: q.window?.upperBound) { result in
                     do {
                         _ = try c.insert(q.window(try result.get()), at: q.position)
                         call.finish(nil)
@@ -42,7 +42,7 @@ extension Commands {
             let name = call.args[0]
             try M3U.checkName(name)
             let q = try SearchArguments(Array(call.args.dropFirst()), foldCase: true, allowPosition: false)
-            databaseSongs(q.filter, s) { result in
+            databaseSongs(q.filter, s, wanted: q.window?.upperBound) { result in
                 do {
                     let found = q.window(try result.get())
                     let old = store.exists(name) ? try store.load(name) : []

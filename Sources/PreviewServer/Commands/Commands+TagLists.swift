@@ -51,7 +51,9 @@ extension Commands {
     /// then the catalog's (a Deezer search) not already among them. Without
     /// a filter: the whole Library. When the catalog cannot answer, the
     /// Library's matches still do; with none, its error is the answer.
-    static func databaseSongs(_ filter: SongFilter?, _ s: Services,
+    /// - Parameter wanted: results needed (a `window`'s end), so that the
+    ///   catalog reads as many pages; nil for one page.
+    static func databaseSongs(_ filter: SongFilter?, _ s: Services, wanted: Int? = nil,
                               completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
         let saved = s.library.songs
         guard let filter else {
@@ -59,7 +61,7 @@ extension Commands {
             return
         }
         let mine = saved.filter { filter.matches($0) }
-        s.controller.catalog.search(filter) { result in
+        s.controller.catalog.search(filter, wanted: wanted.map { max(0, $0 - mine.count) }) { result in
             switch result {
             case .failure(let e): completion(mine.isEmpty ? .failure(e) : .success(mine))
             case .success(let found):

@@ -25,12 +25,15 @@ final class Instance {
     ///   - engine: the audio side.
     ///   - get: issues one catalog HTTP GET; its completion runs later on the
     ///     control thread.
+    ///   - head: issues one HEAD without following redirects (share links),
+    ///     completing the same way; nil refuses share links.
     ///   - schedule: runs a closure after a delay (seconds) on the control thread.
     ///   - seed: the random source for play order and `shuffle`.
     ///   - maxQueueLength: songs the queue and each stored playlist hold at most.
     ///   - notify: told of the subsystems each change touches, after the
     ///     command or event that made it.
     init(options: DaemonOptions, engine: AudioEngine, log: Log, get: @escaping DeezerClient.HTTPGet,
+         head: DeezerClient.HTTPGet? = nil,
          schedule: @escaping (Double, @escaping () -> Void) -> Void, clock: Clock = .system, seed: UInt64,
          maxQueueLength: Int = Queue.defaultMaxLength, notify: @escaping (Subsystems) -> Void) {
         self.log = log
@@ -38,6 +41,7 @@ final class Instance {
         lastfm.keyFileHint = options.lastfmKeyFile
         catalog = DeezerClient(apiBase: options.apiBase, cacheTTL: options.catalogCacheTTL,
                                now: clock.monotonic, wallClock: clock.wall, schedule: schedule, get: get)
+        catalog.head = head
         controller = PlayerController(engine: engine, catalog: catalog, log: log, seed: seed, clock: clock,
                                       output: (options.output.name, options.output.name), maxQueueLength: maxQueueLength,
                                       schedule: schedule, notify: notify)

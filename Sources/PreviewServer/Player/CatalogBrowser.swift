@@ -146,7 +146,9 @@ final class CatalogBrowser {
     /// results the filter accepts (Deezer's matching is looser than MPD's).
     /// - Throws (as the completion's failure): `.argument` when the filter
     ///   names no tag Deezer can search for.
-    func search(_ filter: SongFilter, completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
+    /// - Parameter wanted: results needed (a `window`'s end): pages are read
+    ///   until that many pass the filter; nil reads one page of 100.
+    func search(_ filter: SongFilter, wanted: Int? = nil, completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
         let requirements = filter.requirements
         // A track's own URI (`file`), or a URI whose songs are wanted
         // (`base deezer:album:ID`): its songs, then the rest of the filter.
@@ -188,13 +190,39 @@ final class CatalogBrowser {
             return
         }
         let path = "/search?q=" + percentEncodeQueryValue(terms.joined(separator: " ")) + "&limit=100"
-        request(path, as: DeezerPage<DeezerTrack>.self, item: "search") { [weak self] result in
-            completion(result.map { page in
-                for track in page.data { self?.previewURLs.remember(track) }
-                let songs = page.data.map { $0.song() }
-                return (self?.tags.completed(songs) ?? songs).filter { filter.matches($0) }
-            })
+        searchPages(path, filter: filter, wanted: wanted, completion: completion)
+    }
+
+    /// Most pages of 100 one `search` reads (a `window` past 1,000 results
+    /// finds nothing more).
+    static let maxSearchPages = 10
+
+    /// Reads search pages from `path` on, following `next`, until `wanted`
+    /// results pass `filter` or the results end. A page that fails after
+    /// the first ends the search with what was found.
+    private func searchPages(_ path: String, filter: SongFilter, wanted: Int?,
+                             completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
+        var found: [Song] = []
+        var read = 0
+        func step(_ path: String) {
+            read += 1
+            request(path, as: DeezerPage<DeezerTrack>.self, item: "search") { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .failure(let e): completion(read == 1 ? .failure(e) : .success(found))
+                case .success(let page):
+                    for track in page.data { self.previewURLs.remember(track) }
+                    found += self.tags.completed(page.data.map { $0.song() }).filter { filter.matches($0) }
+                    if let wanted, found.count < wanted, read < Self.maxSearchPages, !page.data.isEmpty,
+                       let next = page.next.flatMap(self.client.path(ofNextLink:)) {
+                        step(next)
+                    } else {
+                        completion(.success(found))
+                    }
+                }
+            }
         }
+        step(path)
     }
 
     /// Finds each (artist, title) on Deezer with an advanced search and keeps

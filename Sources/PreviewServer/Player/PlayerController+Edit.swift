@@ -9,6 +9,16 @@ extension PlayerController {
     ///   for catalog items, at once for direct URLs and tracks the catalog
     ///   answered lately.
     func add(uri text: String, position: Arguments.Position?, completion: @escaping (Result<[SongID], ProtocolError>) -> Void) {
+        // A share link is resolved first, so a dead one fails now, not when it plays.
+        if ShareLink.isShareLink(text) {
+            catalog.resolveShareLink(text) { [weak self] result in
+                switch result {
+                case .failure(let error): completion(.failure(error))
+                case .success(let item): self?.add(uri: item.text, position: position, completion: completion)
+                }
+            }
+            return
+        }
         let uri: CatalogURI
         do { uri = try CatalogURI(parsing: text) } catch {
             completion(.failure(error))

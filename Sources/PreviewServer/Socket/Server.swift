@@ -44,7 +44,7 @@ public final class Server {
         defer { listener.close() }
         let signals = try catchSignals()
         let inbox = try EventInbox()
-        wire(Instance(options: options, engine: engine, log: log, get: catalogGet(through: inbox),
+        wire(Instance(options: options, engine: engine, log: log, get: catalogHTTP(through: inbox), head: catalogHTTP(through: inbox, head: true),
                       schedule: { [unowned self] delay, action in schedule(after: delay, action) },
                       seed: UInt64.random(in: .min ... .max)) { [unowned self] changed in
             // Delivered after the current command or event is done, so an
@@ -82,15 +82,17 @@ public final class Server {
         return signals
     }
 
-    /// The catalog clients' GET: sent through `http`; the answer comes back
-    /// on the network thread, and its callback runs on this thread.
-    private func catalogGet(through inbox: EventInbox) -> DeezerClient.HTTPGet {
+    /// The catalog's HTTP requests (GET, or HEAD for share links), sent on
+    /// the network thread; each answer comes back through the inbox and
+    /// runs its completion on the control thread.
+    private func catalogHTTP(through inbox: EventInbox, head: Bool = false) -> DeezerClient.HTTPGet {
         { [unowned self] url, completion in
             let id = nextRequestID
             nextRequestID += 1
             httpCallbacks[id] = completion
-            log.debug("GET \(url)")
-            http.get(url) { inbox.post(.http(id, $0)) }
+            log.debug((head ? "HEAD " : "GET ") + url)
+            let done: @Sendable (HTTPResult) -> Void = { inbox.post(.http(id, $0)) }
+            if head { http.head(url, completion: done) } else { http.get(url, completion: done) }
         }
     }
 
