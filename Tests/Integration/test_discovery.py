@@ -112,6 +112,7 @@ def test_an_artists_mix_and_more_like_a_track_or_album(daemon):
     c = daemon.client()
     assert c.cmd("catalogrelated deezer:album:302127") == ["unresolved: 5", "OK"]
     assert daemon.ctl("related", "deezer:album:302127").stdout == ""
+    assert ctl_json(daemon, "related", "deezer:album:302127") == {"results": [], "unresolved": 5}
 
 
 def test_radio_queues_a_radio_as_itself(daemon):

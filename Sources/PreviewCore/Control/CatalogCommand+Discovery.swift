@@ -122,8 +122,9 @@ extension CatalogCommand {
     /// in the whole list (`CatalogFormat.range`), shown where a total is known.
     public func render(_ fields: [(String, String)], terminal: Bool, width: Int) -> String {
         var records = CatalogRecord.split(fields)
-        let total = fields.first { $0.0 == "total" }.flatMap { Int($0.1) }
-        if json { return CatalogFormat.json(records, total: total) }
+        let number = { (key: String) in fields.first { $0.0 == key }.flatMap { Int($0.1) } }
+        let total = number("total")
+        if json { return CatalogFormat.json(records, total: total, unresolved: number("unresolved")) }
         if case .info = query { return fields.map { "\($0.0): \($0.1)\n" }.joined() }
         var header = ""
         if case .album = query, records.first?.kind == "album" {

@@ -170,7 +170,8 @@ public enum CatalogFormat {
 
     /// `{"results":[{"kind":…,"uri":…,"title":…,…}],"total":N}` with stable
     /// lower-case field names; numbers stay strings only where Deezer's are.
-    public static func json(_ records: [CatalogRecord], total: Int?) -> String {
+    /// `unresolved`: how many entries the daemon could not find (`unresolved: N`).
+    public static func json(_ records: [CatalogRecord], total: Int?, unresolved: Int? = nil) -> String {
         let names = ["Title": "title", "Name": "name", "Artist": "artist", "Album": "album", "Time": "duration",
                      "Tracks": "tracks", "Date": "date", "Type": "type", "Fans": "fans", "Albums": "albums",
                      "Creator": "creator", "Label": "label", "ISRC": "isrc", "Rank": "rank",
@@ -195,6 +196,7 @@ public enum CatalogFormat {
         }
         var doc = "{\"results\":[" + items.joined(separator: ",") + "]"
         if let total { doc += ",\"total\":\(total)" }
+        if let unresolved { doc += ",\"unresolved\":\(unresolved)" }
         return doc + "}\n"
     }
 
