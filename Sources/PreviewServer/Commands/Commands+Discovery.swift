@@ -93,11 +93,13 @@ extension Commands {
         let full = paged ? path + "?index=\(w.index)&limit=\(w.limit)" : path
         // Errors name the list, not the command's first word (`tracks`).
         let item = w.genre.map { "\(path) (genre \"\($0)\")" } ?? path
-        b.request(full, as: DeezerPage<T>.self, item: item) { result in call.answer(result) { page in
-            let items = paged ? page.data.prefix(w.limit) : page.data.dropFirst(w.index).prefix(w.limit)
-            items.forEach(each)
-            call.reply.total(paged ? page.total : page.data.count)
-        } }
+        b.request(full, as: DeezerPage<T>.self, item: item) { result in
+            call.answer(result) { page in
+                let items = paged ? page.data.prefix(w.limit) : page.data.dropFirst(w.index).prefix(w.limit)
+                items.forEach(each)
+                call.reply.total(paged ? page.total : page.data.count)
+            }
+        }
     }
 }
 
