@@ -215,8 +215,9 @@ let q = RequestParser.quote
 
 /// Queues each of a listing's results on its own, so that one that does not
 /// resolve does not stop the rest; each refusal goes to stderr. Exits 1 only
-/// when nothing could be queued; with `play`, plays the first song queued.
-@MainActor func queueResults(_ uris: [String], play: Bool) {
+/// when nothing could be queued; with `play`, plays the first song queued,
+/// and with `shuffle`, shuffles what was queued first (only those songs).
+@MainActor func queueResults(_ uris: [String], play: Bool, shuffle: Bool = false) {
     let length = Int(dictionary(connection.must(["status"]))["playlistlength"] ?? "0") ?? 0
     var queued = 0
     for uri in uris {
@@ -226,6 +227,10 @@ let q = RequestParser.quote
         }
     }
     guard queued > 0 else { fail("nothing could be queued", 1) }
+    if shuffle {
+        let end = Int(dictionary(connection.must(["status"]))["playlistlength"] ?? "0") ?? 0
+        _ = connection.must(["shuffle \(length):\(end)"])
+    }
     if play { _ = connection.must(["play \(length)"]) }
 }
 
@@ -408,17 +413,9 @@ case .catalog(let cmd):
     var fields: [(String, String)] = []
     for request in cmd.requests { fields += connection.must([request]) }
     let records = CatalogRecord.split(fields)
-    let total = fields.first { $0.0 == "total" }.flatMap { Int($0.1) }
-    if cmd.json {
-        out(CatalogFormat.json(records, total: total))
-    } else if case .info = cmd.query {
-        for (k, v) in fields { out("\(k): \(v)\n") }
-    } else if FileDescriptor.standardOutput.isTerminal {
-        out(CatalogFormat.table(records, width: terminalWidth()))
-        if let range = CatalogFormat.range(first: cmd.firstIndex, count: records.count, total: total) { out(range + "\n") }
-    } else {
-        out(CatalogFormat.plain(records))
+    out(cmd.render(fields, terminal: FileDescriptor.standardOutput.isTerminal, width: terminalWidth()))
+    if cmd.add || cmd.play, !records.isEmpty {
+        queueResults(cmd.urisToQueue(records), play: cmd.play, shuffle: cmd.shuffle)
     }
-    if cmd.add || cmd.play, !records.isEmpty { queueResults(cmd.urisToQueue(records), play: cmd.play) }
 }
 exit(0)

@@ -138,6 +138,62 @@ ROUTES = [
 ]
 
 
+# The discovery endpoints (issue 16): path -> fixture name. A list recorded
+# with a `total` is paged as Deezer pages it (`index`, `limit` cut the
+# recorded items; past them the page is empty); one recorded as `{data}`
+# alone is served whole, whatever the query, as Deezer serves such lists.
+DISCOVERY = [
+    (r"/genre/(\d+)", lambda m, q: f"genre-{m[1]}.json"),
+    (r"/genre/(\d+)/(radios|artists)", lambda m, q: f"genre-{m[1]}-{m[2]}-index0.json"
+        if q.get("index") == ["0"] else f"genre-{m[1]}-{m[2]}.json"),
+    (r"/chart/(\d+)", lambda m, q: f"chart-{m[1]}.json"),
+    (r"/editorial", lambda m, q: "editorial.json"),
+    (r"/editorial/(\d+)", lambda m, q: f"editorial-{m[1]}.json"),
+    (r"/editorial/(\d+)/(selection|releases|charts)", lambda m, q: f"editorial-{m[1]}-{m[2]}.json"),
+    (r"/radio", lambda m, q: "radio.json"),
+    (r"/radio/(top|genres|lists)", lambda m, q: f"radio-{m[1]}.json"),
+    (r"/radio/(\d+)", lambda m, q: f"radio-{m[1]}.json"),
+    (r"/artist/(\d+)/(related|radio|playlists)", lambda m, q: f"artist-{m[1]}-{m[2]}.json"),
+]
+
+
+def discovery_body(api, query):
+    """The recorded body for a discovery endpoint, paged as described
+    above; NO_DATA (Deezer's recorded answer) where nothing was recorded;
+    None when `api` is no discovery endpoint."""
+    m = re.fullmatch(r"/chart/(\d+)/(tracks|albums|artists|playlists)", api)
+    if m:
+        # `/chart/G/KIND` where only `/chart/G` was recorded: its KIND
+        # section is what Deezer answered for that list.
+        if os.path.exists(os.path.join(FIXTURES, f"chart-{m[1]}-{m[2]}.json")):
+            body = _load(f"chart-{m[1]}-{m[2]}.json")
+        elif os.path.exists(os.path.join(FIXTURES, f"chart-{m[1]}.json")):
+            body = _load(f"chart-{m[1]}.json")[m[2]]
+        else:
+            return NO_DATA
+        return _paged(body, query)
+    m = re.fullmatch(r"/artist/(\d+)/albums", api)
+    if m and query.get("limit") == ["1"] and "index" not in query:
+        name = f"artist-{m[1]}-albums-limit1.json"
+        return _load(name) if os.path.exists(os.path.join(FIXTURES, name)) else NO_DATA
+    for pattern, name in DISCOVERY:
+        m = re.fullmatch(pattern, api)
+        if m:
+            fname = name(m, query)
+            if not os.path.exists(os.path.join(FIXTURES, fname)):
+                return NO_DATA
+            return _paged(_load(fname), query)
+    return None
+
+
+def _paged(body, query):
+    if "total" not in body or not isinstance(body.get("data"), list):
+        return body
+    index = int(query.get("index", ["0"])[0])
+    limit = int(query.get("limit", ["0"])[0]) or len(body["data"])
+    return dict(body, data=body["data"][index:index + limit])
+
+
 # Deezer share links, reached through this server as an HTTP proxy (the
 # tests set http_proxy): where each one redirects. No recorded bodies: these
 # are redirects only (302 with a Location, as the short-link hosts answer).
@@ -276,6 +332,9 @@ class Handler(BaseHTTPRequestHandler):
             if found is not None:
                 return self._json(self._rewrite(found))
             return self._json(_load("search-artist-no-results.json"))
+        body = discovery_body(api, query)
+        if body is not None:
+            return self._json(self._rewrite(body))
         m = re.fullmatch(r"/playlist/(\d+)/tracks", api)
         if m and not os.path.exists(os.path.join(FIXTURES, f"playlist-{m[1]}-tracks.json")) \
                 and os.path.exists(os.path.join(FIXTURES, f"playlist-{m[1]}.json")):

@@ -136,7 +136,7 @@ def test_info_track_album_artist_playlist(daemon):
     assert c.cmd("cataloginfo https://www.deezer.com/fr/album/302127") == [
         "album: deezer:album:302127", f"Title: {a['title']}", f"Artist: {a['artist']['name']}",
         f"Tracks: {a['nb_tracks']}", f"Date: {a['release_date']}", f"Type: {a['record_type']}",
-        f"Label: {a['label']}", f"AlbumDuration: {a['duration']}", f"Fans: {a['fans']}", "OK"]
+        *(f"Genre: {g['name']}" for g in a["genres"]["data"]), f"Label: {a['label']}", f"AlbumDuration: {a['duration']}", f"Fans: {a['fans']}", "OK"]
     ar = load("artist-27.json")
     assert c.cmd("cataloginfo deezer:artist:27") == [
         "artist: deezer:artist:27", f"Name: {ar['name']}", f"Albums: {ar['nb_album']}", f"Fans: {ar['nb_fan']}", "OK"]
@@ -159,9 +159,9 @@ def test_artist_albums_follow_every_page(daemon):
 
 
 def test_related_without_data_is_a_clear_error(daemon):
-    # No recorded /artist/27/related: the stand-in answers Deezer's "no data".
-    assert daemon.client().cmd("catalogrelated deezer:artist:27") == [
-        "ACK [50@0] {catalogrelated} deezer:artist:27: not found (Deezer: no data, error 800)"]
+    # No recorded /artist/1/related: the stand-in answers Deezer's "no data".
+    assert daemon.client().cmd("catalogrelated deezer:artist:1") == [
+        "ACK [50@0] {catalogrelated} deezer:artist:1: not found (Deezer: no data, error 800)"]
 
 
 def test_radio_and_playlist_queue_only_marked_unplayables_are_skipped(daemon):

@@ -93,7 +93,10 @@ def test_table_on_a_terminal_fits_its_width(daemon, tmp_path):
                        capture_output=True, text=True, timeout=30)
     lines = [l.rstrip("\r") for l in p.stdout.splitlines()]
     assert lines[0].split() == ["#", "TITLE", "ARTIST", "ALBUM", "TIME", "URI"]
-    assert len(lines) == 1 + len(load("chart-0-tracks.json")["data"])
+    chart = load("chart-0-tracks.json")
+    # A header, the tracks, then the range shown of the chart's total.
+    assert len(lines) == 1 + len(chart["data"]) + 1
+    assert lines[-1] == f"1–{len(chart['data'])} of {chart['total']}"
     assert all(len(l) <= 100 for l in lines), [len(l) for l in lines]
     assert "…" in p.stdout  # long titles are cut
 

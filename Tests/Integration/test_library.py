@@ -8,7 +8,7 @@ import signal
 import sqlite3
 import time
 
-from conftest import DISCOVERY, Daemon, album_tracks, catalog_tag_lines, assert_silent, control, songs
+from conftest import DISCOVERY, ROOT_DIRECTORIES, Daemon, album_tracks, catalog_tag_lines, assert_silent, control, songs
 from test_mpc import MODES, run_mpc
 
 ALBUM = "deezer:album:302127"
@@ -87,7 +87,7 @@ def test_database_view(daemon):
     assert c.cmd("listall") == ["OK"]
     assert c.cmd("lsinfo deezer:library") == ["OK"]
     save_three(c)
-    assert c.cmd("lsinfo") == ["directory: deezer:chart", "directory: deezer:wantlist", "directory: deezer:library", "OK"]
+    assert c.cmd("lsinfo") == [*(f"directory: {d}" for d in ROOT_DIRECTORIES), "OK"]
     expected = library_songs()
     assert c.cmd("lsinfo deezer:library") == expected + ["OK"]
     assert c.cmd("listallinfo") == expected + ["OK"]

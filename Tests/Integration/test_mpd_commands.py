@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import DISCOVERY, catalog, catalog_tag_lines, md5, reference_pcm, wav_pcm, album_tracks, assert_silent, fixture, songs, url
+from conftest import DISCOVERY, ROOT_DIRECTORIES, catalog, catalog_tag_lines, md5, reference_pcm, wav_pcm, album_tracks, assert_silent, fixture, songs, url
 
 ALBUM = "302127"
 TRACK = 3135556
@@ -806,10 +806,10 @@ def test_idle_stored_playlist_fires_on_save_and_rm(daemon, http):
 
 def test_lsinfo_root_lists_catalog_directories_and_playlists(daemon, http):
     c = daemon.client()
-    assert c.cmd("lsinfo") == ["directory: deezer:chart", "directory: deezer:wantlist", "directory: deezer:library", "OK"]
+    assert c.cmd("lsinfo") == [*(f"directory: {d}" for d in ROOT_DIRECTORIES), "OK"]
     add_urls(c, http, 1)
     assert c.cmd("save mix") == ["OK"]
-    expected = ["directory: deezer:chart", "directory: deezer:wantlist", "directory: deezer:library", "playlist: mix",
+    expected = [*(f"directory: {d}" for d in ROOT_DIRECTORIES), "playlist: mix",
                 f"Last-Modified: {iso(playlist_file(daemon, 'mix'))}", "OK"]
     assert c.cmd("lsinfo") == expected
     assert c.cmd('lsinfo "/"') == expected

@@ -67,7 +67,7 @@ def queued_files(client):
 def test_browse_the_chart_and_add_a_song(ncmpc):
     d, app = ncmpc
     app.keys("3")
-    app.shows("[deezer:chart]", "[deezer:wantlist]")
+    app.shows("[deezer:chart]", "[deezer:wantlist]", "[deezer:library]", "[deezer:genres]", "[deezer:radios]")
     app.keys("Enter")
     app.shows("Browse: deezer:chart", "Vilma Palma e Vampiros - Bye Bye", "Claudio Baglioni - E Tu...")
     app.keys("Down", "Enter")

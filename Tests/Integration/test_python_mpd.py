@@ -13,7 +13,7 @@ import time
 
 import mpd
 
-from conftest import DISCOVERY, catalog, catalog_tag_lines, md5, reference_pcm, wav_pcm, fixture, url
+from conftest import DISCOVERY, ROOT_DIRECTORIES, catalog, catalog_tag_lines, md5, reference_pcm, wav_pcm, fixture, url
 
 ALBUM = "302127"
 TRACK = 3135556
@@ -198,8 +198,7 @@ def test_python_mpd_scripted_session(daemon, http):
     s.check("unsubscribe", c.unsubscribe("chan"), None)
 
     # -- the catalog as a database
-    s.check("lsinfo", c.lsinfo(), [{"directory": "deezer:chart"}, {"directory": "deezer:wantlist"},
-                                   {"directory": "deezer:library"}])
+    s.check("lsinfo", c.lsinfo(), [{"directory": d} for d in ROOT_DIRECTORIES])
     found = c.search("any", "eminem")
     s.check("search any eminem", found, eminem)
     s.check("search first", (len(found), found[0]["file"], found[0]["title"]),

@@ -24,21 +24,10 @@ extension CatalogCommand {
         var fields: [SearchField] = []
         var limit = 25, page = 1
         var flags = (add: false, play: false, json: false)
-        var i = 0
-        func value(_ flag: String) throws(UsageError) -> String {
-            i += 1
-            guard i < arguments.count else { throw UsageError(message: "\(flag) needs a value") }
-            return arguments[i]
-        }
-        func number(_ flag: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
-            let text = try value(flag)
-            guard let n = Int(text), range.contains(n) else {
-                throw UsageError(message: "\(flag) takes a number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
-            }
-            return n
-        }
-        while i < arguments.count {
-            let word = arguments[i]
+        var reader = OptionReader(arguments: arguments)
+        func value(_ flag: String) throws(UsageError) -> String { try reader.value(flag) }
+        func number(_ flag: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int { try reader.number(flag, range) }
+        while let word = reader.next() {
             switch word {
             case "--add": flags.add = true
             case "--play": flags.play = true
@@ -52,7 +41,6 @@ extension CatalogCommand {
             case _ where word.hasPrefix("--"): throw UsageError(message: "unknown option \"\(word)\" for search")
             default: words.append(word)
             }
-            i += 1
         }
         var kind = "tracks"
         if let first = words.first, Self.searchKinds.contains(first) || Self.searchKinds.contains(first + "s") {

@@ -8,8 +8,18 @@ public struct CatalogCommand: Equatable, Sendable {
         case chart(kind: String, country: String?, tag: String?)
         case album(Int)
         case artist(Int)
-        case related(Int)
+        /// "More like this" for an artist, album or track URI.
+        case related(String)
         case info(String)
+        /// Deezer's genres.
+        case genres
+        /// A paged list: `command` (`catalogchart tracks genre "rock"`,
+        /// `catalogeditorial picks`, `catalogradios top`, ...) is sent with
+        /// `limit` and the index of `page` (from 1).
+        case list(command: String, limit: Int, page: Int)
+        /// An artist's mix (`deezer:artist:ID`) or a radio's tracks
+        /// (`deezer:radio:ID`).
+        case radio(String)
     }
 
     public var query: Query
@@ -23,6 +33,8 @@ public struct CatalogCommand: Equatable, Sendable {
     public var play = false
     /// `--json`: one JSON document instead of a table.
     public var json = false
+    /// `--shuffle` (album pages): queue in shuffled order and play.
+    public var shuffle = false
 
     /// Parses the words after the subcommand name `name`.
     /// - Throws: `ControlCommand.UsageError`.
@@ -31,80 +43,23 @@ public struct CatalogCommand: Equatable, Sendable {
             self = try CatalogCommand(search: arguments)
             return
         }
-        var words: [String] = []
-        var artist: String?, album: String?, country: String?, tag: String?
-        var limit = 25, page = 1
-        var i = 0
-        func value(_ flag: String) throws(ControlCommand.UsageError) -> String {
-            i += 1
-            guard i < arguments.count else { throw ControlCommand.UsageError(message: "\(flag) needs a value") }
-            return arguments[i]
+        let o = try CatalogOptions(name: name, arguments: arguments)
+        if CatalogCommand.browsingNames.contains(name) {
+            self = try CatalogCommand(browsing: name, options: o)
+            return
         }
-        func number(_ flag: String, _ range: ClosedRange<Int>) throws(ControlCommand.UsageError) -> Int {
-            let text = try value(flag)
-            guard let n = Int(text), range.contains(n) else {
-                throw ControlCommand.UsageError(message: "\(flag) takes a number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
-            }
-            return n
-        }
-        while i < arguments.count {
-            switch arguments[i] {
-            case "--add": add = true
-            case "--play": play = true
-            case "--json": json = true
-            case "--artist": artist = try value("--artist")
-            case "--album": album = try value("--album")
-            case "--country": country = try value("--country")
-            case "--tag": tag = try value("--tag")
-            case "--limit": limit = try number("--limit", 1...100)
-            case "--page": page = try number("--page", 1...1000)
-            case let word where word.hasPrefix("--"):
-                throw ControlCommand.UsageError(message: "unknown option \"\(word)\" for \(name)")
-            case let word: words.append(word)
-            }
-            i += 1
-        }
-        func id(_ kind: String) throws(ControlCommand.UsageError) -> Int {
-            guard words.count == 1 else { throw ControlCommand.UsageError(message: "\(name) takes one \(kind) id") }
-            if let n = Int(words[0]), n > 0 { return n }
-            if let uri = try? CatalogURI(parsing: words[0]) {
-                switch (kind, uri) {
-                case ("album", .album(let n)), ("artist", .artist(let n)): return n
-                default: break
-                }
-            }
-            throw ControlCommand.UsageError(message: "\(name) takes a \(kind) id or deezer:\(kind):ID, not \"\(words[0])\"")
-        }
-        let kinds = ["tracks", "albums", "artists"]
-        switch name {
-        case "chart":
-            guard words.count <= 1 else { throw ControlCommand.UsageError(message: "chart takes at most one kind") }
-            let kind = words.first ?? "tracks"
-            guard kinds.contains(kind) || kind == "playlists" else {
-                throw ControlCommand.UsageError(message: "chart kinds are tracks, albums, artists and playlists, not \"\(kind)\"")
-            }
-            guard country == nil || tag == nil else {
-                throw ControlCommand.UsageError(message: "chart takes --country or --tag, not both")
-            }
-            guard (country == nil && tag == nil) || kind == "tracks" else {
-                throw ControlCommand.UsageError(message: "country and tag charts list tracks")
-            }
-            query = .chart(kind: kind, country: country, tag: tag)
-        case "album": query = .album(try id("album"))
-        case "artist": query = .artist(try id("artist"))
-        case "related": query = .related(try id("artist"))
-        case "info":
-            guard words.count == 1 else { throw ControlCommand.UsageError(message: "info takes one URI") }
-            query = .info(words[0])
-        default:
-            throw ControlCommand.UsageError(message: "unknown command \"\(name)\"")
-        }
+        guard name == "info" else { throw ControlCommand.UsageError(message: "unknown command \"\(name)\"") }
+        guard o.words.count == 1 else { throw ControlCommand.UsageError(message: "info takes one URI") }
+        self = CatalogCommand(query: .info(o.words[0]))
+        (add, play, json) = (o.add, o.play, o.json)
     }
 
     /// What `--add`/`--play` queue: an album as itself (so its songs carry
     /// the album's title, in one request), other results one by one.
     public func urisToQueue(_ records: [CatalogRecord]) -> [String] {
         if case .album(let id) = query, !records.isEmpty { return ["deezer:album:\(id)"] }
+        // A radio goes in as itself: one request instead of one per track.
+        if case .radio(let uri) = query, uri.hasPrefix("deezer:radio:"), !records.isEmpty { return [uri] }
         return records.map(\.uri)
     }
 
@@ -118,17 +73,15 @@ public struct CatalogCommand: Equatable, Sendable {
             if let country { return ["catalogchart \(kind) country \(q(country))"] }
             if let tag { return ["catalogchart \(kind) tag \(q(tag))"] }
             return ["catalogchart \(kind)"]
-        case .album(let id): return ["lsinfo deezer:album:\(id)"]
-        case .artist(let id): return ["lsinfo deezer:artist:\(id)", "catalogalbums deezer:artist:\(id)"]
-        case .related(let id): return ["catalogrelated deezer:artist:\(id)"]
         case .info(let uri): return ["cataloginfo \(q(uri))"]
+        default: return browsingRequests
         }
     }
 }
 
 /// One result: a song, album, artist or playlist record from a reply.
 public struct CatalogRecord: Equatable, Sendable {
-    /// `track`, `album`, `artist` or `playlist`.
+    /// `track`, `album`, `artist`, `playlist`, `radio` or `genre`.
     public var kind: String
     /// `deezer:KIND:ID`.
     public var uri: String
@@ -147,7 +100,9 @@ public struct CatalogRecord: Equatable, Sendable {
         let openers = ["file": "track", "album": "album", "artist": "artist", "playlist": "playlist", "radio": "radio"]
         var out: [CatalogRecord] = []
         for (k, v) in fields {
-            if let kind = openers[k], v.hasPrefix("deezer:") || k == "file" {
+            if k == "genre", let id = Int(v) {  // `cataloggenres` names genres by id alone
+                out.append(CatalogRecord(kind: "genre", uri: "deezer:genre:\(id)", fields: [(k, v)]))
+            } else if let kind = openers[k], v.hasPrefix("deezer:") || k == "file" {
                 out.append(CatalogRecord(kind: kind, uri: v, fields: [(k, v)]))
             } else if !out.isEmpty {
                 out[out.count - 1].fields.append((k, v))
@@ -215,7 +170,8 @@ public enum CatalogFormat {
 
     /// `{"results":[{"kind":…,"uri":…,"title":…,…}],"total":N}` with stable
     /// lower-case field names; numbers stay strings only where Deezer's are.
-    public static func json(_ records: [CatalogRecord], total: Int?) -> String {
+    /// `unresolved`: how many entries the daemon could not find (`unresolved: N`).
+    public static func json(_ records: [CatalogRecord], total: Int?, unresolved: Int? = nil) -> String {
         let names = ["Title": "title", "Name": "name", "Artist": "artist", "Album": "album", "Time": "duration",
                      "Tracks": "tracks", "Date": "date", "Type": "type", "Fans": "fans", "Albums": "albums",
                      "Creator": "creator", "Label": "label", "ISRC": "isrc", "Rank": "rank",
@@ -225,6 +181,8 @@ public enum CatalogFormat {
         var items: [String] = []
         for r in records {
             var members = ["\"kind\":" + jsonString(r.kind), "\"uri\":" + jsonString(r.uri)]
+            // An album's page names each of its genres (one `Genre` line each).
+            let genres = r.kind == "album" ? r.fields.filter { $0.0 == "Genre" }.map { jsonString($0.1) } : []
             for (k, v) in r.fields.dropFirst() {
                 guard let name = names[k] else { continue }
                 if numeric.contains(name), let n = Int(v) {
@@ -233,10 +191,12 @@ public enum CatalogFormat {
                     members.append("\"\(name)\":" + jsonString(v))
                 }
             }
+            if !genres.isEmpty { members.append("\"genres\":[" + genres.joined(separator: ",") + "]") }
             items.append("{" + members.joined(separator: ",") + "}")
         }
         var doc = "{\"results\":[" + items.joined(separator: ",") + "]"
         if let total { doc += ",\"total\":\(total)" }
+        if let unresolved { doc += ",\"unresolved\":\(unresolved)" }
         return doc + "}\n"
     }
 

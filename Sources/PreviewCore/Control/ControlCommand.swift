@@ -64,7 +64,9 @@ public enum ControlCommand: Equatable, Sendable {
         ("queue", "list the queue"), ("clear", "empty the queue"), ("del", "remove a song"), ("crop", "keep only the current song"),
         ("move", "move a song"), ("volume", "show or change the volume"), ("status", "show the current song"),
         ("search", "search the catalog"), ("chart", "top lists"), ("album", "an album's tracks"),
-        ("artist", "an artist's top tracks and albums"), ("related", "artists like this one"), ("info", "details of an item"),
+        ("artist", "an artist's top tracks and albums"), ("related", "more like an artist, album or track"), ("info", "details of an item"),
+        ("genres", "Deezer's genres"), ("picks", "editorial picks"), ("releases", "new releases"),
+        ("radios", "Deezer's radios"), ("radio", "an artist's mix or a radio's tracks"),
         ("want", "the Want to Listen list"), ("library", "saved albums, tracks and artists"), ("playlists", "stored playlists"), ("save", "store the queue"),
         ("load", "queue a stored playlist"), ("playlist", "show a stored playlist"), ("rmplaylist", "remove a stored playlist"),
         ("current", "one line about the current song"), ("watch", "a line per change, for status bars"),
@@ -98,9 +100,12 @@ public enum ControlCommand: Equatable, Sendable {
       volume [+|-]N     show, set or change the volume (percent)
       status            show the current song and state
       search [tracks|albums|artists] QUERY [--artist X] [--album X] [--limit N] [--page N]
-      chart [tracks|albums|artists|playlists] [--country NAME | --tag TAG]
+      chart [tracks|albums|artists|playlists] [--genre NAME|ID] [--limit N] [--page N]
+      chart tracks --country NAME | --tag TAG
                         (country and tag charts come from Last.fm: previewd needs --lastfm-key)
-      album ID | artist ID | related ID | info URI
+      genres | picks [--genre G] | releases [--genre G] | radios [--genre G | --top]
+                        genres, editorial picks, new releases, radios (--limit, --page)
+      album ID [--shuffle] | artist ID [--radio] | radio URI | related URI | info URI
                         look around the Deezer catalog; each takes --add (queue
                         the results), --play (queue and play them) and --json
       want [add|rm|toggle URI | play [URI]]
@@ -167,7 +172,7 @@ public enum ControlCommand: Equatable, Sendable {
         case "load": try sub.count(1...1); self = .load(args[0])
         case "playlist": self = try sub.playlist()
         case "rmplaylist": try sub.count(1...1); self = .removePlaylist(args[0])
-        case "search", "chart", "album", "artist", "related", "info":
+        case "search", "chart", "album", "artist", "related", "info", "genres", "picks", "releases", "radios", "radio":
             self = .catalog(try CatalogCommand(name: name, arguments: args))
         default: throw UsageError(message: "unknown command \"\(name)\"")
         }

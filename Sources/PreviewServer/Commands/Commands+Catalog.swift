@@ -36,11 +36,16 @@ extension Commands {
         let b = s.controller.catalog
 
         // catalogchart [tracks|albums|artists|playlists]
+        // catalogchart KIND [genre G] [limit N] [index N] (Commands+Discovery.swift)
         // catalogchart tracks country NAME|tag TAG [limit N]
-        t.register("catalogchart", 0, 5) { call throws(ProtocolError) in
+        t.register("catalogchart", 0, 7) { call throws(ProtocolError) in
             let kind = call.args.first ?? "tracks"
             guard ["tracks", "albums", "artists", "playlists"].contains(kind) else {
                 throw ProtocolError(.argument, "chart kinds are tracks, albums, artists and playlists")
+            }
+            if call.args.count > 1, call.args[1] != "country", call.args[1] != "tag" {
+                try pagedChart(kind, call.args.dropFirst(), s, call: call)
+                return .pending
             }
             if call.args.count > 1 {
                 guard kind == "tracks" else { throw ProtocolError(.argument, "country and tag charts list tracks") }
@@ -137,10 +142,13 @@ extension Commands {
             return .pending
         }
 
-        // catalogrelated deezer:artist:ID: "more like this".
+        // catalogrelated deezer:artist:ID: "more like this" (albums and
+        // tracks: Commands+Related.swift).
         t.register("catalogrelated", 1, 1) { call throws(ProtocolError) in
-            guard case .artist(let id) = try CatalogURI(parsing: call.args[0]) else {
-                throw ProtocolError(.argument, "catalogrelated takes a deezer:artist:ID URI")
+            let uri = try CatalogURI(parsing: call.args[0])
+            if related(to: uri, s, call: call) { return .pending }
+            guard case .artist(let id) = uri else {
+                throw ProtocolError(.argument, "catalogrelated takes a deezer:artist, album or track URI")
             }
             catalogRequest(b, "/artist/\(id)/related", as: DeezerPage<DeezerArtist>.self, call: call) { page in
                 for a in page.data { call.reply.artist(a) }
@@ -297,6 +305,7 @@ extension Reply {
         if let v = a.release_date { field("Date", v) }
         if let v = a.record_type { field("Type", v) }
         if details {
+            for g in a.genres?.data ?? [] { if let name = g.name { field("Genre", name) } }
             if let v = a.label { field("Label", v) }
             if let v = a.duration { field("AlbumDuration", v) }
             if let v = a.fans { field("Fans", v) }
@@ -320,7 +329,7 @@ extension Reply {
 
     mutating func radio(_ r: DeezerRadio) {
         field("radio", "deezer:radio:\(r.id)")
-        if let v = r.title { field("Title", v) }
+        if let v = r.displayTitle { field("Title", v) }
     }
 
     mutating func total(_ n: Int?) {

@@ -4,8 +4,9 @@ import PreviewCore
 // Commands+Search.swift, album art in Commands+Covers.swift.
 extension Commands {
     /// `lsinfo`: the root lists Deezer's chart, the Want to Listen list, the
-    /// Library and the stored playlists as directories and playlists; the
-    /// Library opens as its saved songs, any catalog URI as its songs.
+    /// Library, the discovery lists and the stored playlists as directories
+    /// and playlists; the Library opens as its saved songs, any catalog URI
+    /// as its songs, the discovery lists as in `discoveryListing`.
     static func registerDatabaseBrowsing(_ t: inout CommandTable, _ s: Services) {
         let c = s.controller
         let store = s.playlists
@@ -15,6 +16,7 @@ extension Commands {
                 call.reply.field("directory", "deezer:chart")
                 call.reply.field("directory", "deezer:wantlist")
                 call.reply.field("directory", Library.directory)
+                for d in discoveryDirectories { call.reply.field("directory", d) }
                 for entry in store.list() {
                     call.reply.field("playlist", entry.name)
                     call.reply.field("Last-Modified", isoTime(entry.modified))
@@ -29,6 +31,7 @@ extension Commands {
                 for song in s.library.songs { call.reply.song(song, tags: call.session.tags) }
                 return .done
             }
+            if discoveryListing(uri, call, s) { return .pending }
             let item: CatalogURI
             do { item = try CatalogURI(parsing: uri) } catch {
                 // As mpd: a URI of a scheme nobody serves (Cantata probes

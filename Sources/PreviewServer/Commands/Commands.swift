@@ -52,6 +52,7 @@ enum Commands {
         registerCatalogCharts(&t, services)
         registerCatalogItems(&t, services)
         registerCatalogStats(&t, services)
+        registerDiscovery(&t, services)
         registerWantList(&t, services)
         // The Library (Commands+Library.swift).
         registerLibrary(&t, services)

@@ -1,0 +1,154 @@
+/// The browsing subcommands of previewctl: `chart`, `genres`, `picks`,
+/// `releases`, `radios`, `radio`, `album`, `artist` and `related` (issue 16,
+/// items 2 to 5), and how their answers are shown.
+extension CatalogCommand {
+    typealias UsageError = ControlCommand.UsageError
+
+    /// The subcommands `init(browsing:options:)` parses.
+    static let browsingNames: Set<String> = ["chart", "genres", "picks", "releases", "radios", "radio",
+                                             "album", "artist", "related"]
+    static let chartKinds = ["tracks", "albums", "artists", "playlists"]
+
+    /// Parses one of `browsingNames` from its options and words.
+    /// - Throws: `UsageError` naming the word or option that is wrong.
+    init(browsing name: String, options o: CatalogOptions) throws(UsageError) {
+        query = try CatalogCommand.browsingQuery(name, o)
+        add = o.add
+        play = o.play || o.shuffle
+        json = o.json
+        shuffle = o.shuffle
+    }
+
+    private static func browsingQuery(_ name: String, _ o: CatalogOptions) throws(UsageError) -> Query {
+        let paging = ["--limit", "--page"]
+        func noWords() throws(UsageError) {
+            guard o.words.isEmpty else { throw UsageError(message: "\(name) takes no words, not \"\(o.words[0])\"") }
+        }
+        func genre() -> String { o.genre.map { " genre \(RequestParser.quote($0))" } ?? "" }
+        switch name {
+        case "genres":
+            try noWords()
+            try o.only([], for: name)
+            return .genres
+        case "chart":
+            return try chartQuery(o)
+        case "picks", "releases":
+            try noWords()
+            try o.only(["--genre"] + paging, for: name)
+            return .list(command: "catalogeditorial \(name)" + genre(), limit: o.limit, page: o.page)
+        case "radios":
+            try noWords()
+            try o.only(["--genre", "--top"] + paging, for: name)
+            guard o.genre == nil || !o.top else { throw UsageError(message: "radios takes --genre or --top, not both") }
+            return .list(command: "catalogradios" + (o.top ? " top" : genre()), limit: o.limit, page: o.page)
+        case "radio":
+            try o.only([], for: name)
+            let uri = try itemURI(name, o.words, kinds: ["artist", "radio"])
+            return .radio(uri)
+        case "artist":
+            try o.only(["--radio"], for: name)
+            let id = try catalogID("artist", name, o.words)
+            return o.radio ? .radio("deezer:artist:\(id)") : .artist(id)
+        case "album":
+            try o.only(["--shuffle"], for: name)
+            return .album(try catalogID("album", name, o.words))
+        default:  // related
+            try o.only([], for: name)
+            return .related(try itemURI(name, o.words, kinds: ["artist", "album", "track"]))
+        }
+    }
+
+    /// `chart [KIND] [--genre G] [--limit N] [--page N]` (Deezer's), or
+    /// `chart tracks --country NAME | --tag TAG` (Last.fm's).
+    private static func chartQuery(_ o: CatalogOptions) throws(UsageError) -> Query {
+        guard o.words.count <= 1 else { throw UsageError(message: "chart takes at most one kind") }
+        let kind = o.words.first ?? "tracks"
+        guard chartKinds.contains(kind) else {
+            throw UsageError(message: "chart kinds are tracks, albums, artists and playlists, not \"\(kind)\"")
+        }
+        guard o.country != nil || o.tag != nil else {
+            try o.only(["--genre", "--limit", "--page"], for: "chart")
+            let genre = o.genre.map { " genre \(RequestParser.quote($0))" } ?? ""
+            return .list(command: "catalogchart \(kind)" + genre, limit: o.limit, page: o.page)
+        }
+        guard o.country == nil || o.tag == nil else { throw UsageError(message: "chart takes --country or --tag, not both") }
+        guard o.genre == nil else { throw UsageError(message: "chart takes --genre or --country/--tag, not both") }
+        guard kind == "tracks" else { throw UsageError(message: "country and tag charts list tracks") }
+        return .chart(kind: kind, country: o.country, tag: o.tag)
+    }
+
+    /// The one id of `album ID` or `artist ID`: a positive number or the
+    /// item's `deezer:KIND:ID`.
+    private static func catalogID(_ kind: String, _ name: String, _ words: [String]) throws(UsageError) -> Int {
+        guard words.count == 1 else { throw UsageError(message: "\(name) takes one \(kind) id") }
+        if let n = Int(words[0]), n > 0 { return n }
+        switch (kind, try? CatalogURI(parsing: words[0])) {
+        case ("album", .album(let n)?), ("artist", .artist(let n)?): return n
+        default: throw UsageError(message: "\(name) takes a \(kind) id or deezer:\(kind):ID, not \"\(words[0])\"")
+        }
+    }
+
+    /// The one URI of `radio` and `related`, of one of `kinds`; a bare
+    /// number is an artist id.
+    private static func itemURI(_ name: String, _ words: [String], kinds: [String]) throws(UsageError) -> String {
+        guard words.count == 1 else { throw UsageError(message: "\(name) takes one URI") }
+        if let n = Int(words[0]), n > 0 { return "deezer:artist:\(n)" }
+        let text = (try? CatalogURI(parsing: words[0]))?.text ?? ""
+        guard kinds.contains(where: { text.hasPrefix("deezer:\($0):") }) else {
+            let list = kinds.map { "deezer:\($0):ID" }.joined(separator: ", ")
+            throw UsageError(message: "\(name) takes an artist id or \(list), not \"\(words[0])\"")
+        }
+        return text
+    }
+
+    /// The requests of the browsing queries, one reply each.
+    var browsingRequests: [String] {
+        switch query {
+        case .genres: return ["cataloggenres"]
+        case .list(let command, let limit, let page): return ["\(command) limit \(limit) index \((page - 1) * limit)"]
+        case .radio(let uri):
+            return uri.hasPrefix("deezer:artist:") ? ["catalogradio \(uri)"] : ["lsinfo \(uri)"]
+        case .related(let uri): return ["catalogrelated \(uri)"]
+        case .album(let id): return ["cataloginfo deezer:album:\(id)", "lsinfo deezer:album:\(id)"]
+        case .artist(let id): return ["lsinfo deezer:artist:\(id)", "catalogalbums deezer:artist:\(id)"]
+        default: return []
+        }
+    }
+
+    /// What previewctl prints for the replies' `fields`: JSON, the `info`
+    /// fields as they came, a table on a terminal (`width` cells; an album
+    /// page's header above it, the range of a paged list below it), or
+    /// tab-separated lines for a pipe. The range is where the page stands
+    /// in the whole list (`CatalogFormat.range`), shown where a total is known.
+    public func render(_ fields: [(String, String)], terminal: Bool, width: Int) -> String {
+        var records = CatalogRecord.split(fields)
+        let number = { (key: String) in fields.first { $0.0 == key }.flatMap { Int($0.1) } }
+        let total = number("total")
+        if json { return CatalogFormat.json(records, total: total, unresolved: number("unresolved")) }
+        if case .info = query { return fields.map { "\($0.0): \($0.1)\n" }.joined() }
+        var header = ""
+        if case .album = query, records.first?.kind == "album" {
+            let album = records.removeFirst()
+            if terminal { header = CatalogFormat.albumHeader(album) }
+        }
+        guard terminal else { return CatalogFormat.plain(records) }
+        var start = firstIndex
+        if case .list(_, let limit, let page) = query { start = (page - 1) * limit }
+        let footer = CatalogFormat.range(first: start, count: records.count, total: total).map { $0 + "\n" } ?? ""
+        return header + CatalogFormat.table(records, width: width) + footer
+    }
+}
+
+extension CatalogFormat {
+    /// An album page's header: title, artist, `genre · year`, label and
+    /// the number of tracks, one line each (lines Deezer gave nothing for
+    /// are left out), then an empty line.
+    public static func albumHeader(_ album: CatalogRecord) -> String {
+        let genres = album.fields.filter { $0.0 == "Genre" }.map(\.1).joined(separator: ", ")
+        let year = album.value("Date").map { String($0.prefix(4)) }
+        let lines: [String?] = [album.value("Title") ?? album.uri, album.value("Artist"),
+                     [genres.isEmpty ? nil : genres, year].compactMap { $0 }.joined(separator: " · "),
+                     album.value("Label"), album.value("Tracks").map { $0 == "1" ? "1 track" : "\($0) tracks" }]
+        return lines.compactMap { $0 }.filter { !$0.isEmpty }.map { $0 + "\n" }.joined() + "\n"
+    }
+}
