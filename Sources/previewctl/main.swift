@@ -396,6 +396,15 @@ case .library(let action, let uri):
         let reply = dictionary(connection.must(["\(action == "add" ? "libraryadd" : "libraryrm") \(q(uri!))"]))
         if let note = reply["unchanged"] { out(note + "\n") }
     }
+case .now(let pick, let json):
+    let now = ListenNowSections(connection.must(["catalognow"]))
+    guard let pick else {
+        out(json ? now.json() : now.text())
+        break
+    }
+    guard let entry = now.entry(pick.number) else { fail("now lists \(now.count) entries, not \(pick.number)", 1) }
+    queueResults([entry.uri], play: pick.play)
+    if pick.play { showStatus() }
 case .playlists:
     for (k, v) in connection.must(["listplaylists"]) where k == "playlist" { out(v + "\n") }
 case .save(let name, let replace):

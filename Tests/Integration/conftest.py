@@ -235,7 +235,7 @@ def catalog_tag_lines(track):
 DISCOVERY = {"id": 302127}
 # `lsinfo`'s root directories in order: the discovery lists come after the Library.
 ROOT_DIRECTORIES = ["deezer:chart", "deezer:wantlist", "deezer:library",
-                    "deezer:genres", "deezer:picks", "deezer:releases", "deezer:radios"]
+                    "deezer:genres", "deezer:picks", "deezer:releases", "deezer:radios", "deezer:now"]
 
 
 def album_tracks():

@@ -45,7 +45,9 @@ import Testing
         var prefetcher: Prefetcher!
 
         init() {
-            let client = DeezerClient(apiBase: "http://api.test", schedule: { [unowned self] _, action in timers.append(action) }) { [unowned self] url, done in
+            // No cache: each resolution is a request the test can count.
+            let client = DeezerClient(apiBase: "http://api.test", cacheTTL: 0,
+                                      schedule: { [unowned self] _, action in timers.append(action) }) { [unowned self] url, done in
                 requested.append(url)
                 let id = Int(url.split(separator: "/").last ?? "") ?? 0
                 let body = id < 900 ? #"{"id":\#(id),"preview":"http://cdn.test/\#(id).mp3?hdnea=exp=4102444800~"}"#

@@ -97,6 +97,23 @@ final class ScriptedAPI {
         #expect(api.requests.count == 2)
     }
 
+    @Test func noDataIsRememberedForTheCacheLifetime() {
+        let api = ScriptedAPI()
+        api.answer = { _ in ScriptedAPI.json(#"{"error":{"type":"DataException","message":"no data","code":800}}"#) }
+        let noData = CatalogError.api(code: 800, type: "DataException", message: "no data")
+        #expect(api.track("/chart/113/albums") == .failure(noData))
+        #expect(api.track("/chart/113/albums") == .failure(noData))
+        #expect(api.requests.count == 1, "Deezer's answer, kept as an answer would be")
+        api.advance(601)
+        #expect(api.track("/chart/113/albums") == .failure(noData))
+        #expect(api.requests.count == 2, "asked again once the cache lifetime is over")
+        // Other errors are not kept: a server error may pass.
+        api.answer = { _ in ScriptedAPI.json(#"{"error":{"type":"Exception","message":"boom","code":700}}"#) }
+        _ = api.track("/track/5")
+        _ = api.track("/track/5")
+        #expect(api.requests.count == 4)
+    }
+
     @Test func cachedPreviewURLsNeverOutliveTheirExpiry() {
         let api = ScriptedAPI()
         // Signed URL valid for 120 s of wall time: reusable for 60 s at most.

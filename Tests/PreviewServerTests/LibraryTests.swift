@@ -78,7 +78,7 @@ import Testing
                                + "AlbumArtist: Daft Punk\nTrack: 1\nDisc: 1\nDate: 2001-03-07\nGenre: Dance\n"))
         #expect(info.components(separatedBy: "\nfile: ").count == 14)
         #expect(h.send(c, "lsinfo\n") == "directory: deezer:chart\ndirectory: deezer:wantlist\ndirectory: deezer:library\n"
-                + "directory: deezer:genres\ndirectory: deezer:picks\ndirectory: deezer:releases\ndirectory: deezer:radios\nOK\n")
+                + "directory: deezer:genres\ndirectory: deezer:picks\ndirectory: deezer:releases\ndirectory: deezer:radios\ndirectory: deezer:now\nOK\n")
         // A catalog URI lists that item's songs, saved or not.
         #expect(h.send(c, "listall deezer:track:3135556\n") == "file: deezer:track:3135556\nOK\n")
     }

@@ -44,6 +44,8 @@ public enum ControlCommand: Equatable, Sendable {
     /// Stored playlists: `playlists`, `save NAME [--replace]`, `load NAME`,
     /// `playlist NAME` (show), `playlist NAME rename|del|move ...`,
     /// `rmplaylist NAME`.
+    /// `now [--play N | --add N] [--json]`: Listen Now, or one of its entries queued.
+    case now(ListenNowPick?, json: Bool)
     case playlists
     case save(String, replace: Bool)
     case load(String)
@@ -67,7 +69,7 @@ public enum ControlCommand: Equatable, Sendable {
         ("artist", "an artist's top tracks and albums"), ("related", "more like an artist, album or track"), ("info", "details of an item"),
         ("genres", "Deezer's genres"), ("picks", "editorial picks"), ("releases", "new releases"),
         ("radios", "Deezer's radios"), ("radio", "an artist's mix or a radio's tracks"),
-        ("want", "the Want to Listen list"), ("library", "saved albums, tracks and artists"), ("playlists", "stored playlists"), ("save", "store the queue"),
+        ("now", "Listen Now: picks, releases, more like, want"), ("want", "the Want to Listen list"), ("library", "saved albums, tracks and artists"), ("playlists", "stored playlists"), ("save", "store the queue"),
         ("load", "queue a stored playlist"), ("playlist", "show a stored playlist"), ("rmplaylist", "remove a stored playlist"),
         ("current", "one line about the current song"), ("watch", "a line per change, for status bars"),
         ("completions", "print shell completions"), ("version", "show the version"),
@@ -108,6 +110,9 @@ public enum ControlCommand: Equatable, Sendable {
       album ID [--shuffle] | artist ID [--radio] | radio URI | related URI | info URI
                         look around the Deezer catalog; each takes --add (queue
                         the results), --play (queue and play them) and --json
+      now [--play N | --add N] [--json]
+                        Listen Now: Top Picks, New releases, More like your
+                        newest saved album, Want to Listen; numbered entries
       want [add|rm|toggle URI | play [URI]]
                         the Want to Listen list (albums and tracks), newest first
       library [add|rm URI]
@@ -167,6 +172,7 @@ public enum ControlCommand: Equatable, Sendable {
         case "current", "watch": self = try sub.statusLine()
         case "want": self = try sub.want()
         case "library": self = try sub.library()
+        case "now": self = try sub.now()
         case "playlists": try sub.count(0...0); self = .playlists
         case "save": self = try sub.save()
         case "load": try sub.count(1...1); self = .load(args[0])

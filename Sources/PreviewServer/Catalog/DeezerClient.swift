@@ -68,6 +68,9 @@ final class DeezerClient {
     private var cache: [String: (body: [UInt8], expires: Double, decoded: Any?)] = [:]
     private var cacheOrder: [String] = []
     private var inFlight: [String: [(Result<[UInt8], CatalogError>) -> Void]] = [:]
+    /// Paths Deezer answered "no data" (error 800) for, until when: asked
+    /// again only after `cacheTTL`, as an answer would be.
+    private var missing: [String: (error: CatalogError, expires: Double)] = [:]
 
     init(apiBase: String, rateLimit: Int = 50, rateWindow: Double = 5, quotaBackoff: [Double] = [1, 2, 4],
          cacheTTL: Double = 600,
@@ -99,7 +102,10 @@ final class DeezerClient {
 
     func request<T: Decodable>(_ path: String, as type: T.Type, fresh: Bool = false,
                                completion: @escaping (Result<T, CatalogError>) -> Void) {
-        if fresh { cache[path] = nil }
+        if fresh {
+            cache[path] = nil
+            missing[path] = nil
+        }
         if let value = cached(path, as: type) {
             completion(.success(value))
             return
@@ -166,6 +172,14 @@ final class DeezerClient {
     /// already under way, or from a new one.
     private func body(_ path: String, completion: @escaping (Result<[UInt8], CatalogError>) -> Void) {
         let t = now()
+        if let gone = missing[path] {
+            if gone.expires > t {
+                cacheHits += 1
+                completion(.failure(gone.error))
+                return
+            }
+            missing[path] = nil
+        }
         if let hit = cache[path] {
             if hit.expires > t {
                 cacheHits += 1
@@ -199,6 +213,9 @@ final class DeezerClient {
     }
 
     private func finish(_ path: String, _ outcome: Result<[UInt8], CatalogError>) {
+        if case .failure(let error) = outcome, case .api(code: 800, _, _) = error, cacheTTL > 0 {
+            missing[path] = (error, now() + cacheTTL)
+        }
         let waiters = inFlight.removeValue(forKey: path) ?? []
         for w in waiters { w(outcome) }
     }

@@ -31,7 +31,7 @@ extension Commands {
                 for song in s.library.songs { call.reply.song(song, tags: call.session.tags) }
                 return .done
             }
-            if discoveryListing(uri, call, s) { return .pending }
+            if discoveryListing(uri, call, s) || listenNowListing(uri, call, s) { return .pending }
             let item: CatalogURI
             do { item = try CatalogURI(parsing: uri) } catch {
                 // As mpd: a URI of a scheme nobody serves (Cantata probes

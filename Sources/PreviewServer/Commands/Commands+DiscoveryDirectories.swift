@@ -5,7 +5,7 @@ import PreviewCore
 // can browse further.
 extension Commands {
     /// The root's discovery directories, in the order `lsinfo` lists them.
-    static let discoveryDirectories = ["deezer:genres", "deezer:picks", "deezer:releases", "deezer:radios"]
+    static let discoveryDirectories = ["deezer:genres", "deezer:picks", "deezer:releases", "deezer:radios", "deezer:now"]
 
     /// `lsinfo` of a discovery directory:
     /// - `deezer:genres`: a `deezer:genre:ID` directory per Deezer genre;

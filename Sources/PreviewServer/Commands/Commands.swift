@@ -53,6 +53,7 @@ enum Commands {
         registerCatalogItems(&t, services)
         registerCatalogStats(&t, services)
         registerDiscovery(&t, services)
+        registerListenNow(&t, services)
         registerWantList(&t, services)
         // The Library (Commands+Library.swift).
         registerLibrary(&t, services)
