@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """API requests of a typical browse session (search, open an album, queue it,
-go back) with the catalog cache on and off. Prints figures only."""
+go back) with the catalog cache on and off, and of Listen Now (`catalognow`)
+cold and warm with a saved album and a wanted track. Prints figures only."""
 import sys, json, time, subprocess, os, tempfile
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "Integration"))
@@ -21,4 +22,11 @@ for ttl in ("600", "0"):
         assert c.cmd(line)[-1] == "OK"
     after = json.load(urlopen(http + "/_control/count"))["api_requests"]
     print(f"cache ttl {ttl}: {after - before} API requests for the browse session")
+    assert c.cmd("libraryadd deezer:album:302127")[-1] == "OK" and c.cmd("wantadd deezer:track:3135556")[-1] == "OK"
+    counts = []
+    for _ in range(2):
+        before = json.load(urlopen(http + "/_control/count"))["api_requests"]
+        assert c.cmd("catalognow")[-1] == "OK"
+        counts.append(json.load(urlopen(http + "/_control/count"))["api_requests"] - before)
+    print(f"cache ttl {ttl}: Listen Now {counts[0]} API requests cold, {counts[1]} warm")
     p.terminate(); p.wait()
