@@ -2,10 +2,11 @@
 ../shared/fixtures/lastfm) resolved to Deezer tracks."""
 import json
 import os
+import subprocess
 
 import pytest
 
-from conftest import catalog
+from conftest import PREVIEWCTL, catalog, control
 
 LASTFM = os.path.join(os.path.dirname(catalog.FIXTURES), "lastfm")
 
@@ -145,3 +146,54 @@ def test_track_chart_pages_and_totals(lastfm_daemon):
     assert len(found) + unresolved == 3 and total == 1862940
     assert c.cmd("catalogchart tracks tag rock page 0") == ["ACK [2@0] {catalogchart} pages count from 1"]
     assert c.cmd("catalogchart tracks tag rock limit 101") == ["ACK [2@0] {catalogchart} limit is 1 to 100"]
+
+
+def test_previewctl_names_what_deezer_lacks(lastfm_daemon):
+    entries = recorded("geo-gettopartists-canada-limit10.json")
+    args = ("chart", "artists", "--country", "canada", "--limit", "10")
+    p = lastfm_daemon.ctl(*args)
+    assert p.returncode == 0, p.stderr
+    rows = [l.split("\t") for l in p.stdout.splitlines()]
+    missing = [l[len("previewctl: not found on Deezer: "):] for l in p.stderr.splitlines()]
+    assert [r[1].lower() for r in rows] == [a.lower() for a, _ in entries if a not in missing]
+    assert missing and all(l.startswith("previewctl: not found on Deezer: ") for l in p.stderr.splitlines())
+    assert [r[5].split(":")[1] for r in rows] == ["artist"] * len(rows)
+    doc = json.loads(lastfm_daemon.ctl(*args, "--json").stdout)
+    assert doc["total"] == 1474249 and doc["unresolved"] == len(missing) and doc["unresolved_names"] == missing
+    assert [r["name"] for r in doc["results"]] == [r[1] for r in rows]
+
+
+def test_previewctl_range_line_and_refusals(lastfm_daemon):
+    env = dict(os.environ, COLUMNS="100", PREVIEWD_SOCKET=lastfm_daemon.socket)
+    p = subprocess.run(["script", "-qec", f"{PREVIEWCTL} chart albums --tag pop --limit 5 --page 2", "/dev/null"],
+                       env=env, capture_output=True, text=True, timeout=30)
+    lines = [l.rstrip("\r") for l in p.stdout.splitlines()]
+    # The range counts Last.fm's five entries, those Deezer lacks too; the
+    # terminal shows stderr's lines (the entries not found) after it.
+    end = lines.index("6–10 of 31957")
+    assert len(lines[1:end]) + len(lines[end + 1:]) == 5
+    assert all(l.startswith("previewctl: not found on Deezer: ") for l in lines[end + 1:]), lines
+    p = lastfm_daemon.ctl("chart", "albums", "--country", "canada")
+    assert p.returncode == 64 and p.stderr.startswith("previewctl: Last.fm has no album chart by country: use --tag\n")
+    p = lastfm_daemon.ctl("chart", "playlists", "--tag", "rock")
+    assert p.returncode == 64 and p.stderr.startswith("previewctl: country and tag charts list tracks, artists and albums\n")
+
+
+def test_request_counts_cold_and_warm(lastfm_daemon, http):
+    """One Last.fm request per chart page, every time (Last.fm's answers are
+    not cached); one Deezer search per entry cold, none warm."""
+    def counts():
+        log = control(http, "log")
+        return sum(1 for p in log if p.startswith("/lastfm/")), control(http, "count")["api_requests"]
+    args = ("chart", "artists", "--country", "canada", "--limit", "10")
+    before = counts()
+    assert lastfm_daemon.ctl(*args).returncode == 0
+    middle = counts()
+    assert lastfm_daemon.ctl(*args).returncode == 0
+    after = counts()
+    assert (middle[0] - before[0], middle[1] - before[1]) == (1, 10)
+    assert (after[0] - middle[0], after[1] - middle[1]) == (1, 0)
+    # Albums by country are refused before any request.
+    assert lastfm_daemon.ctl("chart", "albums", "--country", "canada").returncode == 64
+    assert lastfm_daemon.client().cmd("catalogchart albums country canada")[0].startswith("ACK [2@0]")
+    assert counts() == after
