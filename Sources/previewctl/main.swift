@@ -423,6 +423,7 @@ case .catalog(let cmd):
     for request in cmd.requests { fields += connection.must([request]) }
     let records = CatalogRecord.split(fields)
     out(cmd.render(fields, terminal: FileDescriptor.standardOutput.isTerminal, width: terminalWidth()))
+    writeStandardError(cmd.notices(fields))
     if cmd.add || cmd.play, !records.isEmpty {
         queueResults(cmd.urisToQueue(records), play: cmd.play, shuffle: cmd.shuffle)
     }

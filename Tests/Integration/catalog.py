@@ -194,6 +194,38 @@ def _paged(body, query):
     return dict(body, data=body["data"][index:index + limit])
 
 
+# Last.fm's recorded top lists (../shared/fixtures/lastfm/SOURCES.md):
+# (method, lower-cased country or tag, page) -> body.
+LASTFM_RECORDED = {
+    ("geo.gettoptracks", "canada", "1"): "geo-gettoptracks-canada-limit10.json",
+    ("geo.gettoptracks", "united states", "2"): "geo-gettoptracks-united-states-limit5-page2.json",
+    ("geo.gettopartists", "canada", "1"): "geo-gettopartists-canada-limit10.json",
+    ("geo.gettopartists", "united states", "1"): "geo-gettopartists-united-states-limit20.json",
+    ("tag.gettoptracks", "dream pop", "1"): "tag-gettoptracks-dream-pop-limit20.json",
+    ("tag.gettoptracks", "rock", "1"): "tag-gettoptracks-rock-2016.json",
+    ("tag.gettoptracks", "pop", "2"): "tag-gettoptracks-pop-limit5-page2.json",
+    ("tag.gettopartists", "dream pop", "1"): "tag-gettopartists-dream-pop-limit20.json",
+    ("tag.gettopartists", "dream pop", "2"): "tag-gettopartists-dream-pop-limit5-page2.json",
+    ("tag.gettopartists", "rock", "1"): "tag-gettopartists-rock-2016.json",
+    ("tag.gettopalbums", "dream pop", "1"): "tag-gettopalbums-dream-pop-limit20.json",
+    ("tag.gettopalbums", "pop", "2"): "tag-gettopalbums-pop-limit5-page2.json",
+    ("tag.gettopalbums", "rock", "1"): "tag-gettopalbums-rock-2016.json",
+}
+
+# The artists of the recorded Last.fm artist charts, lower-cased: the names
+# the stand-in's Deezer artist search makes artists up for.
+def _lastfm_artists():
+    names = set()
+    for (method, _, _), name in LASTFM_RECORDED.items():
+        if method.endswith("topartists"):
+            with open(os.path.join(SHARED, "fixtures", "lastfm", name), encoding="utf-8") as f:
+                names |= {a["name"].lower() for a in json.load(f)["topartists"]["artist"]}
+    return names
+
+
+LASTFM_ARTISTS = _lastfm_artists()
+
+
 # Deezer share links, reached through this server as an HTTP proxy (the
 # tests set http_proxy): where each one redirects. No recorded bodies: these
 # are redirects only (302 with a Location, as the short-link hosts answer).
@@ -328,7 +360,7 @@ class Handler(BaseHTTPRequestHandler):
             for words, fname in SEARCHES[m[1] or "track"]:
                 if all(w in q for w in words):
                     return self._json(self._rewrite(_load(fname)))
-            found = self._lastfm_style_lookup(query.get("q", [""])[0])
+            found = self._lastfm_style_lookup(query.get("q", [""])[0], m[1] or "track")
             if found is not None:
                 return self._json(self._rewrite(found))
             return self._json(_load("search-artist-no-results.json"))
@@ -349,26 +381,53 @@ class Handler(BaseHTTPRequestHandler):
                 return self._json(NO_DATA)
         return self._json({"error": {"type": "DataException", "message": "no data", "code": 800}})
 
-    def _lastfm_style_lookup(self, q):
+    def _lastfm_style_lookup(self, q, kind="track"):
         """`artist:"A" track:"T"` finds a made-up track, except for about a
-        quarter of the names (a stable choice), which Deezer "does not have"."""
+        quarter of the names (a stable choice), which Deezer "does not have".
+        No Deezer search for the artists and albums of Last.fm's recorded
+        charts was recorded either, so `artist:"A" album:"T"` finds a
+        made-up album, and a plain artist search for a name in a recorded
+        Last.fm artist chart a made-up artist, missing for the same quarter.
+        An artist's first hit is another artist ("NAME Tribute"), then NAME
+        upper-cased, as Deezer's fuzzy search can answer."""
+        if kind == "artist":
+            return self._made_up_artist(q)
         a = re.search(r'artist:"([^"]*)"', q)
-        t = re.search(r'track:"([^"]*)"', q)
-        if not (a and t):
+        t = re.search(r'(track|album):"([^"]*)"', q)
+        if not (a and t) or t[1] != ("album" if kind == "album" else "track"):
             return None
-        key = f"{a[1].lower()}|{t[1].lower()}"
-        h = int(hashlib.sha256(key.encode()).hexdigest(), 16)
+        artist, title = a[1], t[2]
+        h = int(hashlib.sha256(f"{artist.lower()}|{title.lower()}".encode()).hexdigest(), 16)
         if h % 4 == 0:
             return {"data": [], "total": 0}
+        if kind == "album":
+            return {"data": [{"id": 800000000 + h % 1000000, "title": title, "type": "album", "record_type": "album",
+                              "artist": {"id": 2, "name": artist, "type": "artist"}}], "total": 1}
         tid = 900000000 + h % 1000000
-        track = {"id": tid, "readable": True, "title": t[1], "duration": 200, "preview": "x", "type": "track",
-                 "artist": {"id": 1, "name": a[1], "type": "artist"},
+        track = {"id": tid, "readable": True, "title": title, "duration": 200, "preview": "x", "type": "track",
+                 "artist": {"id": 1, "name": artist, "type": "artist"},
                  "album": {"id": 1, "title": "Charts", "type": "album"}}
         with STATE.lock:
             STATE.tracks[tid] = dict(track)
         return {"data": [track], "total": 1}
 
+    def _made_up_artist(self, name):
+        if name.lower() not in LASTFM_ARTISTS:
+            return None
+        h = int(hashlib.sha256(name.lower().encode()).hexdigest(), 16)
+        if h % 4 == 0:
+            return {"data": [], "total": 0}
+        aid = 700000000 + h % 1000000
+        return {"data": [{"id": aid + 1, "name": name + " Tribute", "type": "artist"},
+                         {"id": aid, "name": name.upper(), "nb_fan": 1000, "type": "artist"}], "total": 2}
+
     def _lastfm(self, query):
+        """Last.fm from its recorded bodies: LASTFM_RECORDED by (method,
+        country or tag, page), whatever the limit (a body holds what was
+        recorded). A country or tag page not recorded gets the recorded
+        answer for one Last.fm does not know (error 6 for a country, the
+        empty list for a tag); a method Last.fm lacks (geo.gettopalbums),
+        the recorded error 3."""
         lastfm_dir = os.path.join(SHARED, "fixtures", "lastfm")
 
         def send(name, status=200):
@@ -377,18 +436,15 @@ class Handler(BaseHTTPRequestHandler):
         if query.get("api_key", [""])[0] != "test-key":
             return send("error-10-invalid-api-key.json", 403)
         method = query.get("method", [""])[0].lower()
-        if method == "geo.gettoptracks":
+        page = query.get("page", ["1"])[0]
+        if method in ("geo.gettoptracks", "geo.gettopartists"):
             country = query.get("country", [""])[0].lower()
             if not country:
-                return send("error-6-geo-gettoptracks-country-param-invalid.json")
-            return send({"canada": "geo-gettoptracks-canada-limit10.json",
-                         "united states": "geo-gettoptracks-united-states-limit5-page2.json"}
-                        .get(country, "error-6-geo-gettoptracks-country-texas.json"))
-        if method == "tag.gettoptracks":
+                return send(f"error-6-{method.replace('.', '-')}-country-param-invalid.json")
+            return send(LASTFM_RECORDED.get((method, country, page), f"error-6-{method.replace('.', '-')}-country-texas.json"))
+        if method in ("tag.gettoptracks", "tag.gettopartists", "tag.gettopalbums"):
             tag = query.get("tag", [""])[0].lower()
-            return send({"dream pop": "tag-gettoptracks-dream-pop-limit20.json",
-                         "rock": "tag-gettoptracks-rock-2016.json",
-                         "pop": "tag-gettoptracks-pop-limit5-page2.json"}.get(tag, "tag-gettoptracks-unknown-tag-empty.json"))
+            return send(LASTFM_RECORDED.get((method, tag, page), f"{method.replace('.', '-')}-unknown-tag-empty.json"))
         return send("error-3-invalid-method-chart-gettopalbums.json", 400)
 
     def _file(self, path, expires=None):

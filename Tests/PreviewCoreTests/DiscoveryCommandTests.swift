@@ -30,7 +30,7 @@ import Testing
         #expect(try requests("chart") == ["catalogchart tracks limit 25 index 0"])
         #expect(try requests("chart", "albums", "--genre", "rap/hip hop", "--limit", "20", "--page", "2")
                 == [#"catalogchart albums genre "rap/hip hop" limit 20 index 20"#])
-        #expect(try requests("chart", "tracks", "--country", "canada") == [#"catalogchart tracks country "canada""#])
+        #expect(try requests("chart", "tracks", "--country", "canada") == [#"catalogchart tracks country "canada" limit 25 page 1"#])
         #expect(try requests("picks", "--genre", "132") == [#"catalogeditorial picks genre "132" limit 25 index 0"#])
         #expect(try requests("releases", "--page", "3", "--limit", "10") == ["catalogeditorial releases limit 10 index 20"])
         #expect(try requests("radios", "--top") == ["catalogradios top limit 25 index 0"])

@@ -81,10 +81,12 @@ final class Harness {
     var holdAnswers = false
     var held: [() -> Void] = []
 
-    init() {
+    /// - Parameter lastfmKey: the Last.fm API key the daemon is given (none by default).
+    init(lastfmKey: String? = nil) {
         playlistDirectory = "/tmp/previewd-harness-\(getpid())-\(Harness.counter.add(1, ordering: .relaxed).newValue)"
         mkdir(playlistDirectory, 0o700)
-        let options = DaemonOptions(socketPath: "", apiBase: "http://api.test", stateDirectory: playlistDirectory, logLevel: .error)
+        var options = DaemonOptions(socketPath: "", apiBase: "http://api.test", stateDirectory: playlistDirectory, logLevel: .error)
+        options.lastfmKey = lastfmKey
         let clocks = Clock(monotonic: { [unowned self] in self.clock }, wall: { [unowned self] in self.wallClock })
         instance = Instance(options: options, engine: engine, log: Log(level: .error), get: { [unowned self] url, completion in
             requested.append(url)

@@ -5,12 +5,12 @@ import Testing
 /// Last.fm's client reports what happened; `LastfmError.protocolError` alone
 /// words it for clients.
 @Suite struct LastfmErrorTests {
-    /// Runs one `topTracks` request against a canned answer.
+    /// Runs one top-tracks request against a canned answer.
     private func topTracks(key: String? = "k", _ answer: HTTPResult) -> Result<[LastfmClient.Entry], LastfmError>? {
         let client = LastfmClient(base: "http://lastfm.test/", key: key) { _, done in done(answer) }
         client.keyFileHint = "/home/u/.config/previewd/lastfm.key"
         var out: Result<[LastfmClient.Entry], LastfmError>?
-        client.topTracks(country: "canada", tag: nil, limit: 2) { out = $0 }
+        client.top(.tracks, country: "canada", tag: nil, limit: 2) { out = $0.map(\.entries) }
         return out
     }
 
@@ -40,6 +40,8 @@ import Testing
         #expect(LastfmError.api(code: 29, message: "Rate limit exceeded").protocolError
                 == ProtocolError(.system, "Last.fm: Rate limit exceeded (Last.fm error 29)"))
         #expect(LastfmError.api(code: 8, message: nil).protocolError == ProtocolError(.system, "Last.fm: error (Last.fm error 8)"))
+        #expect(LastfmError.noAlbumsByCountry.protocolError
+                == ProtocolError(.argument, "Last.fm has no album chart by country (no geo.getTopAlbums): give a tag"))
         #expect(LastfmError.malformed(status: 200).protocolError
                 == ProtocolError(.system, "Last.fm: unexpected answer (HTTP status 200)"))
     }

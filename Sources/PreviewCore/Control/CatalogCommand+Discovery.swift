@@ -59,7 +59,9 @@ extension CatalogCommand {
     }
 
     /// `chart [KIND] [--genre G] [--limit N] [--page N]` (Deezer's), or
-    /// `chart tracks --country NAME | --tag TAG` (Last.fm's).
+    /// `chart [tracks|artists|albums] --country NAME | --tag TAG [--limit N]
+    /// [--page N]` (Last.fm's; albums by tag only, as Last.fm has no album
+    /// chart by country).
     private static func chartQuery(_ o: CatalogOptions) throws(UsageError) -> Query {
         guard o.words.count <= 1 else { throw UsageError(message: "chart takes at most one kind") }
         let kind = o.words.first ?? "tracks"
@@ -73,8 +75,12 @@ extension CatalogCommand {
         }
         guard o.country == nil || o.tag == nil else { throw UsageError(message: "chart takes --country or --tag, not both") }
         guard o.genre == nil else { throw UsageError(message: "chart takes --genre or --country/--tag, not both") }
-        guard kind == "tracks" else { throw UsageError(message: "country and tag charts list tracks") }
-        return .chart(kind: kind, country: o.country, tag: o.tag)
+        try o.only(["--country", "--tag", "--limit", "--page"], for: "chart --country/--tag")
+        guard kind != "playlists" else { throw UsageError(message: "country and tag charts list tracks, artists and albums") }
+        guard kind != "albums" || o.country == nil else {
+            throw UsageError(message: "Last.fm has no album chart by country: use --tag")
+        }
+        return .chart(kind: kind, country: o.country, tag: o.tag, limit: o.limit, page: o.page)
     }
 
     /// The one id of `album ID` or `artist ID`: a positive number or the
@@ -123,8 +129,10 @@ extension CatalogCommand {
     public func render(_ fields: [(String, String)], terminal: Bool, width: Int) -> String {
         var records = CatalogRecord.split(fields)
         let number = { (key: String) in fields.first { $0.0 == key }.flatMap { Int($0.1) } }
-        let total = number("total")
-        if json { return CatalogFormat.json(records, total: total, unresolved: number("unresolved")) }
+        let total = number("total"), unresolved = number("unresolved")
+        if json {
+            return CatalogFormat.json(records, total: total, unresolved: unresolved, unresolvedNames: unresolvedNames(fields))
+        }
         if case .info = query { return fields.map { "\($0.0): \($0.1)\n" }.joined() }
         var header = ""
         if case .album = query, records.first?.kind == "album" {
@@ -133,9 +141,29 @@ extension CatalogCommand {
         }
         guard terminal else { return CatalogFormat.plain(records) }
         var start = firstIndex
+        var count = records.count
         if case .list(_, let limit, let page) = query { start = (page - 1) * limit }
-        let footer = CatalogFormat.range(first: start, count: records.count, total: total).map { $0 + "\n" } ?? ""
+        if case .chart(_, _, _, let limit, let page) = query {
+            // The range counts Last.fm's entries, those Deezer lacks too.
+            start = (page - 1) * limit
+            count += unresolved ?? 0
+        }
+        let footer = CatalogFormat.range(first: start, count: count, total: total).map { $0 + "\n" } ?? ""
         return header + CatalogFormat.table(records, width: width) + footer
+    }
+
+    /// The entries of a Last.fm chart that Deezer lacks (`unresolved_name:`
+    /// lines), for a `.chart` query; nil for the rest.
+    func unresolvedNames(_ fields: [(String, String)]) -> [String]? {
+        guard case .chart = query else { return nil }
+        return fields.filter { $0.0 == "unresolved_name" }.map(\.1)
+    }
+
+    /// What previewctl writes on stderr for the replies' `fields`: one
+    /// `previewctl: not found on Deezer: Artist - Title` line per entry of
+    /// a Last.fm chart that Deezer lacks; empty for the rest.
+    public func notices(_ fields: [(String, String)]) -> String {
+        (unresolvedNames(fields) ?? []).map { "previewctl: not found on Deezer: \($0)\n" }.joined()
     }
 }
 

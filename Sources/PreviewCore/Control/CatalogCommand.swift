@@ -5,7 +5,9 @@ public struct CatalogCommand: Equatable, Sendable {
     public enum Query: Equatable, Sendable {
         /// A page of Deezer's search; `page` counts from 1.
         case search(kind: String, text: String, fields: [SearchField], limit: Int, page: Int)
-        case chart(kind: String, country: String?, tag: String?)
+        /// A page of Last.fm's chart of `kind` for a country or a tag
+        /// (`limit` entries a page, `page` from 1), found on Deezer.
+        case chart(kind: String, country: String?, tag: String?, limit: Int, page: Int)
         case album(Int)
         case artist(Int)
         /// "More like this" for an artist, album or track URI.
@@ -69,9 +71,10 @@ public struct CatalogCommand: Equatable, Sendable {
         switch query {
         case .search(let kind, let text, let fields, let limit, let page):
             return [Self.searchRequest(kind: kind, text: text, fields: fields, limit: limit, page: page)]
-        case .chart(let kind, let country, let tag):
-            if let country { return ["catalogchart \(kind) country \(q(country))"] }
-            if let tag { return ["catalogchart \(kind) tag \(q(tag))"] }
+        case .chart(let kind, let country, let tag, let limit, let page):
+            let window = " limit \(limit) page \(page)"
+            if let country { return ["catalogchart \(kind) country \(q(country))" + window] }
+            if let tag { return ["catalogchart \(kind) tag \(q(tag))" + window] }
             return ["catalogchart \(kind)"]
         case .info(let uri): return ["cataloginfo \(q(uri))"]
         default: return browsingRequests
@@ -170,8 +173,10 @@ public enum CatalogFormat {
 
     /// `{"results":[{"kind":…,"uri":…,"title":…,…}],"total":N}` with stable
     /// lower-case field names; numbers stay strings only where Deezer's are.
-    /// `unresolved`: how many entries the daemon could not find (`unresolved: N`).
-    public static func json(_ records: [CatalogRecord], total: Int?, unresolved: Int? = nil) -> String {
+    /// `unresolved`: how many entries the daemon could not find (`unresolved: N`);
+    /// `unresolvedNames`, when given, names them (`"unresolved_names":["Artist - Title",…]`).
+    public static func json(_ records: [CatalogRecord], total: Int?, unresolved: Int? = nil,
+                            unresolvedNames: [String]? = nil) -> String {
         let names = ["Title": "title", "Name": "name", "Artist": "artist", "Album": "album", "Time": "duration",
                      "Tracks": "tracks", "Date": "date", "Type": "type", "Fans": "fans", "Albums": "albums",
                      "Creator": "creator", "Label": "label", "ISRC": "isrc", "Rank": "rank",
@@ -197,6 +202,7 @@ public enum CatalogFormat {
         var doc = "{\"results\":[" + items.joined(separator: ",") + "]"
         if let total { doc += ",\"total\":\(total)" }
         if let unresolved { doc += ",\"unresolved\":\(unresolved)" }
+        if let unresolvedNames { doc += ",\"unresolved_names\":[" + unresolvedNames.map(jsonString).joined(separator: ",") + "]" }
         return doc + "}\n"
     }
 

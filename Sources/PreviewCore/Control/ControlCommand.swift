@@ -103,8 +103,9 @@ public enum ControlCommand: Equatable, Sendable {
       status            show the current song and state
       search [tracks|albums|artists] QUERY [--artist X] [--album X] [--limit N] [--page N]
       chart [tracks|albums|artists|playlists] [--genre NAME|ID] [--limit N] [--page N]
-      chart tracks --country NAME | --tag TAG
-                        (country and tag charts come from Last.fm: previewd needs --lastfm-key)
+      chart [tracks|artists|albums] --country NAME | --tag TAG [--limit N] [--page N]
+                        (country and tag charts come from Last.fm: previewd needs --lastfm-key;
+                        albums by tag only)
       genres | picks [--genre G] | releases [--genre G] | radios [--genre G | --top]
                         genres, editorial picks, new releases, radios (--limit, --page)
       album ID [--shuffle] | artist ID [--radio] | radio URI | related URI | info URI

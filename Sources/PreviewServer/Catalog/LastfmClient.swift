@@ -1,29 +1,32 @@
 import FoundationEssentials
 import PreviewCore
 
-/// Last.fm's top-track lists (`geo.getTopTracks`, `tag.getTopTracks`), for
-/// country and genre charts. Last.fm sends numbers as strings, may omit
+/// Last.fm's top lists by country (`geo.getTopTracks`, `geo.getTopArtists`)
+/// and by tag (`tag.getTopTracks`, `tag.getTopArtists`, `tag.getTopAlbums`),
+/// for country and tag charts. Last.fm sends numbers as strings, may omit
 /// `mbid`, and reports errors as `{"error":N,"message":…}` with HTTP 200 or 4xx.
 final class LastfmClient {
-    /// One chart entry.
+    /// What a chart lists. Last.fm has no album chart by country.
+    enum Kind: String {
+        case tracks, artists, albums
+    }
+
+    /// One chart entry: the artist, and the track's or album's title (nil
+    /// in an artist chart).
     struct Entry: Equatable {
         var artist: String
-        var title: String
+        var title: String? = nil
+
+        /// `Artist - Title`, or the artist alone: how the entry is named to
+        /// users (`unresolved_name:` lines).
+        var name: String { title.map { "\(artist) - \($0)" } ?? artist }
     }
 
-    private struct TopTracks: Decodable {
-        struct Tracks: Decodable { var track: [Item] }
-        struct Item: Decodable {
-            struct Artist: Decodable { var name: String }
-            var name: String
-            var artist: Artist
-        }
-        var tracks: Tracks
-    }
-
-    private struct ErrorBody: Decodable {
-        var error: Int
-        var message: String?
+    /// One page of a chart: its entries in Last.fm's order, and
+    /// `@attr.total` (entries in the whole chart) when Last.fm gave one.
+    struct Chart: Equatable {
+        var entries: [Entry]
+        var total: Int?
     }
 
     let base: String
@@ -39,38 +42,123 @@ final class LastfmClient {
         self.get = get
     }
 
-    /// The top tracks of a country (ISO 3166 name, e.g. `canada`) or a tag.
-    /// - Parameter completion: the entries, or why there are none (its
-    ///   `protocolError` is the ACK to send).
-    func topTracks(country: String?, tag: String?, limit: Int, completion: @escaping (Result<[Entry], LastfmError>) -> Void) {
+    /// One page of the top `kind` of a country (its English name, e.g.
+    /// `canada`) or of a tag; exactly one of `country` and `tag` is given.
+    /// - Parameters:
+    ///   - limit: entries per page (Last.fm's `limit`); `page` counts from 1.
+    ///   - completion: the page, or why there is none (its `protocolError`
+    ///     is the ACK to send): `.noAlbumsByCountry` before any request for
+    ///     albums by country, `.noKey` without a key.
+    func top(_ kind: Kind, country: String?, tag: String?, limit: Int, page: Int = 1,
+             completion: @escaping (Result<Chart, LastfmError>) -> Void) {
+        if kind == .albums, country != nil {
+            completion(.failure(.noAlbumsByCountry))
+            return
+        }
         guard let key else {
             completion(.failure(.noKey(keyFile: keyFileHint)))
             return
         }
         var query = "?method="
         if let country {
-            query += "geo.gettoptracks&country=" + percentEncodeQueryValue(country)
+            query += "geo.gettop\(kind.rawValue)&country=" + percentEncodeQueryValue(country)
         } else {
-            query += "tag.gettoptracks&tag=" + percentEncodeQueryValue(tag ?? "")
+            query += "tag.gettop\(kind.rawValue)&tag=" + percentEncodeQueryValue(tag ?? "")
         }
-        query += "&limit=\(limit)&api_key=" + percentEncodeQueryValue(key) + "&format=json"
+        query += "&limit=\(limit)&page=\(page)&api_key=" + percentEncodeQueryValue(key) + "&format=json"
         get(base + query) { [decoder] result in
-            completion(LastfmClient.entries(in: result, decoder: decoder))
+            // At most `limit` entries, whatever came: each costs a Deezer search.
+            completion(LastfmClient.chart(kind, in: result, decoder: decoder).map {
+                Chart(entries: Array($0.entries.prefix(limit)), total: $0.total)
+            })
         }
     }
 
-    /// The entries of a top-tracks answer. An error object wins over the
-    /// HTTP status: Last.fm sends those with 200 as well as 4xx.
-    private static func entries(in result: HTTPResult, decoder: JSONDecoder) -> Result<[Entry], LastfmError> {
+    /// The page in a top-list answer. An error object wins over the HTTP
+    /// status: Last.fm sends those with 200 as well as 4xx.
+    private static func chart(_ kind: Kind, in result: HTTPResult, decoder: JSONDecoder) -> Result<Chart, LastfmError> {
         if let e = result.transportError, result.body.isEmpty { return .failure(.transport(e)) }
         let data = Data(result.body)
         if let error = try? decoder.decode(ErrorBody.self, from: data) {
             return .failure(.api(code: error.error, message: error.message))
         }
-        guard result.status == 200, let top = try? decoder.decode(TopTracks.self, from: data) else {
+        guard result.status == 200, let body = try? decoder.decode(TopBody.self, from: data),
+              let list = body.chart(kind) else {
             return .failure(.malformed(status: result.status))
         }
-        return .success(top.tracks.track.map { Entry(artist: $0.artist.name, title: $0.name) })
+        return .success(list)
+    }
+}
+
+extension LastfmClient {
+    private struct ErrorBody: Decodable {
+        var error: Int
+        var message: String?
+    }
+
+    /// The three root keys of Last.fm's top lists (`tracks`, `topartists`,
+    /// `albums`, whether by country or by tag); the one asked for is read.
+    private struct TopBody: Decodable {
+        var tracks: TopList?
+        var topartists: TopList?
+        var albums: TopList?
+
+        /// The page of `kind`; nil when its list is missing, or a track or
+        /// album in it names no artist.
+        func chart(_ kind: Kind) -> Chart? {
+            if kind == .artists {
+                return topartists.map { list in Chart(entries: list.items.map { Entry(artist: $0.name) }, total: list.total) }
+            }
+            guard let list = kind == .tracks ? tracks : albums else { return nil }
+            let entries = list.items.compactMap { item in item.artist.map { Entry(artist: $0.name, title: item.name) } }
+            return entries.count == list.items.count ? Chart(entries: entries, total: list.total) : nil
+        }
+    }
+
+    /// `{"ITEM":[…],"@attr":{"total":"N",…}}`, ITEM being `track`,
+    /// `artist` or `album`.
+    private struct TopList: Decodable {
+        var items: [Item]
+        var total: Int?
+
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: Key.self)
+            guard let key = ["track", "artist", "album"].map(Key.init).first(where: c.contains) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription: "no list"))
+            }
+            items = try c.decode([Item].self, forKey: key)
+            total = (try? c.decodeIfPresent(Attr.self, forKey: Key("@attr")))?.total
+        }
+    }
+
+    /// A track, artist or album: its name, and the artist of a track or album.
+    private struct Item: Decodable {
+        struct Artist: Decodable { var name: String }
+        var name: String
+        var artist: Artist?
+    }
+
+    /// `@attr`: only `total` is read, a string of digits as recorded (a
+    /// number is taken too).
+    private struct Attr: Decodable {
+        var total: Int?
+
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: Key.self)
+            if let n = try? c.decode(Int.self, forKey: Key("total")) {
+                total = n
+            } else {
+                total = (try? c.decode(String.self, forKey: Key("total"))).flatMap { Int($0) }
+            }
+        }
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }
 
@@ -80,11 +168,13 @@ final class LastfmClient {
 enum LastfmError: Error, Equatable {
     /// No API key is configured; `keyFile` is where one would be read.
     case noKey(keyFile: String)
+    /// Albums by country were asked for: Last.fm has no `geo.getTopAlbums`.
+    case noAlbumsByCountry
     /// No HTTP answer arrived: the transport's description.
     case transport(String)
     /// Last.fm's error object: its numeric code, and its message when it sent one.
     case api(code: Int, message: String?)
-    /// Neither an error object nor a top-track list; `status` is the HTTP status.
+    /// Neither an error object nor a top list; `status` is the HTTP status.
     case malformed(status: Int)
 
     /// Last.fm error code 6, "invalid parameters": what it answers for a

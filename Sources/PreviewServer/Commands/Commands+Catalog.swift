@@ -37,7 +37,7 @@ extension Commands {
 
         // catalogchart [tracks|albums|artists|playlists]
         // catalogchart KIND [genre G] [limit N] [index N] (Commands+Discovery.swift)
-        // catalogchart tracks country NAME|tag TAG [limit N]
+        // catalogchart tracks|artists|albums country NAME|tag TAG [limit N] [page N]
         t.register("catalogchart", 0, 7) { call throws(ProtocolError) in
             let kind = call.args.first ?? "tracks"
             guard ["tracks", "albums", "artists", "playlists"].contains(kind) else {
@@ -48,8 +48,10 @@ extension Commands {
                 return .pending
             }
             if call.args.count > 1 {
-                guard kind == "tracks" else { throw ProtocolError(.argument, "country and tag charts list tracks") }
-                lastfmChart(try ChartFilter(call.args.dropFirst()), s, call: call)
+                guard let lastfmKind = LastfmClient.Kind(rawValue: kind) else {
+                    throw ProtocolError(.argument, "country and tag charts list tracks, artists and albums")
+                }
+                lastfmChart(lastfmKind, try ChartFilter(call.args.dropFirst()), s, call: call)
                 return .pending
             }
             catalogRequest(b, "/chart", as: DeezerChart.self, call: call) { chart in
@@ -75,19 +77,45 @@ extension Commands {
         }
     }
 
-    /// Answers a `catalogchart` call with Last.fm's list, each entry found on
-    /// Deezer by an advanced search. Entries Deezer lacks are dropped and
-    /// counted in `unresolved`, so a client can tell a short list from a
-    /// short chart.
-    private static func lastfmChart(_ filter: ChartFilter, _ s: Services, call: CommandCall) {
-        s.lastfm.topTracks(country: filter.country, tag: filter.tag, limit: filter.limit) { result in
+    /// Answers a `catalogchart` call with one page of Last.fm's chart, each
+    /// entry found on Deezer (one search each), in Last.fm's order: the
+    /// records, `total: N` where Last.fm gave its chart's size, one
+    /// `unresolved_name: Artist - Title` (or `Artist`) per entry Deezer
+    /// lacks, then `unresolved: N` counting them, so a client can tell a
+    /// short list from a short chart and say which entries are missing.
+    private static func lastfmChart(_ kind: LastfmClient.Kind, _ filter: ChartFilter, _ s: Services, call: CommandCall) {
+        let b = s.controller.catalog
+        s.lastfm.top(kind, country: filter.country, tag: filter.tag, limit: filter.limit, page: filter.page) { result in
             switch result {
             case .failure(let e): call.finish(e.protocolError)
-            case .success(let entries):
-                s.controller.catalog.resolve(entries.map { (artist: $0.artist, title: $0.title) }) { tracks in
-                    for track in tracks { call.reply.song(track.song(), tags: call.session.tags) }
-                    call.reply.field("unresolved", entries.count - tracks.count)
+            case .success(let chart):
+                let entries = chart.entries
+                // Writes the found records, then the totals and the names of the rest.
+                func finish(_ found: [Bool]) {
+                    call.reply.total(chart.total)
+                    let missing = zip(entries, found).filter { !$0.1 }.map(\.0)
+                    for entry in missing { call.reply.field("unresolved_name", entry.name) }
+                    // The count stays the reply's last line, where clients have always found it.
+                    call.reply.field("unresolved", missing.count)
                     call.finish(nil)
+                }
+                let pairs = entries.map { (artist: $0.artist, title: $0.title ?? "") }
+                switch kind {
+                case .tracks:
+                    b.resolve(pairs) { tracks in
+                        for track in tracks.compactMap({ $0 }) { call.reply.song(track.song(), tags: call.session.tags) }
+                        finish(tracks.map { $0 != nil })
+                    }
+                case .artists:
+                    b.resolveArtists(entries.map(\.artist)) { artists in
+                        for artist in artists.compactMap({ $0 }) { call.reply.artist(artist) }
+                        finish(artists.map { $0 != nil })
+                    }
+                case .albums:
+                    b.resolveAlbums(pairs) { albums in
+                        for album in albums.compactMap({ $0 }) { call.reply.album(album) }
+                        finish(albums.map { $0 != nil })
+                    }
                 }
             }
         }
@@ -253,15 +281,18 @@ struct CatalogSearch {
     }
 }
 
-/// `country NAME | tag TAG [limit N]` after `catalogchart tracks`: which
-/// Last.fm chart, and how many entries (1 to 100, default 20).
+/// `country NAME | tag TAG [limit N] [page N]` after `catalogchart KIND`:
+/// which Last.fm chart, how many entries a page holds (1 to 100, default
+/// 20) and which page (from 1; Last.fm's own `page`).
 struct ChartFilter {
     var country: String?
     var tag: String?
     var limit = 20
+    var page = 1
 
     /// - Throws: `.argument` for an option without a value, an unknown
-    ///   option, a limit outside 1...100, or not exactly one of country and tag.
+    ///   option, a limit outside 1...100, a page of 0, or not exactly one of
+    ///   country and tag.
     init(_ args: ArraySlice<String>) throws(ProtocolError) {
         let args = Array(args)
         var i = 0
@@ -273,7 +304,10 @@ struct ChartFilter {
             case "limit":
                 limit = try Arguments.unsigned(args[i + 1])
                 guard (1...100).contains(limit) else { throw ProtocolError(.argument, "limit is 1 to 100") }
-            default: throw ProtocolError(.argument, "chart filters are country, tag and limit")
+            case "page":
+                page = try Arguments.unsigned(args[i + 1])
+                guard page >= 1 else { throw ProtocolError(.argument, "pages count from 1") }
+            default: throw ProtocolError(.argument, "chart filters are country, tag, limit and page")
             }
             i += 2
         }

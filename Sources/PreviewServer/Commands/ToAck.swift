@@ -51,12 +51,15 @@ extension StorageError: CustomStringConvertible {
 
 extension LastfmError {
     /// The ACK for a client: `.noExist` for an unknown country or tag (so
-    /// scripts can tell it from an outage), `.system` for the rest.
+    /// scripts can tell it from an outage), `.argument` for albums by
+    /// country, `.system` for the rest.
     var protocolError: ProtocolError {
         switch self {
         case .noKey(let keyFile):
             ProtocolError(.system, "Last.fm charts need an API key: start previewd with --lastfm-key KEY, "
                 + "set PREVIEWD_LASTFM_KEY, or write the key to \(keyFile)")
+        case .noAlbumsByCountry:
+            ProtocolError(.argument, "Last.fm has no album chart by country (no geo.getTopAlbums): give a tag")
         case .transport(let why):
             ProtocolError(.system, "cannot reach Last.fm: \(why)")
         case .api(let code, let message):

@@ -225,24 +225,69 @@ final class CatalogBrowser {
         step(path)
     }
 
-    /// Finds each (artist, title) on Deezer with an advanced search and keeps
-    /// the first hit, in the given order; entries without a hit are dropped.
-    func resolve(_ entries: [(artist: String, title: String)], completion: @escaping ([DeezerTrack]) -> Void) {
-        guard !entries.isEmpty else {
+    /// Finds each (artist, title) on Deezer with an advanced search
+    /// (`/search/track?q=artist:"A" track:"T"`, one request each, cached)
+    /// and keeps the first hit.
+    /// - Parameter completion: one answer per entry, in the given order;
+    ///   nil where Deezer found nothing (or failed).
+    func resolve(_ entries: [(artist: String, title: String)], completion: @escaping ([DeezerTrack?]) -> Void) {
+        let paths = entries.map { e in
+            "/search/track?q=" + percentEncodeQueryValue(Self.field("artist", e.artist) + " " + Self.field("track", e.title)) + "&limit=1"
+        }
+        firstHits(paths, as: DeezerTrack.self, pick: { _, hits in hits.first }) { [weak self] found in
+            for track in found.compactMap({ $0 }) { self?.previewURLs.remember(track) }
+            completion(found)
+        }
+    }
+
+    /// Hits read per artist search: Deezer's plain search is fuzzy, and the
+    /// artist named exactly may come after a few others.
+    static let artistSearchHits = 5
+
+    /// Finds each artist on Deezer (`/search/artist?q=NAME`, one request
+    /// each, cached): the first of `artistSearchHits` hits named as asked,
+    /// without regard to case.
+    /// - Parameter completion: one answer per name, in order; nil where none matched.
+    func resolveArtists(_ names: [String], completion: @escaping ([DeezerArtist?]) -> Void) {
+        let paths = names.map { "/search/artist?q=" + percentEncodeQueryValue($0) + "&limit=\(Self.artistSearchHits)" }
+        firstHits(paths, as: DeezerArtist.self, pick: { i, hits in
+            hits.first { $0.name?.lowercased() == names[i].lowercased() }
+        }, completion: completion)
+    }
+
+    /// Finds each (artist, album title) on Deezer with an advanced search
+    /// (`/search/album?q=artist:"A" album:"T"`, one request each, cached)
+    /// and keeps the first hit.
+    /// - Parameter completion: one answer per entry, in order; nil where Deezer found nothing.
+    func resolveAlbums(_ entries: [(artist: String, title: String)], completion: @escaping ([DeezerAlbum?]) -> Void) {
+        let paths = entries.map { e in
+            "/search/album?q=" + percentEncodeQueryValue(Self.field("artist", e.artist) + " " + Self.field("album", e.title)) + "&limit=1"
+        }
+        firstHits(paths, as: DeezerAlbum.self, pick: { _, hits in hits.first }, completion: completion)
+    }
+
+    /// `name:"value"`, Deezer's advanced search term (a quote inside the
+    /// value would end it early, so it becomes a space).
+    private static func field(_ name: String, _ value: String) -> String {
+        name + ":\"" + value.replacingAll("\"", with: " ") + "\""
+    }
+
+    /// Sends every search in `paths` at once (the client keeps to Deezer's
+    /// rate limit) and gives, per path in order, what `pick` chose from its
+    /// hits (`pick` gets the path's index); a failed search gives nil.
+    private func firstHits<T: Decodable & Sendable>(_ paths: [String], as type: T.Type, pick: @escaping (Int, [T]) -> T?,
+                                                    completion: @escaping ([T?]) -> Void) {
+        guard !paths.isEmpty else {
             completion([])
             return
         }
-        var found = [DeezerTrack?](repeating: nil, count: entries.count)
-        var left = entries.count
-        for (i, (artist, title)) in entries.enumerated() {
-            let q = "artist:\"\(artist.replacingAll("\"", with: " "))\" track:\"\(title.replacingAll("\"", with: " "))\""
-            client.request("/search/track?q=" + percentEncodeQueryValue(q) + "&limit=1", as: DeezerPage<DeezerTrack>.self) { [weak self] result in
-                if case .success(let page) = result, let first = page.data.first {
-                    found[i] = first
-                    self?.previewURLs.remember(first)
-                }
+        var found = [T?](repeating: nil, count: paths.count)
+        var left = paths.count
+        for (i, path) in paths.enumerated() {
+            client.request(path, as: DeezerPage<T>.self) { result in
+                if case .success(let page) = result { found[i] = pick(i, page.data) }
                 left -= 1
-                if left == 0 { completion(found.compactMap { $0 }) }
+                if left == 0 { completion(found) }
             }
         }
     }

@@ -54,7 +54,9 @@ public enum FuzzEntry {
             let client = LastfmClient(base: "http://lastfm.invalid", key: "k") { _, done in
                 done(HTTPResult(status: 200, contentType: "application/json", body: bytes, transportError: nil))
             }
-            client.topTracks(country: "canada", tag: nil, limit: 50) { _ in }
+            for kind in [LastfmClient.Kind.tracks, .artists, .albums] {
+                client.top(kind, country: nil, tag: "rock", limit: 50) { _ in }
+            }
         case "events":
             events(bytes, engine: engine, directory: directory)
         case "ctl-args":
