@@ -41,6 +41,15 @@ def test_genres_lists_deezers_genres(daemon):
     assert p.stdout.splitlines()[1] == "2\tPop\t\t\t\tdeezer:genre:132"
 
 
+def test_genres_take_limit_and_page(daemon):
+    genres = load("genre.json")["data"]  # 23, sent whole: previewd cuts the page
+    doc = ctl_json(daemon, "genres", "--limit", "5", "--page", "2")
+    assert [r["uri"] for r in doc["results"]] == [f"deezer:genre:{g['id']}" for g in genres[5:10]]
+    assert doc["total"] == len(genres) == 23
+    assert on_terminal(daemon, "genres", "--limit", "20", "--page", "2")[-1] == "21–23 of 23"
+    assert daemon.client().cmd("cataloggenres genre 2")[-1] == "ACK [2@0] {cataloggenres} cataloggenres takes limit and index"
+
+
 def test_a_genre_chart_by_name_or_id(daemon):
     # /chart/2 was recorded (African Music); its tracks section answers /chart/2/tracks.
     doc = ctl_json(daemon, "chart", "--genre", "african MUSIC")

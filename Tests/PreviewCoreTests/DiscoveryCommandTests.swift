@@ -26,6 +26,13 @@ import Testing
         #expect(GenreMatch.refusal("polka", close: [], all: ["All", "Pop"]) == "unknown genre \"polka\"; genres are: All, Pop")
     }
 
+    @Test func genresAreWholeOrOnePage() throws {
+        #expect(try requests("genres") == ["cataloggenres"])
+        #expect(try requests("genres", "--limit", "5") == ["cataloggenres limit 5 index 0"])
+        #expect(try requests("genres", "--page", "2") == ["cataloggenres limit 25 index 25"])
+        usage("genres does not take --genre", "genres", "--genre", "pop")
+    }
+
     @Test func chartsAndListsSendTheirWindow() throws {
         #expect(try requests("chart") == ["catalogchart tracks limit 25 index 0"])
         #expect(try requests("chart", "albums", "--genre", "rap/hip hop", "--limit", "20", "--page", "2")
@@ -55,7 +62,6 @@ import Testing
         usage("radios takes --genre or --top, not both", "radios", "--top", "--genre", "pop")
         usage("chart takes --genre or --country/--tag, not both", "chart", "--genre", "pop", "--country", "canada")
         usage("picks does not take --top", "picks", "--top")
-        usage("genres does not take --limit", "genres", "--limit", "5")
         usage("chart kinds are tracks, albums, artists and playlists, not \"radios\"", "chart", "radios")
         usage("--genre needs a value", "chart", "--genre")
         usage("radio takes an artist id or deezer:artist:ID, deezer:radio:ID, not \"deezer:album:1\"", "radio", "deezer:album:1")

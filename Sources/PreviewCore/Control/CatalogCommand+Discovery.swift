@@ -28,8 +28,9 @@ extension CatalogCommand {
         switch name {
         case "genres":
             try noWords()
-            try o.only([], for: name)
-            return .genres
+            try o.only(paging, for: name)
+            let paged = o.given.contains("--limit") || o.page > 1
+            return .genres(limit: paged ? o.limit : nil, page: o.page)
         case "chart":
             return try chartQuery(o)
         case "picks", "releases":
@@ -110,6 +111,7 @@ extension CatalogCommand {
     /// The requests of the browsing queries, one reply each.
     var browsingRequests: [String] {
         switch query {
+        case .genres(let limit?, let page): return ["cataloggenres limit \(limit) index \((page - 1) * limit)"]
         case .genres: return ["cataloggenres"]
         case .list(let command, let limit, let page): return ["\(command) limit \(limit) index \((page - 1) * limit)"]
         case .radio(let uri):
@@ -143,6 +145,7 @@ extension CatalogCommand {
         var start = firstIndex
         var count = records.count
         if case .list(_, let limit, let page) = query { start = (page - 1) * limit }
+        if case .genres(let limit?, let page) = query { start = (page - 1) * limit }
         if case .chart(_, _, _, let limit, let page) = query {
             // The range counts Last.fm's entries, those Deezer lacks too.
             start = (page - 1) * limit

@@ -13,8 +13,9 @@ public struct CatalogCommand: Equatable, Sendable {
         /// "More like this" for an artist, album or track URI.
         case related(String)
         case info(String)
-        /// Deezer's genres.
-        case genres
+        /// Deezer's genres: all of them, or one page when `limit` or a page
+        /// past the first is given (`page` from 1).
+        case genres(limit: Int?, page: Int)
         /// A paged list: `command` (`catalogchart tracks genre "rock"`,
         /// `catalogeditorial picks`, `catalogradios top`, ...) is sent with
         /// `limit` and the index of `page` (from 1).

@@ -66,13 +66,20 @@ extension Commands {
         }
 
         // cataloggenres: Deezer's genres.
-        t.register("cataloggenres", 0, 0) { call in
-            catalogRequest(b, "/genre", as: DeezerPage<DeezerGenre>.self, call: call) { page in
-                for g in page.data {
-                    call.reply.field("genre", g.id)
-                    if let name = g.name { call.reply.field("Name", name) }
-                }
+        // cataloggenres [limit N] [index N]: all genres, or a window of the
+        // list with its `total` (Deezer sends the list whole).
+        t.register("cataloggenres", 0, 4) { call throws(ProtocolError) in
+            let write = { (g: DeezerGenre) in
+                call.reply.field("genre", g.id)
+                if let name = g.name { call.reply.field("Name", name) }
             }
+            guard !call.args.isEmpty else {
+                catalogRequest(b, "/genre", as: DeezerPage<DeezerGenre>.self, call: call) { $0.data.forEach(write) }
+                return .pending
+            }
+            let w = try ListWindow(call.args[...])
+            guard w.genre == nil else { throw ProtocolError(.argument, "cataloggenres takes limit and index") }
+            pagedList(b, "/genre", paged: false, w, as: DeezerGenre.self, call: call, each: write)
             return .pending
         }
     }
