@@ -114,6 +114,21 @@ final class ScriptedAPI {
         #expect(api.requests.count == 4)
     }
 
+    @Test func theMemoryOfNoDataIsBounded() {
+        let api = ScriptedAPI()
+        api.answer = { _ in ScriptedAPI.json(#"{"error":{"type":"DataException","message":"no data","code":800}}"#) }
+        let n = api.client.cacheCapacity
+        // 0.2 s apart: within the rate limit, far inside the cache lifetime.
+        for i in 0...n {
+            _ = api.track("/track/\(i)")
+            api.advance(0.2)
+        }
+        // The list was emptied when full, so the oldest is asked again, the newest is not.
+        _ = api.track("/track/0")
+        _ = api.track("/track/\(n)")
+        #expect(api.requests.count == n + 2)
+    }
+
     @Test func cachedPreviewURLsNeverOutliveTheirExpiry() {
         let api = ScriptedAPI()
         // Signed URL valid for 120 s of wall time: reusable for 60 s at most.

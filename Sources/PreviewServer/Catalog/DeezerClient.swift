@@ -214,6 +214,12 @@ final class DeezerClient {
 
     private func finish(_ path: String, _ outcome: Result<[UInt8], CatalogError>) {
         if case .failure(let error) = outcome, case .api(code: 800, _, _) = error, cacheTTL > 0 {
+            // Bounded like the answers: expired entries go first, then all.
+            if missing.count >= cacheCapacity {
+                let t = now()
+                missing = missing.filter { $0.value.expires > t }
+                if missing.count >= cacheCapacity { missing.removeAll() }
+            }
             missing[path] = (error, now() + cacheTTL)
         }
         let waiters = inFlight.removeValue(forKey: path) ?? []
