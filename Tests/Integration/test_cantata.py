@@ -89,12 +89,10 @@ def xvfb():
     p.wait(10)
 
 
-def test_cantata_under_xvfb_shows_the_queue_and_reads_the_whole_cover(daemon_factory, xvfb, tmp_path):
-    d = daemon_factory(output="null", pace="realtime")
-    c = d.client()
-    assert c.cmd("add deezer:album:302127") == ["OK"]
-    assert c.cmd("play") == ["OK"]
-    proxy = Proxy(str(tmp_path / "proxy.sock"), d.socket)
+def start_cantata(daemon, display, tmp_path):
+    """Cantata on `display`, connected to `daemon` through a recording
+    proxy, with a fresh home; returns (proxy, process)."""
+    proxy = Proxy(str(tmp_path / "proxy.sock"), daemon.socket)
     home = tmp_path / "home"
     (home / ".config" / "cantata").mkdir(parents=True)
     (home / ".config" / "cantata" / "cantata.conf").write_text(
@@ -103,10 +101,19 @@ def test_cantata_under_xvfb_shows_the_queue_and_reads_the_whole_cover(daemon_fac
     runtime = tmp_path / "runtime"
     runtime.mkdir(mode=0o700)
     env = dict(os.environ, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_RUNTIME_DIR=str(runtime),
-               DISPLAY=xvfb, QT_QPA_PLATFORM="xcb")
+               DISPLAY=display, QT_QPA_PLATFORM="xcb")
     # Cantata needs a session bus (its single-instance check); a private one.
     app = subprocess.Popen(["dbus-run-session", "--", "cantata"], env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return proxy, app
+
+
+def test_cantata_under_xvfb_shows_the_queue_and_reads_the_whole_cover(daemon_factory, xvfb, tmp_path):
+    d = daemon_factory(output="null", pace="realtime")
+    c = d.client()
+    assert c.cmd("add deezer:album:302127") == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    proxy, app = start_cantata(d, xvfb, tmp_path)
     try:
         cover_done = wait_for(lambda: any(l.startswith("albumart ") and not l.endswith(" 0") for l in proxy.recorded()),
                               timeout=45)
@@ -164,18 +171,7 @@ def test_cantata_reads_the_library_and_its_genres(daemon_factory, xvfb, tmp_path
     c = d.client()
     assert c.cmd("libraryadd deezer:album:302127") == ["OK"]
     api_before = len(control(d.api, "log"))
-    proxy = Proxy(str(tmp_path / "proxy.sock"), d.socket)
-    home = tmp_path / "home"
-    (home / ".config" / "cantata").mkdir(parents=True)
-    (home / ".config" / "cantata" / "cantata.conf").write_text(
-        f"[General]\nversion=2.5.0\ncurrentConnection=Default\nfirstRun=false\n\n"
-        f"[Connection]\nhost={proxy.path}\nport=6600\npasswd=\ndir=/nonexistent/\n")
-    runtime = tmp_path / "runtime"
-    runtime.mkdir(mode=0o700)
-    env = dict(os.environ, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_RUNTIME_DIR=str(runtime),
-               DISPLAY=xvfb, QT_QPA_PLATFORM="xcb")
-    app = subprocess.Popen(["dbus-run-session", "--", "cantata"], env=env,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proxy, app = start_cantata(d, xvfb, tmp_path)
     try:
         # Cantata builds its library from the database tree: `lsinfo` at the
         # root, then each directory it lists; and its genre list.

@@ -3,13 +3,12 @@ library, ncmpc's library screen (both in tmux, driven by their keys) and
 the commands Cantata's library view sends. The Library holds album 302127
 (Discovery, recorded bodies), saved through the protocol."""
 import os
-import subprocess
 
 import pytest
 
 from conftest import album_tracks
 from test_desktop_clients import wait_for
-from test_ncmpc import Ncmpc
+from test_ncmpc import Ncmpc, Tmux
 
 
 @pytest.fixture
@@ -20,32 +19,9 @@ def saved(daemon_factory):
     return d, c
 
 
-class Tmux:
-    def __init__(self, env, argv):
-        self.server = f"previewd-lib-{os.getpid()}-{id(self)}"
-        self.env = env
-        subprocess.run(["tmux", "-L", self.server, "new-session", "-d", "-s", "t", "-x", "160", "-y", "40", *argv],
-                       env=env, check=True)
-
-    def screen(self):
-        return subprocess.run(["tmux", "-L", self.server, "capture-pane", "-p", "-t", "t"],
-                              env=self.env, capture_output=True, text=True).stdout
-
-    def keys(self, *keys):
-        subprocess.run(["tmux", "-L", self.server, "send-keys", "-t", "t", *keys], env=self.env, check=True)
-
-    def shows(self, *texts, timeout=10):
-        text = wait_for(lambda: (lambda s: s if all(t in s for t in texts) else None)(self.screen()), timeout)
-        assert text, f"never showed {texts}:\n{self.screen()}"
-        return text
-
-    def close(self):
-        subprocess.run(["tmux", "-L", self.server, "kill-server"], env=self.env)
-
-
 def test_ncmpcpp_media_library_shows_the_library(saved, tmp_path):
     d, c = saved
-    app = Tmux(dict(os.environ, HOME=str(tmp_path), MPD_HOST=d.socket, TERM="xterm", LANG="C.UTF-8"), ["ncmpcpp"])
+    app = Tmux(dict(os.environ, HOME=str(tmp_path), MPD_HOST=d.socket, TERM="xterm", LANG="C.UTF-8"), ["ncmpcpp"], size=(160, 40))
     try:
         app.shows("Playlist")
         app.keys("4")

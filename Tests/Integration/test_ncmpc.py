@@ -13,14 +13,14 @@ from test_desktop_clients import wait_for
 TRACK = 3135556  # Harder, Better, Faster, Stronger (recorded /track/3135556)
 
 
-class Ncmpc:
-    """ncmpc on a private tmux server, 120x30."""
+class Tmux:
+    """A program on a private tmux server, driven by keys and read from its screen."""
 
-    def __init__(self, daemon, tmp_path):
-        self.server = f"previewd-ncmpc-{os.getpid()}-{id(self)}"
-        self.env = dict(os.environ, HOME=str(tmp_path), MPD_HOST=daemon.socket, TERM="xterm", LANG="C.UTF-8")
-        subprocess.run(["tmux", "-L", self.server, "new-session", "-d", "-s", "t", "-x", "120", "-y", "30", "ncmpc"],
-                       env=self.env, check=True)
+    def __init__(self, env, argv, size=(120, 30)):
+        self.server = f"previewd-tmux-{os.getpid()}-{id(self)}"
+        self.env = env
+        subprocess.run(["tmux", "-L", self.server, "new-session", "-d", "-s", "t", "-x", str(size[0]), "-y", str(size[1]),
+                        *argv], env=self.env, check=True)
 
     def screen(self):
         return subprocess.run(["tmux", "-L", self.server, "capture-pane", "-p", "-t", "t"],
@@ -35,6 +35,17 @@ class Ncmpc:
         assert text, f"never showed {texts}:\n{self.screen()}"
         return text
 
+    def close(self):
+        subprocess.run(["tmux", "-L", self.server, "kill-server"], env=self.env)
+
+
+class Ncmpc(Tmux):
+    """ncmpc on a private tmux server, 120x30."""
+
+    def __init__(self, daemon, tmp_path):
+        super().__init__(dict(os.environ, HOME=str(tmp_path), MPD_HOST=daemon.socket, TERM="xterm", LANG="C.UTF-8"),
+                         ["ncmpc"])
+
     def search(self, mode_presses, query):
         """A new search on the Search screen after pressing `m` this many
         times (Title, Artist, Album, Filename, ...)."""
@@ -46,9 +57,6 @@ class Ncmpc:
         self.keys("5")
         self.shows("Search:")
         self.keys(query, "Enter")
-
-    def close(self):
-        subprocess.run(["tmux", "-L", self.server, "kill-server"], env=self.env)
 
 
 @pytest.fixture
