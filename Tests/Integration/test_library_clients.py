@@ -41,8 +41,7 @@ def test_ncmpc_library_screen_browses_artist_album_song(saved, tmp_path):
     try:
         app.shows("1:Help", "2:Queue")
         app.keys("4")
-        screen = app.shows("Daft Punk")  # the artists `list albumartist` gives
-        assert "Eminem" not in screen
+        app.shows("Daft Punk")  # the artists `list albumartist` gives
         app.keys("Enter")
         # One album: ncmpc goes straight to the artist's songs.
         screen = app.shows("4:Songs: Daft Punk", "Daft Punk - One More Time", "Daft Punk - Too Long")

@@ -53,8 +53,9 @@ def test_entries_are_queued_by_number_and_json_keeps_numbers(daemon):
     assert [s["title"] for s in doc["sections"]] == ["Top Picks", "New releases"], "no saved album, no want list"
     first = doc["sections"][0]["results"][0]
     pick = fixture("editorial-0-selection.json")["data"][0]
-    assert first["uri"] == f"deezer:album:{pick['id']}" and first["kind"] == "album"
-    assert isinstance(first.get("tracks", 0), int)
+    # The selection's albums carry a title, an artist and a record type.
+    assert first == {"kind": "album", "uri": f"deezer:album:{pick['id']}", "title": pick["title"],
+                     "artist": pick["artist"]["name"], "type": pick["record_type"]}
     p = daemon.ctl("now", "--add", "99")
     assert (p.returncode, p.stderr) == (1, "previewctl: now lists 10 entries, not 99\n")
     p = daemon.ctl("now", "--play", "0")

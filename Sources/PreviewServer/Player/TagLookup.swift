@@ -58,9 +58,9 @@ final class TagLookup {
         var seen = Set<Int>()
         var out: [Int] = []
         for song in songs {
-            guard let id = song.albumTags?.id, !failed.contains(id), Self.trackID(song) != nil else { continue }
+            guard let id = song.albumTags?.id, !failed.contains(id), let track = Self.trackID(song) else { continue }
             let needsAlbum = song.albumTags?.complete != true && albums[id] == nil
-            let needsPosition = song.track == nil && positions[Self.trackID(song)!] == nil
+            let needsPosition = song.track == nil && positions[track] == nil
             if needsAlbum || needsPosition, seen.insert(id).inserted { out.append(id) }
         }
         return out
