@@ -6,7 +6,7 @@ import PreviewServer
 /// An engine that plays nothing: the fuzzed code is the server's.
 final class SilentEngine: AudioEngine, @unchecked Sendable {
     func start(events: @escaping @Sendable (EngineEvent) -> Void) throws {}
-    func play(stream id: StreamID, url: String, key: String?, from start: Double, until end: Double?) {}
+    func play(stream id: StreamID, url: String, key: String?, from start: Double, until end: Double?, info: StreamInfo) {}
     func prefetch(_ items: [MediaItem]) {}
     func resume(stream id: StreamID, url: String) {}
     func setPaused(_ paused: Bool) {}

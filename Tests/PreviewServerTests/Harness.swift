@@ -21,7 +21,7 @@ final class FakeEngine: AudioEngine, @unchecked Sendable {
     var autoStart = true
 
     func start(events: @escaping @Sendable (EngineEvent) -> Void) throws {}
-    func play(stream id: StreamID, url: String, key: String?, from start: Double, until end: Double?) {
+    func play(stream id: StreamID, url: String, key: String?, from start: Double, until end: Double?, info: StreamInfo) {
         calls.append(.play(id, url))
         if autoStart { events.append(.streamStarted(id, AudioFormat(sampleRate: 44100, channels: 2), bitrate: 128, totalFrames: nil)) }
         if start != 0 || end != nil { calls.append(.range(start, end)) }

@@ -60,6 +60,8 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         var key: String?
         var start: Double
         var end: Double?
+        /// Handed to the output as the stream begins (`AudioOutput.nowPlaying`).
+        var info: StreamInfo
     }
     /// The request the decode thread has not taken yet. Guarded by
     /// `monitor`; set by `play`, cleared by `stop` and by the decode thread
@@ -164,9 +166,9 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         decodeThread = startThread { [self] in decodeLoop() }
     }
 
-    public func play(stream id: StreamID, url: String, key: String?, from start: Double, until end: Double?) {
+    public func play(stream id: StreamID, url: String, key: String?, from start: Double, until end: Double?, info: StreamInfo) {
         monitor.locked {
-            pending = Request(id: id, url: url, key: key, start: max(0, start), end: end)
+            pending = Request(id: id, url: url, key: key, start: max(0, start), end: end, info: info)
             currentInput?.cancel()
             interruptFlag.store(true, ordering: .releasing)
             monitor.broadcast()
@@ -303,6 +305,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
             var feed = opened
             let id = request.id
             if let t = feed.transfer { network.add(t) }
+            for o in outputs { o.nowPlaying(request.info) }
             let outcome = decode(request, feed: &feed)
             if let t = feed.transfer { network.remove(t) }
             monitor.locked { if currentInput === feed.input { currentInput = nil } }

@@ -41,6 +41,10 @@ protocol AudioOutput: AnyObject, Sendable {
     /// Finishes and releases the device or file. Idempotent.
     func close()
 
+    /// The stream about to play (its name for the sound server's volume
+    /// controls); outputs without stream properties ignore it.
+    func nowPlaying(_ info: StreamInfo)
+
     /// Lets the device go while another output plays (dropping what is
     /// buffered); the next `configure` opens it again.
     func release()
@@ -49,6 +53,7 @@ protocol AudioOutput: AnyObject, Sendable {
 extension AudioOutput {
     var canReconnect: Bool { false }
     func release() {}
+    func nowPlaying(_ info: StreamInfo) {}
 }
 
 /// Consumes PCM at the speed of a sound card, keeping a small lead like a

@@ -96,6 +96,28 @@ public enum EngineEvent: Sendable {
     case outputChanged(lost: String?)
 }
 
+/// What a stream is, for the sound server's stream properties (the name a
+/// volume applet shows), given with each `play`.
+public struct StreamInfo: Equatable, Sendable {
+    /// The song's artist and title, when known.
+    public var artist: String?
+    public var title: String?
+    /// - Parameters: as the properties.
+    public init(artist: String? = nil, title: String? = nil) {
+        self.artist = artist
+        self.title = title
+    }
+    /// "Artist – Title" (PulseAudio's `media.name`), the title alone, or nil.
+    public var mediaName: String? {
+        switch (artist, title) {
+        case let (a?, t?) where !a.isEmpty && !t.isEmpty: return "\(a) – \(t)"
+        case let (_, t?) where !t.isEmpty: return t
+        case let (a?, _) where !a.isEmpty: return a
+        default: return nil
+        }
+    }
+}
+
 /// One preview to download ahead of play. `key` names the media across URL
 /// refreshes (the song's URI); `url` is where to fetch it now.
 public struct MediaItem: Equatable, Sendable {
@@ -143,8 +165,9 @@ public protocol AudioEngine: AnyObject, Sendable {
     /// With a `key`, the body is kept whole in memory under that key (see
     /// `prefetch`), so a download already made or under way is used and a
     /// later seek or restart needs no network; without one, the body flows
-    /// through a small bounded buffer (endless or unknown streams).
-    func play(stream id: StreamID, url: String, key: String?, from start: Double, until end: Double?)
+    /// through a small bounded buffer (endless or unknown streams). `info`
+    /// names the stream at the output.
+    func play(stream id: StreamID, url: String, key: String?, from start: Double, until end: Double?, info: StreamInfo)
     /// Downloads `items` into memory, most wanted first, so that playing
     /// them starts without a network wait. Replaces the previous list: kept
     /// downloads not named here are dropped, except the one playing. Total
@@ -174,7 +197,7 @@ public protocol AudioEngine: AnyObject, Sendable {
 
 extension AudioEngine {
     /// Plays `url` from its beginning to its end.
-    public func play(stream id: StreamID, url: String) { play(stream: id, url: url, key: nil, from: 0, until: nil) }
+    public func play(stream id: StreamID, url: String) { play(stream: id, url: url, key: nil, from: 0, until: nil, info: StreamInfo()) }
 }
 
 /// A failure to set the engine up.

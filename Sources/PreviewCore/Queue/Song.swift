@@ -75,3 +75,8 @@ public struct TagValue: Equatable, Sendable, Codable {
         self.value = value
     }
 }
+
+extension Song {
+    /// The song's artist and title, as the output names its stream.
+    public var streamInfo: StreamInfo { StreamInfo(artist: artist, title: title) }
+}

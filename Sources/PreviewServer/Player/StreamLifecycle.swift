@@ -209,12 +209,12 @@ extension PlayerController {
         }
         guard case .track(let trackID)? = try? CatalogURI(parsing: uri) else {
             log.info(startLine(uri))
-            engine.play(stream: streamID, url: uri, key: nil, from: from, until: until)
+            engine.play(stream: streamID, url: uri, key: nil, from: from, until: until, info: entry.song.streamInfo)
             return
         }
         if !retried, let url = prefetcher.listedURL(for: uri) ?? previewURLs.validURL(for: trackID) {
             log.info(startLine(uri))
-            engine.play(stream: streamID, url: url, key: uri, from: from, until: until)
+            engine.play(stream: streamID, url: url, key: uri, from: from, until: until, info: entry.song.streamInfo)
             return
         }
         prefetcher.forget(uri: uri)
@@ -246,7 +246,8 @@ extension PlayerController {
             queued.song.artist = fresh.artist ?? queued.song.artist
         }
         log.info(startLine(uri) + (retried ? " (preview URL refreshed)" : ""))
-        engine.play(stream: streamID, url: track.preview!, key: uri, from: from, until: until)
+        let info = queue.song(withID: entry.id)?.song.streamInfo ?? entry.song.streamInfo
+        engine.play(stream: streamID, url: track.preview!, key: uri, from: from, until: until, info: info)
         if retried { because(.urlRefreshed) { notify(.player) } }
     }
 
