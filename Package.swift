@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // previewd: a headless Deezer-preview player that speaks the MPD protocol.
 // Layering (lower never imports upper):
-//   CCurl/CMpg123/CPulse  ->  PreviewAudio  ->  previewd
+//   CCurl/CMpg123/CPulse/CEbur128  ->  PreviewAudio  ->  previewd
 //   PreviewCore (pure)    ->  PreviewServer ->  previewd
 //   CSQLite, CMalloc -> PreviewPlatform (OS)  ->  PreviewServer
 //   PreviewCore, PreviewPlatform  ->  previewctl
@@ -30,13 +30,16 @@ let package = Package(
             name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse",
             providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(
+            name: "CEbur128", path: "Sources/CEbur128", pkgConfig: "libebur128",
+            providers: [.apt(["libebur128-dev"])]),
+        .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
         // glibc's <malloc.h> (malloc_trim), part of libc itself.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(name: "PreviewCore"),
         .target(name: "PreviewPlatform", dependencies: ["CSQLite", "CMalloc"]),
-        .target(name: "PreviewAudio", dependencies: ["PreviewCore", "CCurl", "CMpg123", "CPulse"]),
+        .target(name: "PreviewAudio", dependencies: ["PreviewCore", "CCurl", "CMpg123", "CPulse", "CEbur128"]),
         .target(name: "PreviewServer", dependencies: ["PreviewCore", "PreviewPlatform"]),
         .executableTarget(name: "previewd", dependencies: ["PreviewServer", "PreviewAudio", "PreviewPlatform"]),
         .executableTarget(

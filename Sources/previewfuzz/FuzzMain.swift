@@ -8,6 +8,7 @@ final class SilentEngine: AudioEngine, @unchecked Sendable {
     func start(events: @escaping @Sendable (EngineEvent) -> Void) throws {}
     func play(stream id: StreamID, url: String, key: String?, from start: Double, until end: Double?, info: StreamInfo) {}
     func prefetch(_ items: [MediaItem]) {}
+    func measureLoudness(_ key: String) {}
     func resume(stream id: StreamID, url: String) {}
     func setPaused(_ paused: Bool) {}
     func selectOutput(main: Bool) {}

@@ -115,6 +115,7 @@ class State:
         self.range_shift = 0  # bytes added to a Range request's start when answering it
         self.content_range = None  # the Content-Range text of a 206 instead of the true one
         self.ignore_range = False  # answer Range requests with the whole body
+        self.preview_files = {}  # track id -> path of the file served as its preview instead
         self.tracks = _index_tracks()
 
 
@@ -319,7 +320,9 @@ class Handler(BaseHTTPRequestHandler):
             if exp and int(exp[1]) < time.time():
                 # Signed CDN URLs are refused once expired, as Deezer's are.
                 return self._send(403, b"<html>URL expired</html>", "text/html")
-            return self._file(os.path.join(CORPUS, preview_file_for(m[1])), expires=int(exp[1]) if exp else None)
+            with STATE.lock:
+                served = STATE.preview_files.get(int(m[1])) or os.path.join(CORPUS, preview_file_for(m[1]))
+            return self._file(served, expires=int(exp[1]) if exp else None)
         if path.startswith("/lastfm/"):
             return self._lastfm(query)
         if path.startswith("/cover/"):
@@ -547,6 +550,10 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_control/ranges":
             with STATE.lock:
                 return self._json([list(r) for r in STATE.ranges])
+        if path == "/_control/preview-file":
+            with STATE.lock:
+                STATE.preview_files[int(query["track"][0])] = query["path"][0]
+            return self._json({"ok": True})
         if path == "/_control/count":
             with STATE.lock:
                 return self._json({"api_requests": STATE.api_requests, "api_times": STATE.api_times})
@@ -565,6 +572,7 @@ class Handler(BaseHTTPRequestHandler):
                 STATE.content_range = None
                 STATE.ignore_range = False
                 STATE.expiry = 900
+                STATE.preview_files.clear()
             return self._json({"ok": True})
         return self._send(404, b"unknown control", "text/plain")
 

@@ -166,7 +166,18 @@ extension Corpus {
         #expect(SoftwareVolume.gain(percent: 50) == 8192)
         #expect(SoftwareVolume.gain(percent: 0) == 0)
         var samples: [Int16] = [1000, -1000, 32767, -32768, 7]
-        samples.withUnsafeMutableBytes { SoftwareVolume.apply(gain: 8192, to: $0) }
+        samples.withUnsafeMutableBytes { PCMScale.apply(PCMScale.factor(replayGain: 1, volume: 8192), to: $0) }
         #expect(samples == [125, -125, 4095, -4096, 0])
+    }
+
+    @Test func replayGainAndVolumeAreOneScaleThatClamps() {
+        // No gain and full volume: the samples are not touched.
+        #expect(PCMScale.factor(replayGain: 1, volume: 65536) == 65536)
+        // -6.02 dB (x0.5) at 50 % volume (x0.125): x0.0625.
+        #expect(PCMScale.factor(replayGain: 0.5, volume: 8192) == 4096)
+        var samples: [Int16] = [1000, -1000, 20000, -20000, 3]
+        // +6.02 dB: doubled, and what would pass full scale is clamped.
+        samples.withUnsafeMutableBytes { PCMScale.apply(PCMScale.factor(replayGain: 2, volume: 65536), to: $0) }
+        #expect(samples == [2000, -2000, 32767, -32768, 6])
     }
 }

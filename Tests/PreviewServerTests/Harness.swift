@@ -23,6 +23,7 @@ final class FakeEngine: AudioEngine, @unchecked Sendable {
     func start(events: @escaping @Sendable (EngineEvent) -> Void) throws {}
     func play(stream id: StreamID, url: String, key: String?, from start: Double, until end: Double?, info: StreamInfo) {
         calls.append(.play(id, url))
+        infos.append(info)
         if autoStart { events.append(.streamStarted(id, AudioFormat(sampleRate: 44100, channels: 2), bitrate: 128, totalFrames: nil)) }
         if start != 0 || end != nil { calls.append(.range(start, end)) }
     }
@@ -31,6 +32,11 @@ final class FakeEngine: AudioEngine, @unchecked Sendable {
     /// Each `resume`, in order.
     var resumes: [(StreamID, String)] = []
     func prefetch(_ items: [MediaItem]) { prefetches.append(items.map(\.key)) }
+    /// Each `measureLoudness` key, in order.
+    var measured: [String] = []
+    func measureLoudness(_ key: String) { measured.append(key) }
+    /// The `info` of each `play`, in order.
+    var infos: [StreamInfo] = []
     func resume(stream id: StreamID, url: String) { resumes.append((id, url)) }
     func setPaused(_ paused: Bool) { calls.append(.paused(paused)) }
     /// Each `selectOutput` argument, in order.

@@ -18,6 +18,8 @@ extension Engine {
     struct DecodePass {
         /// The stream, as events and `position()` name it.
         let id: StreamID
+        /// The replay gain, a linear scale (1: bit-exact).
+        let gain: Double
         /// The request's start and end points, in seconds from the song's start.
         let start: Double
         let end: Double?
@@ -57,6 +59,7 @@ extension Engine {
         init(_ request: Request, decoder: Mpg123Decoder,
              input: UnsafeMutableRawBufferPointer, pcm: UnsafeMutableRawBufferPointer) {
             id = request.id
+            gain = request.info.gain
             start = request.start
             end = request.end
             self.decoder = decoder
@@ -186,9 +189,10 @@ extension Engine {
     private func play(_ decoded: Int, pass: inout DecodePass, source: StreamInput) -> Outcome? {
         guard decoded > 0, let format = pass.format else { return nil }
         let playable = pass.playable(decoded, in: format)
-        if !selectedOutput().hasMixer, !playable.isEmpty {
-            SoftwareVolume.apply(gain: softwareGain.load(ordering: .acquiring),
-                                 to: UnsafeMutableRawBufferPointer(rebasing: pass.pcm[playable]))
+        if !playable.isEmpty {
+            let volume = selectedOutput().hasMixer ? 65536 : softwareGain.load(ordering: .acquiring)
+            PCMScale.apply(PCMScale.factor(replayGain: pass.gain, volume: volume),
+                           to: UnsafeMutableRawBufferPointer(rebasing: pass.pcm[playable]))
         }
         var offset = playable.lowerBound
         while offset < playable.upperBound {

@@ -40,6 +40,7 @@ extension Engine {
             download = Download(key: key, budget: budget)
             let t = Transfer(url: request.url, sink: .download(download))
             download.transfer = t
+            watchEnd(of: download)
             downloads[key] = download
             fresh = t
         }

@@ -92,6 +92,13 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     var resumeURL: (id: StreamID, url: String)?
     /// Set once by `shutdown`. Guarded by `monitor`.
     var stopping = false
+    /// Keys whose loudness is wanted once their body is whole. Guarded by
+    /// `monitor`; `measureLoudness` adds, the end of a download takes.
+    private var loudnessWanted: Set<String> = []
+    /// Measures whole bodies on its own thread (thread-safe itself).
+    private(set) lazy var analyzer = LoudnessAnalyzer { [weak self] key, loudness in
+        self?.events?(.loudnessMeasured(key: key, loudness))
+    }
     /// The bytes all downloads hold; thread-safe itself (its own atomic).
     let budget: MemoryBudget
 
@@ -163,6 +170,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
             do { try pulse.connect() } catch { reportOutput(lost: error) }
         }
         network.start()
+        analyzer.start()
         decodeThread = startThread { [self] in decodeLoop() }
     }
 
@@ -205,6 +213,8 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                 if let t = d.transfer { dropped.append(t) }
             }
             downloads = keep
+            // A wanted measurement of a body no longer kept cannot come.
+            loudnessWanted = loudnessWanted.filter { keep[$0] != nil }
             return nextPrefetchLocked()
         }
         for t in dropped { network.remove(t) }
@@ -221,21 +231,40 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         let download = Download(key: item.key, budget: budget)
         let t = Transfer(url: item.url, sink: .download(download))
         download.transfer = t
-        download.setFinishHandler { [weak self, weak download] in
-            guard let self, let download else { return }
-            self.prefetchEnded(download)
-        }
+        watchEnd(of: download)
         downloads[item.key] = download
         return t
     }
 
-    /// Network thread: a prefetch ended; learn its size and start the next.
-    private func prefetchEnded(_ download: Download) {
+    /// Has `downloadEnded` called when `download` ends.
+    func watchEnd(of download: Download) {
+        download.setFinishHandler { [weak self, weak download] in
+            guard let self, let download else { return }
+            self.downloadEnded(download)
+        }
+    }
+
+    /// Network thread: a download ended; learn its size, measure it if
+    /// asked to, and start the next prefetch.
+    private func downloadEnded(_ download: Download) {
         let next: Transfer? = monitor.locked {
-            if download.isComplete { expectedSize = max(expectedSize, download.count) }
+            if download.isComplete {
+                expectedSize = max(expectedSize, download.count)
+                if loudnessWanted.remove(download.key) != nil { analyzer.measure(download) }
+            }
             return nextPrefetchLocked()
         }
         if let next { network.add(next) }
+    }
+
+    public func measureLoudness(_ key: String) {
+        monitor.locked {
+            if let d = downloads[key], d.isComplete {
+                analyzer.measure(d)
+            } else {
+                loudnessWanted.insert(key)
+            }
+        }
     }
 
     public func resume(stream id: StreamID, url: String) {
@@ -285,6 +314,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         guard wasRunning else { return }
         output?.wake()
         if let decodeThread { pthread_join(decodeThread, nil) }
+        analyzer.shutdown()
         network.shutdown()
         for o in outputs { o.close() }
     }

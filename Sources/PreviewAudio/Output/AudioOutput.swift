@@ -107,13 +107,27 @@ enum SoftwareVolume {
         let p = Double(max(0, min(100, percent))) / 100
         return Int32((p * p * p * 65536).rounded())
     }
+}
 
-    /// Scales the s16 samples in `pcm` in place.
-    static func apply(gain: Int32, to pcm: UnsafeMutableRawBufferPointer) {
-        guard gain != 65536 else { return }
+/// The one scale on the PCM before any output: the stream's replay gain
+/// times, for outputs without a mixer, the software volume, as one Q16
+/// factor (65536: unchanged, and the samples stay bit-exact).
+enum PCMScale {
+    /// The Q16 factor for a linear replay-gain `scale` and a Q16 `volume`.
+    static func factor(replayGain scale: Double, volume: Int32) -> Int64 {
+        let gain = scale == 1 ? 65536 : Int64((scale * 65536).rounded())
+        return (gain * Int64(volume)) >> 16
+    }
+
+    /// Scales the s16 samples in `pcm` in place by the Q16 `factor`,
+    /// `(sample * factor) >> 16`, clamped to the s16 range (a gain above 1
+    /// is peak-limited when chosen; the clamp guards the rounding).
+    static func apply(_ factor: Int64, to pcm: UnsafeMutableRawBufferPointer) {
+        guard factor != 65536 else { return }
         let samples = pcm.bindMemory(to: Int16.self)
         for i in samples.indices {
-            samples[i] = Int16(truncatingIfNeeded: (Int32(samples[i]) * gain) >> 16)
+            let scaled = (Int64(samples[i]) * factor) >> 16
+            samples[i] = Int16(clamping: scaled)
         }
     }
 }

@@ -53,6 +53,9 @@ public struct DeezerTrack: Decodable, Sendable, Equatable {
     public var track_position: Int?
     /// The disc number (`/track/ID` and album track lists only).
     public var disk_number: Int?
+    /// Undocumented; believed to be the track's loudness in dB (`/track/ID`
+    /// only). See `ReplayGain.deezer`.
+    public var gain: Double?
 
     public init(id: Int, title: String? = nil, duration: Int? = nil, preview: String? = nil, readable: Bool? = nil,
                 artist: DeezerArtistRef? = nil, album: DeezerAlbumRef? = nil) {
@@ -95,7 +98,7 @@ public struct DeezerAlbum: Decodable, Sendable {
     /// The tags the album gives each of its tracks.
     public var tags: AlbumTags {
         AlbumTags(id: id, artist: artist?.name, date: release_date, genres: genres?.data.compactMap(\.name) ?? [],
-                  label: label, complete: true)
+                  label: label, trackCount: nb_tracks, complete: true)
     }
 }
 

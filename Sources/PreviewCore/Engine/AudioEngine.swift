@@ -90,6 +90,9 @@ public enum EngineEvent: Sendable {
     /// `AudioEngine.resume(stream:url:)` to fetch the rest with an HTTP
     /// Range request, or for a `play`/`stop` that abandons it.
     case streamCut(StreamID, StreamFailure, bytes: Int)
+    /// The loudness of the body kept under `key` (see
+    /// `AudioEngine.measureLoudness`), or nil when it could not be measured.
+    case loudnessMeasured(key: String, Loudness?)
     /// The output device went away (`lost` says why) or came back (nil).
     /// While lost, the stream holds its place and the engine reconnects by
     /// itself with back-off.
@@ -97,15 +100,19 @@ public enum EngineEvent: Sendable {
 }
 
 /// What a stream is, for the sound server's stream properties (the name a
-/// volume applet shows), given with each `play`.
+/// volume applet shows), and the scale its PCM gets, given with each `play`.
 public struct StreamInfo: Equatable, Sendable {
     /// The song's artist and title, when known.
     public var artist: String?
     public var title: String?
+    /// The replay gain as a linear scale on the PCM (1: bit-exact), applied
+    /// before every output, to every frame of the stream.
+    public var gain: Double
     /// - Parameters: as the properties.
-    public init(artist: String? = nil, title: String? = nil) {
+    public init(artist: String? = nil, title: String? = nil, gain: Double = 1) {
         self.artist = artist
         self.title = title
+        self.gain = gain
     }
     /// "Artist – Title" (PulseAudio's `media.name`), the title alone, or nil.
     public var mediaName: String? {
@@ -174,6 +181,11 @@ public protocol AudioEngine: AnyObject, Sendable {
     /// memory stays within the engine's prefetch budget (bytes); an item
     /// that would pass it is not downloaded.
     func prefetch(_ items: [MediaItem])
+    /// Measures the EBU R128 loudness of the body kept under `key` (a
+    /// `prefetch` or keyed `play`) once it is whole, on a thread of its
+    /// own, and reports `.loudnessMeasured`. A body already dropped, or
+    /// never whole, is not measured.
+    func measureLoudness(_ key: String)
     /// Continues stream `id` after `.streamCut`, fetching the rest of the
     /// body from `url` (the same media, maybe a fresh signed URL) with an
     /// HTTP Range request starting at the first byte not yet received.

@@ -58,6 +58,9 @@ public final class AlbumTags: Sendable, Codable, Equatable {
     public let genres: [String]
     /// `Label`.
     public let label: String?
+    /// How many tracks the album has (Deezer's `nb_tracks`), when known:
+    /// `album` replay gain waits until that many are measured.
+    public let trackCount: Int?
     /// True when these came from the album's own body (`/album/ID`); false
     /// when only a listing's album reference was seen, so the rest is still
     /// to be looked up.
@@ -65,18 +68,19 @@ public final class AlbumTags: Sendable, Codable, Equatable {
 
     /// - Parameters: as the properties.
     public init(id: Int?, artist: String? = nil, date: String? = nil, genres: [String] = [], label: String? = nil,
-                complete: Bool) {
+                trackCount: Int? = nil, complete: Bool) {
         self.id = id
         self.artist = artist
         self.date = date
         self.genres = genres
         self.label = label
+        self.trackCount = trackCount
         self.complete = complete
     }
 
     public static func == (a: AlbumTags, b: AlbumTags) -> Bool {
         a === b || (a.id == b.id && a.artist == b.artist && a.date == b.date && a.genres == b.genres
-                    && a.label == b.label && a.complete == b.complete)
+                    && a.label == b.label && a.trackCount == b.trackCount && a.complete == b.complete)
     }
 }
 
@@ -125,7 +129,7 @@ extension Song {
             guard let a = albumTags else { return }
             albumTags = AlbumTags(id: a.id, artist: tag == .albumArtist ? nil : a.artist, date: tag == .date ? nil : a.date,
                                   genres: tag == .genre ? [] : a.genres, label: tag == .label ? nil : a.label,
-                                  complete: a.complete)
+                                  trackCount: a.trackCount, complete: a.complete)
         default: return
         }
     }

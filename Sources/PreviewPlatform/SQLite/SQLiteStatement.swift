@@ -34,6 +34,12 @@ public final class SQLiteStatement {
         try check("sqlite3_bind_int64", sqlite3_bind_int64(handle, index, Int64(value)))
     }
 
+    /// Binds parameter `index` to a floating-point value (sqlite3_bind_double(3)).
+    /// - Throws: `SQLiteError` of sqlite3_bind_double (SQLITE_RANGE: no such parameter).
+    public func bind(_ value: Double, at index: Int32) throws(SQLiteError) {
+        try check("sqlite3_bind_double", sqlite3_bind_double(handle, index, value))
+    }
+
     /// Binds parameter `index` to a text (sqlite3_bind_text(3), copied), or
     /// to NULL for nil.
     /// - Throws: `SQLiteError` of sqlite3_bind_text (SQLITE_TOOBIG past 2 GiB).
@@ -91,6 +97,9 @@ public final class SQLiteStatement {
 
     /// Column `index` as an integer (sqlite3_column_int64(3); 0 for NULL).
     public func int(at index: Int32) -> Int { Int(sqlite3_column_int64(handle, index)) }
+
+    /// Column `index` as a floating-point value (sqlite3_column_double(3); 0 for NULL).
+    public func double(at index: Int32) -> Double { sqlite3_column_double(handle, index) }
 
     /// Column `index` as UTF-8 text (sqlite3_column_text(3)), nil for NULL.
     public func string(at index: Int32) -> String? {

@@ -52,16 +52,35 @@ extension Commands {
             }
         }
         t.register("replay_gain_mode", 1, 1) { call throws(ProtocolError) in
-            guard ["off", "track", "album", "auto"].contains(call.args[0]) else {
+            guard let mode = ReplayGainMode(rawValue: call.args[0]) else {
                 throw ProtocolError(.argument, "Unrecognized replay gain mode")
             }
-            c.setReplayGainMode(call.args[0])
+            c.setReplayGainMode(mode)
             return .done
         }
         t.register("replay_gain_status", 0, 0) { call in
             call.reply.field("replay_gain_mode", c.replayGainMode)
+            replayGain(c, &call.reply)
             return .done
         }
+    }
+
+    /// The replay gain of the song playing, in dB, and where it came from
+    /// (`track`, `album`, `deezer`, `none`): only while one plays and the
+    /// mode is not off (mpd has no such lines; clients skip unknown keys).
+    static func replayGain(_ c: PlayerController, _ r: inout Reply) {
+        guard c.loudness.mode != .off, c.player.state != .stop, c.streams.active != nil else { return }
+        let gain = c.replayGain
+        r.field("replay_gain_db", formatDecibels(gain.decibels))
+        r.field("replay_gain_source", gain.source.rawValue)
+    }
+
+    /// dB with two decimals, as "-5.62" or "0.00".
+    static func formatDecibels(_ db: Double) -> String {
+        let hundredths = Int(clamping: db * 100, rounding: .toNearestOrAwayFromZero)
+        let sign = hundredths < 0 ? "-" : ""
+        let a = abs(hundredths)
+        return "\(sign)\(a / 100).\(a % 100 < 10 ? "0" : "")\(a % 100)"
     }
 
     /// The `status` reply, keys in mpd 0.23's order.
@@ -91,6 +110,7 @@ extension Commands {
                 if let format = c.currentFormat { r.field("audio", format.description) }
             }
         }
+        replayGain(c, &r)
         if let job = c.updatingJob { r.field("updating_db", job) }
         if let error = c.statusError { r.field("error", error) }
         if let next = player.nextSong(in: queue), let pos = queue.position(of: next) {

@@ -42,7 +42,9 @@ final class Instance {
         catalog = DeezerClient(apiBase: options.apiBase, cacheTTL: options.catalogCacheTTL,
                                now: clock.monotonic, wallClock: clock.wall, schedule: schedule, get: get)
         catalog.head = head
-        controller = PlayerController(engine: engine, catalog: catalog, log: log, seed: seed, clock: clock,
+        let loudness = LoudnessBook(store: Instance.loudnessStore(options, log: log), log: log)
+        loudness.preamp = options.replayGainPreamp
+        controller = PlayerController(engine: engine, catalog: catalog, log: log, seed: seed, clock: clock, loudness: loudness,
                                       output: (options.output.name, options.output.name), maxQueueLength: maxQueueLength,
                                       schedule: schedule, notify: notify)
         controller.previousRestartSeconds = options.previousRestart
@@ -57,6 +59,16 @@ final class Instance {
 
     /// The state file's path under the state directory.
     static func stateFile(_ options: DaemonOptions) -> String { options.stateDirectory + "/state.json" }
+
+    /// `loudness.sqlite` under the state directory; nil (measurements kept
+    /// in memory, said in the log) when it cannot be opened.
+    private static func loudnessStore(_ options: DaemonOptions, log: Log) -> LoudnessStore? {
+        let path = options.stateDirectory + "/loudness.sqlite"
+        do { return try LoudnessStore(path: path) } catch {
+            log.warning("\(path): \(error); loudness measurements are kept until the daemon stops")
+            return nil
+        }
+    }
 
     /// The Last.fm key given, else the one in the key file, else nil.
     private static func lastfmKey(_ options: DaemonOptions) -> String? {

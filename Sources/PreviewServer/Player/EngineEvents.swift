@@ -15,6 +15,8 @@ extension PlayerController {
             because(.urlRefreshed) { streamCut(id, failure: failure, bytes: bytes) }
         case .streamFailed(let id, let failure, _):
             because(.error) { streamFailed(id, failure: failure) }
+        case .loudnessMeasured(let key, let measured):
+            loudnessMeasured(key, measured)
         case .outputChanged(let lost):
             because(lost == nil ? .outputBack : .outputLost) { outputChanged(lost: lost) }
         }
@@ -36,6 +38,18 @@ extension PlayerController {
             queue.update(id: current.song) { $0.song.duration = Double(totalFrames) / Double(format.sampleRate) }
             notify(.playlist)
         }
+    }
+
+    /// Keeps a measurement for the song's next plays (the one playing keeps
+    /// the gain it started with).
+    private func loudnessMeasured(_ uri: String, _ measured: Loudness?) {
+        guard let measured else {
+            log.info("\(uri): loudness not measured (no audio libebur128 could meter)")
+            return
+        }
+        let album = queue.songs.first(where: { $0.song.uri == uri })?.song.albumTags?.id
+        loudness.record(uri, album: album, measured)
+        log.debug("\(uri): \(measured.integrated) LUFS, peak \(measured.peak)")
     }
 
     private func streamFinished(_ id: StreamID, frames: Int) {

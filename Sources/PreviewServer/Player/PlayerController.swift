@@ -35,6 +35,8 @@ final class PlayerController {
     let previewURLs: PreviewURLCache
     /// Keeps the next songs downloading.
     let prefetcher: Prefetcher
+    /// Loudness measurements and the replay gain each song gets.
+    let loudness: LoudnessBook
     let log: Log
     /// Monotonic and wall-clock time (a clock the test moves in unit tests).
     let clock: Clock
@@ -79,8 +81,8 @@ final class PlayerController {
         get { prefetcher.count }
         set { prefetcher.count = newValue }
     }
-    /// `replay_gain_mode`; previews carry no ReplayGain tags, so it is reported only.
-    private(set) var replayGainMode = "off"
+    /// `replay_gain_mode`, as saved with the state.
+    var replayGainMode: String { loudness.mode.rawValue }
     private var updateJobs = 0
 
     /// - Parameters:
@@ -91,7 +93,9 @@ final class PlayerController {
     ///     that double the queue (`load` + `save append`) stay cheap.
     ///   - schedule: runs a closure after a delay (seconds) on the control thread.
     ///   - notify: told of the subsystems each change touches.
+    ///   - loudness: the measurements known (default: none, kept in memory).
     init(engine: AudioEngine, catalog client: DeezerClient, log: Log, seed: UInt64, clock: Clock = .system,
+         loudness: LoudnessBook? = nil,
          output: (name: String, plugin: String) = ("previewd", "previewd"),
          maxQueueLength: Int = Queue.defaultMaxLength,
          schedule: @escaping (Double, @escaping () -> Void) -> Void = { _, _ in },
@@ -106,11 +110,14 @@ final class PlayerController {
         previewURLs = PreviewURLCache(wallClock: clock.wall)
         catalog = CatalogBrowser(client: client, previewURLs: previewURLs, maxSongs: maxQueueLength)
         prefetcher = Prefetcher(engine: engine, catalog: client, previewURLs: previewURLs, log: log, schedule: schedule)
+        self.loudness = loudness ?? LoudnessBook(store: nil, log: log)
         self.log = log
         self.notifyServer = notify
         player = Player(seed: seed)
         shuffleSource = SplitMix64(seed: seed ^ 0x9E37_79B9_7F4A_7C15)
         prefetcher.candidates = { [unowned self] in prefetchCandidates() }
+        prefetcher.shouldMeasure = { [unowned self] in self.loudness.shouldMeasure($0) }
+        previewURLs.observer = { [unowned self] in self.loudness.note($0) }
     }
 
     /// Counts the change, refreshes prefetch where play order may have
@@ -246,7 +253,7 @@ final class PlayerController {
     func restoreSettings(volume: Int, outputEnabled: Bool, replayGainMode: String) {
         self.volume = max(0, min(100, volume))
         outputs[0].enabled = outputEnabled
-        self.replayGainMode = replayGainMode
+        loudness.mode = ReplayGainMode(rawValue: replayGainMode) ?? .off
         applyOutputs()
     }
 
@@ -259,11 +266,20 @@ final class PlayerController {
         }
     }
 
-    /// `replay_gain_mode`.
-    func setReplayGainMode(_ mode: String) {
-        replayGainMode = mode
+    /// `replay_gain_mode`: applies from the next song on (a gain that
+    /// jumps mid-song is heard); the songs to come are measured now.
+    func setReplayGainMode(_ mode: ReplayGainMode) {
+        loudness.mode = mode
+        let upcoming = player.upcoming(prefetcher.count, in: queue)
+        for id in [player.current].compactMap({ $0 }) + upcoming {
+            guard let uri = queue.song(withID: id)?.song.uri, loudness.shouldMeasure(uri) else { continue }
+            engine.measureLoudness(uri)
+        }
         notify(.options)
     }
+
+    /// The gain of the song playing, and where it came from (none when stopped).
+    var replayGain: ReplayGain { streams.active?.gain ?? .none }
 
     /// The `update` job running (`status` shows it as `updating_db`), nil
     /// when none runs.

@@ -15,6 +15,8 @@ final class Prefetcher {
     /// under way (a song is being started and must not wait behind others,
     /// or a burst of skips may go on past the songs it would list).
     var candidates: () -> [Song]? = { [] }
+    /// Whether a listed song's loudness is to be measured (asked once per song).
+    var shouldMeasure: (String) -> Bool = { _ in false }
 
     private let engine: AudioEngine
     private let catalog: DeezerClient
@@ -78,6 +80,7 @@ final class Prefetcher {
         listed = wanted
         if !items.isEmpty { log.debug("prefetching \(items.map(\.key).joined(separator: ", "))") }
         engine.prefetch(items)
+        for item in items where shouldMeasure(item.key) { engine.measureLoudness(item.key) }
     }
 
     /// Asks the catalog for a track's preview URL; the list is rebuilt when it comes.

@@ -20,9 +20,14 @@ final class PreviewURLCache {
         self.wallClock = wallClock
     }
 
+    /// Shown every track body remembered: all the catalog's track objects
+    /// pass here (the replay gain keeps Deezer's `gain` from them).
+    var observer: ((DeezerTrack) -> Void)?
+
     /// Keeps the track's preview URL, when it has one.
     func remember(_ track: DeezerTrack) {
         if let preview = track.preview, !preview.isEmpty { urls[track.id] = preview }
+        observer?(track)
     }
 
     /// The track's known preview URL, unless it expires within `margin`.

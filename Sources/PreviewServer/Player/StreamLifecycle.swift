@@ -20,6 +20,8 @@ struct ActiveStream {
     /// The decoded format and bitrate (kbit/s) its first audio announced.
     var format: AudioFormat?
     var bitrate = 0
+    /// The replay gain it plays with, chosen as it opens.
+    var gain: ReplayGain = .none
 }
 
 /// The bookkeeping around the streams, one after another.
@@ -209,12 +211,12 @@ extension PlayerController {
         }
         guard case .track(let trackID)? = try? CatalogURI(parsing: uri) else {
             log.info(startLine(uri))
-            engine.play(stream: streamID, url: uri, key: nil, from: from, until: until, info: entry.song.streamInfo)
+            play(streamID, song: entry.song, url: uri, key: nil, from: from, until: until)
             return
         }
         if !retried, let url = prefetcher.listedURL(for: uri) ?? previewURLs.validURL(for: trackID) {
             log.info(startLine(uri))
-            engine.play(stream: streamID, url: url, key: uri, from: from, until: until, info: entry.song.streamInfo)
+            play(streamID, song: entry.song, url: url, key: uri, from: from, until: until)
             return
         }
         prefetcher.forget(uri: uri)
@@ -246,9 +248,20 @@ extension PlayerController {
             queued.song.artist = fresh.artist ?? queued.song.artist
         }
         log.info(startLine(uri) + (retried ? " (preview URL refreshed)" : ""))
-        let info = queue.song(withID: entry.id)?.song.streamInfo ?? entry.song.streamInfo
-        engine.play(stream: streamID, url: track.preview!, key: uri, from: from, until: until, info: info)
+        play(streamID, song: queue.song(withID: entry.id)?.song ?? entry.song, url: track.preview!, key: uri,
+             from: from, until: until)
         if retried { because(.urlRefreshed) { notify(.player) } }
+    }
+
+    /// Starts the engine on stream `streamID` with the song's replay gain,
+    /// chosen now, and has the song measured if it was not yet.
+    private func play(_ streamID: StreamID, song: Song, url: String, key: String?, from: Double, until: Double?) {
+        let gain = loudness.gain(for: song, random: player.modes.random)
+        streams.active?.gain = gain
+        var info = song.streamInfo
+        info.gain = gain.scale
+        engine.play(stream: streamID, url: url, key: key, from: from, until: until, info: info)
+        if let key, loudness.shouldMeasure(key) { engine.measureLoudness(key) }
     }
 
     /// The log line for a stream being opened (paused after a restore or a

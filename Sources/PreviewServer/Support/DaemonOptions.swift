@@ -35,6 +35,8 @@ public struct DaemonOptions: Equatable, Sendable {
     public var maxClients = 100
     /// `--prefetch N`: songs downloaded ahead of the current one (0: off).
     public var prefetch = 2
+    /// `--replay-gain-preamp DB`: dB added to every replay gain (-15 to 15, as mpd's).
+    public var replayGainPreamp = 0.0
     /// `--prefetch-memory MIB`: bytes all in-memory downloads may hold.
     public var prefetchMemory = 8 << 20
     /// `--on-event [EVENTS:]CMD`, repeatable: hooks run for each change.
@@ -78,6 +80,9 @@ public struct DaemonOptions: Equatable, Sendable {
       --prefetch N           songs downloaded ahead of the current one
                              (default 2; 0 off)
       --prefetch-memory MIB  memory all downloads may hold (default 8)
+      --replay-gain-preamp DB
+                             dB added to the replay gain (-15 to 15, default 0;
+                             the gain still never lifts a peak past full scale)
       --on-event [EV,..:]CMD run `sh -c CMD` for each event (or only for the
                              named ones: player, mixer, options, playlist,
                              output, tick); the event is in PREVIEWD_*
@@ -119,6 +124,7 @@ public struct DaemonOptions: Equatable, Sendable {
             case "--max-clients": o.maxClients = try words.whole(option, 1...100_000, "a number")
             case "--prefetch": o.prefetch = try words.whole(option, 0...16, "a number of songs")
             case "--prefetch-memory": o.prefetchMemory = try words.whole(option, 1...1024, "MiB") << 20
+            case "--replay-gain-preamp": o.replayGainPreamp = try words.decibels(option)
             case "--on-event": o.hooks.append(try words.hook(option))
             case "--hook-timeout": o.hookTimeout = try words.seconds(option, allowZero: false)
             case "--max-command-list": o.maxCommandListBytes = try words.whole(option, 1...(1 << 20), "KiB") << 10
@@ -224,6 +230,15 @@ private struct OptionWords {
             throw UsageError(description: "\(option.name) takes seconds (at most \(Int(Seconds.maximum))), not \"\(text)\"")
         }
         return s
+    }
+
+    /// A level change in dB, -15 to 15 (mpd's `replaygain_preamp` range).
+    mutating func decibels(_ option: Option) throws(UsageError) -> Double {
+        let text = try value(of: option)
+        guard let db = Double(text), db.isFinite, (-15...15).contains(db) else {
+            throw UsageError(description: "\(option.name) takes dB from -15 to 15, not \"\(text)\"")
+        }
+        return db
     }
 
     /// A whole number in `range`; `unit` words it in the error ("takes MiB

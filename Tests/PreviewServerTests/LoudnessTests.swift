@@ -1,0 +1,62 @@
+import PreviewCore
+import Glibc
+import PreviewPlatform
+import Testing
+@testable import PreviewServer
+
+/// Replay gain as the controller drives it: measurements asked of the
+/// engine, kept, and the gain handed to the next play of the song.
+@Suite struct LoudnessTests {
+    static let loud = Loudness(integrated: -9.5, peak: 0.84, seconds: 30)
+
+    @Test func aSongIsMeasuredOnceAndItsNextPlayGetsTheGain() throws {
+        let h = Harness()
+        let c = h.connect()
+        #expect(h.send(c, "replay_gain_mode track\n") == "OK\n")
+        #expect(h.send(c, "add deezer:track:3135556\n") == "OK\n")
+        #expect(h.send(c, "play\n") == "OK\n")
+        // Not measured yet: Deezer's recorded gain (-12.4, from the /track
+        // body `add` read) is what the song starts with.
+        #expect(abs((h.engine.infos.last?.gain ?? 0) - pow(10, -5.6 / 20)) < 1e-9)
+        #expect(h.engine.measured == ["deezer:track:3135556"])
+        #expect(h.send(c, "replay_gain_status\n") == "replay_gain_mode: track\nreplay_gain_db: -5.60\nreplay_gain_source: deezer\nOK\n")
+        h.controller.handle(.loudnessMeasured(key: "deezer:track:3135556", Self.loud))
+        #expect(h.send(c, "play 0\n") == "OK\n")
+        #expect(h.engine.measured == ["deezer:track:3135556"], "asked once")
+        let gain = try #require(h.engine.infos.last?.gain)
+        #expect(abs(gain - pow(10, -8.5 / 20)) < 1e-9)
+        #expect(h.send(c, "replay_gain_status\n") == "replay_gain_mode: track\nreplay_gain_db: -8.50\nreplay_gain_source: track\nOK\n")
+        #expect(h.send(c, "replay_gain_mode off\n") == "OK\n")
+        #expect(h.send(c, "play 0\n") == "OK\n")
+        #expect(h.engine.infos.last?.gain == 1)
+        #expect(h.send(c, "replay_gain_status\n") == "replay_gain_mode: off\nOK\n")
+    }
+
+    @Test func measurementsSurviveARestartOfTheStore() throws {
+        var template = Array("/tmp/previewd-loudness-XXXXXX".utf8CString)
+        let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+        defer { unlink(dir + "/loudness.sqlite"); rmdir(dir) }
+        let path = dir + "/loudness.sqlite"
+        let log = Log(level: .error)
+        let book = LoudnessBook(store: try LoudnessStore(path: path), log: log)
+        book.record("deezer:track:1", album: 7, Self.loud)
+        book.record("deezer:track:2", album: 7, Loudness(integrated: -.infinity, peak: 0, seconds: 30))
+        let again = LoudnessBook(store: try LoudnessStore(path: path), log: log)
+        #expect(again.loudness(of: "deezer:track:1") == Self.loud)
+        #expect(again.loudness(of: "deezer:track:2") == nil, "silence is not kept")
+    }
+
+    @Test func albumModeWaitsForEveryTrackOfTheAlbum() {
+        let book = LoudnessBook(store: nil, log: Log(level: .error))
+        book.mode = .album
+        let tags = AlbumTags(id: 7, trackCount: 2, complete: true)
+        var song = Song(uri: "deezer:track:1")
+        song.albumTags = tags
+        book.record("deezer:track:1", album: 7, Self.loud)
+        #expect(book.gain(for: song, random: false).source == .track)
+        book.record("deezer:track:2", album: 7, Loudness(integrated: -19.5, peak: 0.5, seconds: 30))
+        let gain = book.gain(for: song, random: false)
+        #expect(gain.source == .album)
+        #expect(abs(gain.decibels - (-18 - Loudness.album([Self.loud, Loudness(integrated: -19.5, peak: 0.5, seconds: 30)])!.integrated)) < 1e-9)
+    }
+}
