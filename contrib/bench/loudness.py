@@ -1,0 +1,110 @@
+#!/usr/bin/python3
+"""What replay gain costs: previewd's CPU per second of audio while it plays
+an album's previews with `replay_gain_mode off`, with `track` on songs not
+measured yet (each is decoded once more and metered), and with `track` on
+songs already measured (only the scale on the PCM). The null output, paced
+as fast as decoding allows, so the figure is the daemon's work alone.
+Figures, not a test: nothing fails on them.
+
+  contrib/bench/loudness.py [BIN_DIR] [--runs N]
+"""
+import json
+import os
+import socket
+import sqlite3
+import statistics
+import subprocess
+import tempfile
+import time
+
+import benchlib  # noqa: E402  (also puts the stand-in on the path)
+import catalog  # noqa: E402
+
+BIN, ARGS = benchlib.arguments(runs=3)
+
+
+def cpu_seconds(pid):
+    """CPU time of all the process's threads (schedstat, in ns)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except OSError:
+            pass
+    return total / 1e9
+
+
+def measured(db):
+    """Rows in loudness.sqlite (0 before it exists)."""
+    if not os.path.exists(db):
+        return 0
+    with sqlite3.connect(db) as c:
+        return c.execute("SELECT count(*) FROM songs").fetchone()[0]
+
+
+def send(f, line):
+    f.write(line.encode() + b"\n")
+    f.flush()
+    out = []
+    while True:
+        l = f.readline().decode().rstrip("\n")
+        out.append(l)
+        if l == "OK" or l.startswith("ACK"):
+            return out
+
+
+def play_through(f):
+    """Plays the queue from its start and waits for the end; seconds played."""
+    send(f, "play 0")
+    while "state: stop" not in send(f, "status"):
+        time.sleep(0.02)
+
+
+def one_run(http, tracks, tmp):
+    state = tempfile.mkdtemp(dir=tmp)
+    sock = os.path.join(state, "sock")
+    p = subprocess.Popen([os.path.join(BIN, "previewd"), "--socket", sock, "--output", "null", "--pace", "none",
+                          "--api-base", http + "/api", "--state-dir", state], stderr=subprocess.DEVNULL)
+    benchlib.wait_socket(sock, p)
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sock)
+    f = s.makefile("rwb")
+    f.readline()
+    for t in tracks:
+        send(f, f"add deezer:track:{t}")
+    figures = {}
+    for name, mode in (("off", "off"), ("track, not measured", "track"), ("track, measured", "track")):
+        send(f, f"replay_gain_mode {mode}")
+        before = cpu_seconds(p.pid)
+        play_through(f)
+        if name == "track, not measured":
+            # The measurements run on an idle-priority thread; wait for them.
+            deadline = time.time() + 30
+            db = os.path.join(state, "loudness.sqlite")
+            while time.time() < deadline and measured(db) < len(tracks):
+                time.sleep(0.05)
+        figures[name] = cpu_seconds(p.pid) - before
+    p.terminate()
+    p.wait()
+    return figures
+
+
+def main():
+    server = catalog.serve()
+    http = f"http://127.0.0.1:{server.server_port}"
+    tmp = tempfile.mkdtemp()
+    with open(os.path.join(catalog.FIXTURES, "album-302127-tracks.json")) as fh:
+        tracks = [t["id"] for t in json.load(fh)["data"]]
+    audio_seconds = 30.0 * len(tracks)
+    runs = [one_run(http, tracks, tmp) for _ in range(ARGS["runs"])]
+    print(f"previewd CPU per second of audio, {len(tracks)} previews, null output, {ARGS['runs']} runs (median):")
+    off = statistics.median(r["off"] for r in runs)
+    for name in runs[0]:
+        ms = statistics.median(r[name] for r in runs) / audio_seconds * 1000
+        print(f"  {name:22s} {ms:6.3f} ms/s  ({ms / (off / audio_seconds * 1000):.2f}x off)")
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
