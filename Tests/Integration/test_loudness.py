@@ -8,7 +8,7 @@ import time
 import urllib.parse
 import wave
 
-from conftest import album_tracks, control, md5, reference_pcm, wav_pcm
+from conftest import PREVIEWD, album_tracks, control, md5, reference_pcm, wav_pcm
 
 CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "corpus", "mp3")
 
@@ -113,3 +113,10 @@ def test_off_stays_bit_exact_and_bad_modes_are_refused(daemon, http):
     daemon.wait_state(c, "stop", timeout=60)
     _, _, _, pcm = wav_pcm(daemon.wav)
     assert md5(pcm) == md5(reference_pcm("preview-02.mp3"))
+
+
+def test_a_bad_preamp_is_a_usage_error():
+    for bad in ("99", "loud", "nan"):
+        r = subprocess.run([PREVIEWD, "--replay-gain-preamp", bad], capture_output=True, text=True)
+        assert r.returncode == 64, bad
+        assert r.stderr.strip() == f'previewd: --replay-gain-preamp takes dB from -15 to 15, not "{bad}"'
