@@ -60,3 +60,25 @@ import Testing
         #expect(abs(gain.decibels - (-18 - Loudness.album([Self.loud, Loudness(integrated: -19.5, peak: 0.5, seconds: 30)])!.integrated)) < 1e-9)
     }
 }
+
+/// What the engine is told of each stream, for the sound server's stream name.
+@Suite struct StreamInfoTests {
+    @Test func eachPlayNamesTheSongAsArtistAndTitle() throws {
+        let h = Harness()
+        let c = h.connect()
+        #expect(h.send(c, "add deezer:track:3135556\n") == "OK\n")
+        #expect(h.send(c, "add http://cdn.test/plain.mp3\n") == "OK\n")
+        #expect(h.send(c, "play 0\n") == "OK\n")
+        let info = try #require(h.engine.infos.last)
+        #expect(info.mediaName == "Daft Punk – Harder, Better, Faster, Stronger")
+        #expect(info.gain == 1, "replay gain is off")
+        #expect(h.send(c, "play 1\n") == "OK\n")
+        #expect(h.engine.infos.last?.mediaName == nil, "a plain URL has no tags: the output keeps its own name")
+    }
+
+    @Test func theNameFallsBackToWhatIsKnown() {
+        #expect(StreamInfo(artist: "A", title: nil).mediaName == "A")
+        #expect(StreamInfo(artist: "", title: "T").mediaName == "T")
+        #expect(StreamInfo().mediaName == nil)
+    }
+}
