@@ -7,6 +7,7 @@ import PreviewServer
 final class SilentEngine: AudioEngine, @unchecked Sendable {
     func start(events: @escaping @Sendable (EngineEvent) -> Void) throws {}
     func play(stream id: StreamID, url: String, key: String?, from start: Double, until end: Double?, info: StreamInfo) {}
+    func queueNext(_ next: NextStream?, crossfade seconds: Double) {}
     func prefetch(_ items: [MediaItem]) {}
     func measureLoudness(_ key: String) {}
     func resume(stream id: StreamID, url: String) {}

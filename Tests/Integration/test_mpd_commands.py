@@ -426,11 +426,14 @@ def test_consume_single_oneshot_and_crossfade(daemon):
         "partition: default", "playlist: 1", "playlistlength: 0", "mixrampdb: 0", "state: stop", "OK"]
 
 
-def test_crossfade_other_than_0_is_refused(daemon):
+def test_crossfade_shows_in_status_after_the_state(daemon):
     c = daemon.client()
-    assert c.cmd("crossfade 5") == ["ACK [2@0] {crossfade} Crossfade is not supported: previews play gapless"]
+    assert c.cmd("crossfade 5") == ["OK"]
+    assert c.cmd("status") == [
+        "volume: 100", "repeat: 0", "random: 0", "single: 0", "consume: 0",
+        "partition: default", "playlist: 1", "playlistlength: 0", "mixrampdb: 0", "state: stop", "xfade: 5", "OK"]
     assert c.cmd("crossfade x") == ["ACK [2@0] {crossfade} Integer expected: x"]
-    assert "xfade" not in c.fields("status")
+    assert c.fields("status")["xfade"] == "5", "a refused value changes nothing"
 
 
 def test_replay_gain_mode_and_status(daemon):

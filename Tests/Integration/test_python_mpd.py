@@ -223,8 +223,8 @@ def test_python_mpd_scripted_session(daemon, http):
     s.error("sendmessage nobody", lambda: c.sendmessage("nobody", "x"),
             "[50@0] {sendmessage} nobody is subscribed to this channel")
     s.error("password", lambda: c.password("x"), "[3@0] {password} incorrect password")
-    s.error("crossfade 5", lambda: c.crossfade(5),
-            "[2@0] {crossfade} Crossfade is not supported: previews play gapless")
+    s.error("crossfade 11", lambda: c.crossfade(11),
+            "[2@0] {crossfade} Crossfade too long: at most 10 s for 30-second previews")
     s.error("albumart plain url", lambda: c.albumart(url(http, 1)), "[50@0] {albumart} No file exists")
     s.error("tagtypes bogus", lambda: c.tagtypes("enable", "Bogus"), "[2@0] {tagtypes} Unknown tag type")
     s.error("rangeid bad", lambda: c.rangeid(1, "5:2"), "[2@0] {rangeid} Bad range")

@@ -43,6 +43,9 @@ final class FakeEngine: AudioEngine, @unchecked Sendable {
     var outputSelections: [Bool] = []
     func selectOutput(main: Bool) { outputSelections.append(main) }
     func stop() { calls.append(.stop) }
+    /// Each `queueNext`, in order: the stream (nil: none) and the overlap.
+    var queuedNext: [(NextStream?, Double)] = []
+    func queueNext(_ next: NextStream?, crossfade seconds: Double) { queuedNext.append((next, seconds)) }
     func setVolume(_ percent: Int) { calls.append(.volume(percent)) }
     func position() -> PlaybackPosition? { positionValue }
     func shutdown() {}

@@ -23,6 +23,7 @@ from urllib.request import urlopen
 
 import benchlib  # noqa: E402  (also puts the stand-in on the path)
 import catalog  # noqa: E402
+import loudness  # noqa: E402  (its runs give the replay-gain rows)
 
 BIN, ARGS = benchlib.arguments(runs=5)
 RUNS = ARGS["runs"]
@@ -374,6 +375,18 @@ def main():
                 s.close()
         results.setdefault("idle_200_clients_notified_ms", {})[name] = statistics.median(times) * 1000
         stop(p)
+
+    # 8. What replay gain costs (contrib/bench/loudness.py's runs): CPU per
+    # second of audio decoding an album as fast as possible to the null
+    # output, with `track` on songs measured before against `off`, and on
+    # songs not measured yet (each decoded once more and metered) against `off`.
+    with open(os.path.join(catalog.FIXTURES, "album-302127-tracks.json")) as fh:
+        tracks = [t["id"] for t in json.load(fh)["data"]]
+    runs = [loudness.one_run(http, tracks, tmp) for _ in range(RUNS)]
+    cpu = {name: statistics.median(r[name] for r in runs) / (30.0 * len(tracks)) for name in runs[0]}
+    results["replay_gain_track_cpu_per_audio_second"] = {"track": cpu["track, measured"], "off": cpu["off"]}
+    results["loudness_analysis_cpu_per_audio_second"] = {"decode+analysis": cpu["track, not measured"],
+                                                         "decode": cpu["off"]}
     server.shutdown()
 
     width = max(len(k) for k in results)

@@ -10,6 +10,21 @@ extension Engine {
         case finished(Int)
         case failed(StreamFailure, Int)
         case cancelled
+        /// The crossfade into the next stream began (see `beginFade`).
+        case faded(Handover)
+    }
+
+    /// A pass's compressed input and decoded PCM buffers, freed with the
+    /// last pass that holds them (a crossfade's outgoing pass outlives the
+    /// `decode` call that made it).
+    final class PassBuffers {
+        let input = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
+        // 1152 frames x 2 channels x 2 bytes x 4: several MPEG frames per write.
+        let pcm = UnsafeMutableRawBufferPointer.allocate(byteCount: 1152 * 4 * 4, alignment: 16)
+        deinit {
+            input.deallocate()
+            pcm.deallocate()
+        }
     }
 
     /// The running state of one `decode`: where in the song it is, which
@@ -25,10 +40,10 @@ extension Engine {
         let end: Double?
         /// Replaced once, when a ranged seek gives up after feeding it.
         var decoder: Mpg123Decoder
-        /// Compressed bytes on their way to the decoder, and the PCM it
-        /// writes. Owned by `decode`, which frees them when the pass ends.
-        let input: UnsafeMutableRawBufferPointer
-        let pcm: UnsafeMutableRawBufferPointer
+        /// Compressed bytes on their way to the decoder, and the PCM it writes.
+        let buffers = PassBuffers()
+        var input: UnsafeMutableRawBufferPointer { buffers.input }
+        var pcm: UnsafeMutableRawBufferPointer { buffers.pcm }
         /// Known from the decoder's first `newFormat` (or a ranged seek).
         var format: AudioFormat?
         /// Position in PCM frames from the song's start, including skipped ones.
@@ -55,16 +70,23 @@ extension Engine {
         var started = false
         /// Cuts of a ring stream resumed so far (at most `maxResumes`).
         var resumes = 0
+        /// Whether this pass looked at fading into the next stream yet
+        /// (it does once, as its fade would begin).
+        var fadeConsidered = false
+        /// An incoming pass's overlap in frames (0: none), the frames of it
+        /// played so far, and the outgoing song mixed into them.
+        var fadeLength = 0
+        var fadeIndex = 0
+        var tail: FadeTail?
 
-        init(_ request: Request, decoder: Mpg123Decoder,
-             input: UnsafeMutableRawBufferPointer, pcm: UnsafeMutableRawBufferPointer) {
+        /// A pass with a fresh decoder.
+        /// - Throws: `StreamFailure.decode` when mpg123 cannot be set up.
+        init(_ request: Request) throws(StreamFailure) {
             id = request.id
             gain = request.info.gain
             start = request.start
             end = request.end
-            self.decoder = decoder
-            self.input = input
-            self.pcm = pcm
+            decoder = try Mpg123Decoder()
         }
 
         /// A ranged seek put the decoder at PCM frame `target`, in `format`.
@@ -132,22 +154,19 @@ extension Engine {
     /// request's end point), dropping the frames before its start point.
     func decode(_ request: Request, feed: inout Feed) -> Outcome {
         guard output != nil else { return .failed(.output("no output"), 0) }
-        let decoder: Mpg123Decoder
-        do { decoder = try Mpg123Decoder() } catch { return .failed(error, 0) }
-        let input = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
-        // 1152 frames x 2 channels x 2 bytes x 4: several MPEG frames per write.
-        let pcm = UnsafeMutableRawBufferPointer.allocate(byteCount: 1152 * 4 * 4, alignment: 16)
-        defer {
-            input.deallocate()
-            pcm.deallocate()
-        }
-        var pass = DecodePass(request, decoder: decoder, input: input, pcm: pcm)
+        var pass: DecodePass
+        do { pass = try DecodePass(request) } catch { return .failed(error, 0) }
         positionState.withLock { $0 = PlaybackPosition(stream: request.id, frames: 0, format: nil, bitrate: 0) }
         if let outcome = seekToStart(request, pass: &pass, feed: &feed) { return outcome }
+        return run(&pass, feed: &feed)
+    }
 
+    /// Decodes and plays the pass to its end (a crossfade's incoming pass
+    /// starts here, its decoder already past the format).
+    func run(_ pass: inout DecodePass, feed: inout Feed) -> Outcome {
         while true {
             let produced: Mpg123Decoder.Output
-            do { produced = try pass.decoder.decode(into: pcm) } catch {
+            do { produced = try pass.decoder.decode(into: pass.pcm) } catch {
                 return .failed(error, pass.frames)
             }
             switch produced {
@@ -156,7 +175,7 @@ extension Engine {
                 pass.announced(format)
                 publishPosition(of: pass, in: format)
             case .pcm(let decoded):
-                if let outcome = play(decoded, pass: &pass, source: feed.input) { return outcome }
+                if let outcome = play(decoded, pass: &pass, feed: feed) { return outcome }
             case .needMore:
                 if let outcome = readMore(pass: &pass, feed: &feed) { return outcome }
             }
@@ -183,19 +202,33 @@ extension Engine {
     }
 
     /// Plays the `decoded` bytes of PCM the decoder just wrote, less those
-    /// outside the start and end points.
+    /// outside the start and end points; an incoming crossfade pass mixes
+    /// the outgoing song in, and a pass reaching its fade hands over.
     /// - Returns: the stream's outcome when it ended (its end point reached,
-    ///   the output failed, the stream dropped); nil to decode on.
-    private func play(_ decoded: Int, pass: inout DecodePass, source: StreamInput) -> Outcome? {
+    ///   the output failed, the stream dropped, the fade begun); nil to decode on.
+    private func play(_ decoded: Int, pass: inout DecodePass, feed: Feed) -> Outcome? {
         guard decoded > 0, let format = pass.format else { return nil }
         let playable = pass.playable(decoded, in: format)
-        if !playable.isEmpty {
-            let volume = selectedOutput().hasMixer ? 65536 : softwareGain.load(ordering: .acquiring)
-            PCMScale.apply(PCMScale.factor(replayGain: pass.gain, volume: volume),
-                           to: UnsafeMutableRawBufferPointer(rebasing: pass.pcm[playable]))
+        if !playable.isEmpty { scale(pass, playable) }
+        if pass.fadeIndex < pass.fadeLength { mixFade(into: &pass, playable, format: format) }
+        let handover = beginFade(&pass, feed: feed, playable: playable, format: format)
+        let cut = handover.map { playable.lowerBound + ($0.fadedAt - pass.frames) * format.bytesPerFrame } ?? playable.upperBound
+        if let outcome = writeOut(&pass, playable.lowerBound..<cut, format: format, source: feed.input) { return outcome }
+        if let handover {
+            if commitFade(handover, outgoing: feed) { return .faded(handover) }
+            // The next song changed at the last moment: this one plays on alone.
+            if let outcome = writeOut(&pass, cut..<playable.upperBound, format: format, source: feed.input) { return outcome }
         }
-        var offset = playable.lowerBound
-        while offset < playable.upperBound {
+        publishPosition(of: pass, in: format)
+        if let stopAt = pass.stopAt, pass.frames >= stopAt { return .finished(pass.frames) }
+        return nil
+    }
+
+    /// Writes `range` of the pass's PCM to the output, counting its frames.
+    /// - Returns: the stream's outcome when it ended meanwhile; nil when all went out.
+    private func writeOut(_ pass: inout DecodePass, _ range: Range<Int>, format: AudioFormat, source: StreamInput) -> Outcome? {
+        var offset = range.lowerBound
+        while offset < range.upperBound {
             if !pass.started {
                 // Reported as the first samples are handed over (a paced
                 // output may hold this write as long as it plays), or are
@@ -204,8 +237,10 @@ extension Engine {
                 events?(.streamStarted(pass.id, format, bitrate: pass.decoder.bitrate,
                                        totalFrames: pass.decoder.lengthInFrames))
             }
+            // A pause during a crossfade ends it: the incoming song resumes alone.
+            if pass.tail != nil, pausedFlag.load(ordering: .acquiring) { abandonFade(&pass) }
             if waitWhilePaused(source) { return .cancelled }
-            let chunk = UnsafeRawBufferPointer(rebasing: pass.pcm[offset..<playable.upperBound])
+            let chunk = UnsafeRawBufferPointer(rebasing: pass.pcm[offset..<range.upperBound])
             let n: Int
             switch write(chunk, format: format, source: source) {
             case .wrote(let count): n = count
@@ -216,13 +251,18 @@ extension Engine {
             pass.frames += n / format.bytesPerFrame
             if source.isCancelled { return .cancelled }
         }
-        publishPosition(of: pass, in: format)
-        if let stopAt = pass.stopAt, pass.frames >= stopAt { return .finished(pass.frames) }
         return nil
     }
 
+    /// Applies the pass's replay gain and the software volume to `range` of its PCM.
+    func scale(_ pass: DecodePass, _ range: Range<Int>) {
+        let volume = selectedOutput().hasMixer ? 65536 : softwareGain.load(ordering: .acquiring)
+        PCMScale.apply(PCMScale.factor(replayGain: pass.gain, volume: volume),
+                       to: UnsafeMutableRawBufferPointer(rebasing: pass.pcm[range]))
+    }
+
     /// What `position()` answers from now on: the pass's frame, in `format`.
-    private func publishPosition(of pass: DecodePass, in format: AudioFormat) {
+    func publishPosition(of pass: DecodePass, in format: AudioFormat) {
         let now = PlaybackPosition(stream: pass.id, frames: pass.frames, format: format, bitrate: pass.decoder.bitrate)
         positionState.withLock { $0 = now }
     }

@@ -92,6 +92,16 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     var resumeURL: (id: StreamID, url: String)?
     /// Set once by `shutdown`. Guarded by `monitor`.
     var stopping = false
+    /// `stop` asked for the output to be let go (played out, then closed)
+    /// once the decode thread is idle; a `play` before then keeps it open,
+    /// so a stop that only precedes the next song costs no reopen.
+    /// Guarded by `monitor`; set by `stop`, cleared by `play` and the decode thread.
+    var outputToStop = false
+    /// The stream to crossfade into and the overlap in seconds
+    /// (`queueNext`). Guarded by `monitor`; cleared by `play`, `stop` and
+    /// the decode thread as the fade begins (`commitFade`).
+    var queuedNext: NextStream?
+    var crossfadeSeconds = 0.0
     /// Keys whose loudness is wanted once their body is whole. Guarded by
     /// `monitor`; `measureLoudness` adds, the end of a download takes.
     private var loudnessWanted: Set<String> = []
@@ -177,6 +187,8 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     public func play(stream id: StreamID, url: String, key: String?, from start: Double, until end: Double?, info: StreamInfo) {
         monitor.locked {
             pending = Request(id: id, url: url, key: key, start: max(0, start), end: end, info: info)
+            outputToStop = false
+            queuedNext = nil
             currentInput?.cancel()
             interruptFlag.store(true, ordering: .releasing)
             monitor.broadcast()
@@ -267,6 +279,13 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         }
     }
 
+    public func queueNext(_ next: NextStream?, crossfade seconds: Double) {
+        monitor.locked {
+            queuedNext = seconds > 0 ? next : nil
+            crossfadeSeconds = max(0, seconds)
+        }
+    }
+
     public func resume(stream id: StreamID, url: String) {
         let transfer: Transfer? = monitor.locked {
             guard currentStream == id else { return nil }
@@ -288,6 +307,8 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     public func stop() {
         monitor.locked {
             pending = nil
+            outputToStop = true
+            queuedNext = nil
             currentInput?.cancel()
             interruptFlag.store(true, ordering: .releasing)
             monitor.broadcast()
@@ -321,22 +342,54 @@ public final class Engine: AudioEngine, @unchecked Sendable {
 
     // MARK: decode thread
 
+    /// What the decode thread does next.
+    private enum Step {
+        case play(Request, Feed)
+        /// Let the output go after a `stop`: play out what it holds
+        /// (the end of the queue's last song), then close it.
+        case stopOutput
+        case exit
+    }
+
+    /// Waits for the next step; call locked.
+    private func nextStepLocked() -> Step {
+        while pending == nil && !outputToStop && !stopping { monitor.wait() }
+        if stopping { return .exit }
+        if let request = pending {
+            pending = nil
+            return .play(request, openFeed(request))
+        }
+        outputToStop = false
+        return .stopOutput
+    }
+
     /// The decode thread's body: one request at a time, played to its end
-    /// and reported, until `shutdown`.
+    /// (or its crossfade into the next) and reported, until `shutdown`.
     private func decodeLoop() {
+        var handover: Handover?
         while true {
-            let next: (Request, Feed)? = monitor.locked {
-                while pending == nil && !stopping { monitor.wait() }
-                guard !stopping, let request = pending else { return nil }
-                pending = nil
-                return (request, openFeed(request))
+            var outcome: Outcome
+            var feed: Feed
+            let id: StreamID
+            if var next = handover {
+                // The crossfade's incoming stream plays on from its first mixed frames.
+                handover = nil
+                (id, feed) = (next.request.id, next.feed)
+                for o in outputs { o.nowPlaying(next.request.info) }
+                outcome = run(&next.pass, feed: &feed)
+            } else {
+                let step = monitor.locked { nextStepLocked() }
+                guard case .play(let request, let opened) = step else {
+                    if case .exit = step { return }
+                    configuredOutput?.stopped()
+                    configuredFormat = nil
+                    continue
+                }
+                (id, feed) = (request.id, opened)
+                if let t = feed.transfer { network.add(t) }
+                for o in outputs { o.nowPlaying(request.info) }
+                outcome = decode(request, feed: &feed)
             }
-            guard let (request, opened) = next else { return }
-            var feed = opened
-            let id = request.id
-            if let t = feed.transfer { network.add(t) }
-            for o in outputs { o.nowPlaying(request.info) }
-            let outcome = decode(request, feed: &feed)
             if let t = feed.transfer { network.remove(t) }
             monitor.locked { if currentInput === feed.input { currentInput = nil } }
             switch outcome {
@@ -348,6 +401,9 @@ public final class Engine: AudioEngine, @unchecked Sendable {
                 events?(.streamFailed(id, failure, frames: frames))
             case .cancelled:
                 configuredOutput?.discard()
+            case .faded(let next):
+                events?(.streamFaded(id, frames: next.fadedAt, into: next.request.id))
+                handover = next
             }
         }
     }

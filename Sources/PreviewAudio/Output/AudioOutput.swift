@@ -48,11 +48,17 @@ protocol AudioOutput: AnyObject, Sendable {
     /// Lets the device go while another output plays (dropping what is
     /// buffered); the next `configure` opens it again.
     func release()
+
+    /// Playback stopped (`stop`, or the end of the queue): play out what
+    /// was written and not discarded, then let the device go; the next
+    /// `configure` opens it again.
+    func stopped()
 }
 
 extension AudioOutput {
     var canReconnect: Bool { false }
     func release() {}
+    func stopped() {}
     func nowPlaying(_ info: StreamInfo) {}
 }
 

@@ -6,6 +6,10 @@ import PreviewCore
 /// sink-input volume (ramped over `rampSteps` x 15 ms so a change never
 /// clicks), a format change drains and reopens the stream.
 /// The server comes from the usual places (`PULSE_SERVER`, the user's runtime dir).
+/// The stream is named after the song (`media.name` "Artist – Title", with
+/// `media.artist`, `media.title`, `media.role`), so volume applets show it.
+/// Without a chosen sink it follows the server's default sink; a chosen one
+/// is kept (PA_STREAM_DONT_MOVE), and its loss is an output failure.
 /// When the server goes away, calls throw `StreamFailure.output`; calling
 /// `configure` again reconnects (the engine retries with back-off).
 final class PulseOutput: AudioOutput, @unchecked Sendable {
@@ -17,6 +21,11 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
     private var format: AudioFormat?
     private var volume = 100
     private var paused = false
+    /// The song `nowPlaying` named last, for the stream's properties.
+    private var info = StreamInfo()
+    /// PCM went to the stream since it opened or was last flushed: a stop
+    /// then plays it out before closing. Under the mainloop lock.
+    private var holdsPCM = false
     /// Target buffer length: enough to ride out scheduling hiccups,
     /// short enough that pause and skip feel immediate.
     private let bufferSeconds = 0.2
@@ -50,8 +59,10 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
             pa_context_unref(old)
             context = nil
         }
+        let appProps = [("application.name", "previewd"), ("application.icon_name", "multimedia-audio-player")]
         guard let api = pa_threaded_mainloop_get_api(mainloop),
-              let ctx = pa_context_new(api, "previewd") else { throw .output("pa_context_new failed") }
+              let ctx = withProplist(appProps, { pa_context_new_with_proplist(api, "previewd", $0) })
+        else { throw .output("pa_context_new failed") }
         pa_context_set_state_callback(ctx, { _, ud in pa_threaded_mainloop_signal(OpaquePointer(ud), 0) }, userdata)
         guard pa_context_connect(ctx, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
             let why = String(cString: pa_strerror(pa_context_errno(ctx)))
@@ -82,7 +93,8 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
         try connectContext()
         var spec = pa_sample_spec(format: pv_pa_sample_s16ne(), rate: UInt32(newFormat.sampleRate), channels: UInt8(newFormat.channels))
-        guard let s = pa_stream_new(context, "preview", &spec, nil) else {
+        guard let s = withProplist(streamProperties, { pa_stream_new_with_proplist(context, info.mediaName ?? "previewd", &spec, nil, $0) })
+        else {
             throw .output("pa_stream_new failed: \(String(cString: pa_strerror(pa_context_errno(context))))")
         }
         pa_stream_set_state_callback(s, { _, ud in pa_threaded_mainloop_signal(OpaquePointer(ud), 0) }, userdata)
@@ -94,7 +106,8 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: UInt32.max, minreq: target / 2, fragsize: UInt32.max)
         var cv = pa_cvolume()
         pa_cvolume_set(&cv, UInt32(newFormat.channels), volumeValue)
-        let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | (paused ? PA_STREAM_START_CORKED.rawValue : 0))
+        let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | (paused ? PA_STREAM_START_CORKED.rawValue : 0)
+            | (sink != nil ? PA_STREAM_DONT_MOVE.rawValue : 0))
         guard pa_stream_connect_playback(s, sink, &attr, flags, &cv, nil) >= 0 else {
             pa_stream_unref(s)
             throw .output("cannot open a PulseAudio stream: \(String(cString: pa_strerror(pa_context_errno(context))))")
@@ -139,6 +152,7 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
                 throw .output("pa_stream_write failed: \(String(cString: pa_strerror(pa_context_errno(context))))")
             }
             offset += n
+            holdsPCM = true
         }
         return offset
     }
@@ -155,6 +169,43 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         lock()
         defer { unlock() }
         if let stream, let op = pa_stream_flush(stream, nil, nil) { pa_operation_unref(op) }
+        holdsPCM = false
+    }
+
+    func stopped() {
+        lock()
+        defer { unlock() }
+        guard stream != nil else { return }
+        // Closing a stream drops what the server still holds: PipeWire's
+        // pulse server cut or faded the last song's end. Play it out first.
+        if holdsPCM { drainLocked() }
+        closeStreamLocked()
+    }
+
+    func nowPlaying(_ info: StreamInfo) {
+        lock()
+        defer { unlock() }
+        self.info = info
+        guard let stream else { return }
+        if let op = withProplist(streamProperties, { pa_stream_proplist_update(stream, PA_UPDATE_REPLACE, $0, nil, nil) }) {
+            pa_operation_unref(op)
+        }
+        let stale = [info.artist == nil ? "media.artist" : nil, info.title == nil ? "media.title" : nil].compactMap { $0 }
+        // The last song's artist or title must not stay on one that has none.
+        for key in stale {
+            key.withCString { k in
+                var list: [UnsafePointer<CChar>?] = [k, nil]
+                if let op = pa_stream_proplist_remove(stream, &list, nil, nil) { pa_operation_unref(op) }
+            }
+        }
+    }
+
+    /// The stream's properties for `info` (PA_PROP_MEDIA_*).
+    private var streamProperties: [(String, String)] {
+        var props = [("media.name", info.mediaName ?? "previewd"), ("media.role", "music")]
+        if let artist = info.artist { props.append(("media.artist", artist)) }
+        if let title = info.title { props.append(("media.title", title)) }
+        return props
     }
 
     func trackEnded() {
@@ -281,14 +332,30 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         return pa_volume_t(UInt64(norm) * UInt64(volume) / 100)
     }
 
-    /// Plays out what is buffered (pa_stream_drain); call locked.
+    /// Plays out what is buffered (pa_stream_drain), waiting at most
+    /// `drainLimit` seconds, so a server that stops answering cannot hold
+    /// the decode thread; call locked.
     private func drainLocked() {
-        guard let stream, !paused, pv_pa_stream_is_good(pa_stream_get_state(stream)) != 0,
+        defer { holdsPCM = false }
+        guard let stream, let context, !paused, pv_pa_stream_is_good(pa_stream_get_state(stream)) != 0,
               let op = pa_stream_drain(stream, { _, _, ud in pa_threaded_mainloop_signal(OpaquePointer(ud), 0) }, userdata)
         else { return }
-        while pa_operation_get_state(op) == PA_OPERATION_RUNNING { pa_threaded_mainloop_wait(mainloop) }
+        let deadline = pa_rtclock_now() + pa_usec_t(drainLimit * 1_000_000)
+        // The timer only wakes the wait below, which then sees the deadline.
+        let timer = pa_context_rttime_new(context, deadline, { _, _, _, ud in
+            pa_threaded_mainloop_signal(OpaquePointer(ud), 0)
+        }, userdata)
+        while pa_operation_get_state(op) == PA_OPERATION_RUNNING && pa_rtclock_now() < deadline {
+            pa_threaded_mainloop_wait(mainloop)
+        }
+        if pa_operation_get_state(op) == PA_OPERATION_RUNNING { pa_operation_cancel(op) }
         pa_operation_unref(op)
+        if let timer, let api = pa_threaded_mainloop_get_api(mainloop) { api.pointee.time_free(timer) }
     }
+
+    /// Longest wait for a drain: the buffer plus the server's own latency,
+    /// with room to spare.
+    private let drainLimit = 2.0
 
     private func closeStreamLocked() {
         stopRampLocked()
@@ -299,5 +366,15 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         pa_stream_unref(stream)
         self.stream = nil
         format = nil
+        holdsPCM = false
     }
+}
+
+/// Calls `body` with a pa_proplist holding `pairs` (pa_proplist_new and
+/// pa_proplist_sets), freed after it: the calls it is for copy it.
+private func withProplist<R>(_ pairs: [(String, String)], _ body: (OpaquePointer) -> R) -> R {
+    let list = pa_proplist_new()!
+    defer { pa_proplist_free(list) }
+    for (key, value) in pairs { pa_proplist_sets(list, key, value) }
+    return body(list)
 }

@@ -82,6 +82,11 @@ public enum EngineEvent: Sendable {
     /// The stream ended normally at position `frames` (counted from the
     /// song's beginning, so including any frames skipped by a start offset).
     case streamFinished(StreamID, frames: Int)
+    /// The stream began its crossfade into stream `into` (see
+    /// `AudioEngine.queueNext`) at position `frames`: from now on `into` is
+    /// the one playing, its first frames mixed with this one's last. No
+    /// `.streamFinished` follows for this stream.
+    case streamFaded(StreamID, frames: Int, into: StreamID)
     /// The stream stopped with an error after `frames` PCM frames.
     case streamFailed(StreamID, StreamFailure, frames: Int)
     /// The download under the stream broke off after `bytes` bytes of the
@@ -122,6 +127,27 @@ public struct StreamInfo: Equatable, Sendable {
         case let (a?, _) where !a.isEmpty: return a
         default: return nil
         }
+    }
+}
+
+/// A stream to crossfade into (`AudioEngine.queueNext`): as `play`'s
+/// arguments, its body kept under `key`.
+public struct NextStream: Equatable, Sendable {
+    public var id: StreamID
+    public var url: String
+    public var key: String
+    /// Start and end points in seconds from the song's start (`end` nil: to its end).
+    public var start: Double
+    public var end: Double?
+    public var info: StreamInfo
+    /// - Parameters: as the properties.
+    public init(id: StreamID, url: String, key: String, start: Double = 0, end: Double? = nil, info: StreamInfo) {
+        self.id = id
+        self.url = url
+        self.key = key
+        self.start = start
+        self.end = end
+        self.info = info
     }
 }
 
@@ -186,6 +212,14 @@ public protocol AudioEngine: AnyObject, Sendable {
     /// own, and reports `.loudnessMeasured`. A body already dropped, or
     /// never whole, is not measured.
     func measureLoudness(_ key: String)
+    /// Names the stream to fade into over the last `seconds` of the playing
+    /// one (MPD's `crossfade`), replacing any named before; nil or 0
+    /// seconds: none. The fade happens only where both bodies are whole in
+    /// memory (`key`ed and downloaded), the playing stream's length is
+    /// known and both decode to the same format; it is announced with
+    /// `.streamFaded`. Otherwise the playing stream ends as usual and the
+    /// caller plays the next one. `play` and `stop` forget it.
+    func queueNext(_ next: NextStream?, crossfade seconds: Double)
     /// Continues stream `id` after `.streamCut`, fetching the rest of the
     /// body from `url` (the same media, maybe a fresh signed URL) with an
     /// HTTP Range request starting at the first byte not yet received.

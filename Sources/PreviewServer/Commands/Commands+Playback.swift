@@ -109,9 +109,11 @@ extension Commands {
             return .done
         }
         t.register("crossfade", 1, 1) { call throws(ProtocolError) in
-            guard try Arguments.unsigned(call.args[0]) == 0 else {
-                throw ProtocolError(.argument, "Crossfade is not supported: previews play gapless")
+            let seconds = try Arguments.unsigned(call.args[0])
+            guard seconds <= Crossfade.maxSeconds else {
+                throw ProtocolError(.argument, "Crossfade too long: at most \(Crossfade.maxSeconds) s for 30-second previews")
             }
+            c.setCrossfade(seconds)
             return .done
         }
     }

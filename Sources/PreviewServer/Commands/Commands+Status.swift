@@ -97,6 +97,8 @@ extension Commands {
         r.field("playlistlength", queue.count)
         r.field("mixrampdb", "0")
         r.field("state", player.state.rawValue)
+        // mpd shows xfade only while it is on, after the state.
+        if c.streams.crossfadeSeconds > 0 { r.field("xfade", c.streams.crossfadeSeconds) }
         if let id = player.current, let pos = queue.position(of: id) {
             r.field("song", pos)
             r.field("songid", Int(id))

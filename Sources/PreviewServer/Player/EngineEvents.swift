@@ -11,6 +11,8 @@ extension PlayerController {
             because(.metadata) { streamStarted(id, format: format, bitrate: rate, totalFrames: totalFrames) }
         case .streamFinished(let id, let frames):
             because(.eof) { streamFinished(id, frames: frames) }
+        case .streamFaded(let id, let frames, let next):
+            because(.eof) { streamFaded(id, frames: frames, into: next) }
         case .streamCut(let id, let failure, let bytes):
             because(.urlRefreshed) { streamCut(id, failure: failure, bytes: bytes) }
         case .streamFailed(let id, let failure, _):

@@ -7,7 +7,8 @@ extension PlayerController {
     func snapshot() -> SavedState {
         SavedState(queue: queue.songs, queueVersion: queue.version, nextID: queue.upcomingID,
                    current: player.current, state: player.state, elapsed: player.state == .stop ? 0 : elapsed,
-                   modes: player.modes, volume: volume, outputEnabled: outputEnabled, replayGainMode: replayGainMode)
+                   modes: player.modes, volume: volume, outputEnabled: outputEnabled, replayGainMode: replayGainMode,
+                   crossfade: streams.crossfadeSeconds)
     }
 
     /// Restores saved state at start-up: paused at the same place, or playing
@@ -15,6 +16,7 @@ extension PlayerController {
     func restore(_ saved: SavedState, playing: Bool) {
         queue = Queue(restoring: saved.queue, nextID: saved.nextID, version: saved.queueVersion, maxLength: queue.maxLength)
         restoreSettings(volume: saved.volume, outputEnabled: saved.outputEnabled, replayGainMode: saved.replayGainMode)
+        streams.crossfadeSeconds = max(0, min(Crossfade.maxSeconds, saved.crossfade ?? 0))
         var state = saved.state
         if state == .play && !playing { state = .pause }
         if state == .pause && playing { state = .play }

@@ -117,6 +117,7 @@ final class PlayerController {
         shuffleSource = SplitMix64(seed: seed ^ 0x9E37_79B9_7F4A_7C15)
         prefetcher.candidates = { [unowned self] in prefetchCandidates() }
         prefetcher.shouldMeasure = { [unowned self] in self.loudness.shouldMeasure($0) }
+        prefetcher.refreshed = { [unowned self] in self.queueNextForFade() }
         previewURLs.observer = { [unowned self] in self.loudness.note($0) }
     }
 

@@ -17,6 +17,9 @@ final class Prefetcher {
     var candidates: () -> [Song]? = { [] }
     /// Whether a listed song's loudness is to be measured (asked once per song).
     var shouldMeasure: (String) -> Bool = { _ in false }
+    /// Called after each refresh, whatever it changed (the crossfade's
+    /// next stream follows the same changes as the list).
+    var refreshed: () -> Void = {}
 
     private let engine: AudioEngine
     private let catalog: DeezerClient
@@ -64,6 +67,7 @@ final class Prefetcher {
 
     /// Tells the engine the songs to download now, most wanted first.
     func refresh() {
+        defer { refreshed() }
         guard let songs = candidates() else { return }
         var items: [MediaItem] = []
         for song in count > 0 ? songs : [] {

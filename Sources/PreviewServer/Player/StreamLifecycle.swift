@@ -24,6 +24,16 @@ struct ActiveStream {
     var gain: ReplayGain = .none
 }
 
+/// A stream named to the engine before it plays: the next song, for a crossfade.
+struct QueuedStream: Equatable {
+    let id: StreamID
+    let song: SongID
+    let url: String
+    let from: Double
+    let until: Double?
+    let gain: ReplayGain
+}
+
 /// The bookkeeping around the streams, one after another.
 struct StreamLifecycle {
     /// The stream now wanted, if any.
@@ -45,6 +55,12 @@ struct StreamLifecycle {
     /// `PlayerController.burstQuiet` passes without another, or a command
     /// plays a song. No new prefetch list is made meanwhile.
     var inBurst = false
+    /// `crossfade`: the overlap of one song with the next, in seconds (0: gapless).
+    var crossfadeSeconds = 0
+    /// The stream the engine was told to fade into (`queueNext`), and,
+    /// while the fade's `songFinished` runs, the one `start` adopts.
+    var queued: QueuedStream?
+    var fadingInto: QueuedStream?
 
     /// Takes the next stream id.
     mutating func takeID() -> StreamID {
@@ -116,6 +132,7 @@ extension PlayerController {
     func halt() {
         finishStreamAccounting()
         streams.active = nil
+        streams.queued = nil
         engine.stop()
         releaseWaiters()
     }
@@ -181,7 +198,9 @@ extension PlayerController {
     /// `skipSettle` seconds without another skip.
     func start(song id: SongID, retried: Bool, offset: Double = 0, skip: Bool = false) {
         guard let entry = queue.song(withID: id) else { return }
+        if adoptFade(of: id, offset: offset) { return }
         finishStreamAccounting()
+        streams.queued = nil
         let streamID = streams.takeID()
         let from = max(offset, entry.range?.start ?? 0)
         let until = entry.range?.end

@@ -17,6 +17,8 @@ struct SavedState: Codable, Equatable {
     var volume: Int
     var outputEnabled: Bool
     var replayGainMode: String
+    /// Seconds of crossfade (absent in files from before it existed).
+    var crossfade: Int?
 }
 
 /// A value kept in a file of the state directory: besides decoding, it is
