@@ -182,6 +182,53 @@ def test_kill_9_never_tears_or_loses_acknowledged_state(tmp_path, http):
         d.close()
 
 
+def test_kill_9_while_playing_resumes_within_5_s(tmp_path, http):
+    d = Daemon(tmp_path / "d", http, output="null", pace="realtime")
+    c = d.client()
+    assert c.cmd("add deezer:track:3135556") == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    # Nothing changes while the song plays: only the periodic save keeps
+    # the position (every 5 s, as mpd's state_file_interval).
+    while float(c.fields("status")["elapsed"]) < 7.5:
+        time.sleep(0.05)
+    killed_at = float(c.fields("status")["elapsed"])
+    os.kill(d.proc.pid, signal.SIGKILL)
+    d.proc.wait()
+    d.log_file.close()
+    os.rename(d.log_path, d.log_path + ".1")
+    again = Daemon(d.tmp, http, output="null", pace="realtime")
+    try:
+        st = again.client().fields("status")
+        assert st["state"] == "pause" and st["songid"] == "1", st
+        assert killed_at - 5.1 <= float(st["elapsed"]) <= killed_at, (killed_at, st)
+    finally:
+        again.close()
+
+
+def test_one_daemon_per_state_directory(tmp_path, http):
+    first = Daemon(tmp_path / "d", http, output="null")
+    try:
+        c = first.client()
+        assert c.cmd("add deezer:album:302127") == ["OK"]
+        # Another socket, the same state directory: refused, naming the holder.
+        second = subprocess.run([PREVIEWD, "--socket", str(tmp_path / "other.sock"), "--output", "null",
+                                 "--api-base", http + "/api", "--state-dir", os.path.join(first.tmp, "state")],
+                                capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL)
+        assert second.returncode == 1
+        assert second.stderr.strip().endswith(
+            f"previewd: another previewd (pid {first.proc.pid}) uses the state directory {first.tmp}/state"), second.stderr
+        assert not (tmp_path / "other.sock").exists()
+        assert c.fields("status")["playlistlength"] == "14"
+    finally:
+        first.close()
+    # Once the first is gone the directory is free again, with its queue.
+    again = Daemon(tmp_path / "d", http, output="null")
+    try:
+        assert again.client().fields("status")["playlistlength"] == "14"
+    finally:
+        again.close()
+
+
 def test_previewctl_want_and_playlists(daemon, http):
     assert daemon.ctl("want").stdout == "the want list is empty\n"
     p = daemon.ctl("want", "add", "deezer:album:302127")

@@ -2,7 +2,9 @@ import Dispatch
 import PreviewCore
 
 /// Writes the state file after changes: at most once a second, and once
-/// more at shutdown. Encoding a 100,000-song queue takes a tenth of a
+/// more at shutdown; while a song plays, also every `positionInterval`
+/// (mpd's `state_file_interval`), so a crash loses at most that much of
+/// the position. Encoding a 100,000-song queue takes a tenth of a
 /// second, so the encoding and the write happen on a serial queue of their
 /// own, in order, and no client waits for them.
 final class StateSaver {
@@ -19,6 +21,9 @@ final class StateSaver {
     private var scheduled = false
     /// Shortest time between two saves, seconds.
     static let interval = 1.0
+    /// While playing, the longest time between two saves, seconds.
+    static let positionInterval = 5.0
+    private var positionTimer = false
 
     /// - Parameters:
     ///   - now: monotonic seconds.
@@ -43,7 +48,23 @@ final class StateSaver {
 
     /// Saves if something changed since the last save: now, or one
     /// `interval` after the last save.
-    func saveIfChanged() { save(force: false) }
+    func saveIfChanged() {
+        save(force: false)
+        keepPositionFresh()
+    }
+
+    /// While playing, saves again every `positionInterval`: the position
+    /// moves without any change being counted. No timer runs otherwise.
+    private func keepPositionFresh() {
+        guard !positionTimer, controller.player.state == .play else { return }
+        positionTimer = true
+        schedule(StateSaver.positionInterval) { [weak self] in
+            guard let self else { return }
+            self.positionTimer = false
+            if self.controller.player.state == .play { self.write() }
+            self.keepPositionFresh()
+        }
+    }
 
     /// Saves what changed and waits until it is written (shutdown).
     func saveNow() { save(force: true) }
@@ -61,8 +82,13 @@ final class StateSaver {
             }
             return
         }
+        write(force: force)
+    }
+
+    /// Writes the state as it is now (on the serial queue; waited for with `force`).
+    private func write(force: Bool = false) {
         savedChange = controller.changeCount
-        lastSave = t
+        lastSave = now()
         let snapshot = controller.snapshot()
         queue.async { [file, log] in
             let start = monotonicTime()

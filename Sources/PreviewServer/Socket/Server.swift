@@ -40,6 +40,16 @@ public final class Server {
     /// - Throws: `SocketError` or `EngineError` when start-up fails.
     public func run() throws {
         try UnixListener.makeDirectories(options.stateDirectory)
+        // One daemon per state directory: a second one would restore the
+        // same queue and overwrite the first one's state with its own.
+        let lock: DirectoryLock
+        do { lock = try DirectoryLock(directory: options.stateDirectory) } catch {
+            if case .held(_, let pid?) = error {
+                throw SocketError(message: "another previewd (pid \(pid)) uses the state directory \(options.stateDirectory)")
+            }
+            throw SocketError(message: "state directory \(options.stateDirectory): \(error)")
+        }
+        defer { withExtendedLifetime(lock) {} }
         let listener = try listen()
         defer { listener.close() }
         let signals = try catchSignals()
