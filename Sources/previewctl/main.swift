@@ -190,9 +190,25 @@ while let first = args.first, first.hasPrefix("-") {
         out(ControlCommand.usage)
         exit(0)
     default:
-        out("")
-        fail("unknown option \"\(first)\"\n" + ControlCommand.usage, 64)
+        let hint = CommandHelp.closest(to: first, among: ["--socket", "--help"]).map { "; did you mean \"\($0)\"?" } ?? "."
+        fail("unknown option \"\(first)\"\(hint) See previewctl --help", 64)
     }
+}
+// `help [COMMAND]` and `COMMAND --help` print help and need no daemon.
+if args.first == "help", args.count <= 2 {
+    guard let name = args.dropFirst().first else {
+        out(ControlCommand.usage)
+        exit(0)
+    }
+    guard let text = CommandHelp.help(for: name) else {
+        fail(CommandHelp.line(for: .init(message: "unknown command \"\(name)\"", unknownCommand: name), arguments: []), 64)
+    }
+    out(text)
+    exit(0)
+}
+if let name = args.first, args.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }), let text = CommandHelp.help(for: name) {
+    out(text)
+    exit(0)
 }
 /// The version of this previewctl (the daemon's is `previewd --version`).
 let previewctlVersion = "0.1.0"
@@ -207,7 +223,7 @@ if args.count == 2, args[0] == "completions", let script = Completions.script(fo
     exit(0)
 }
 do { command = try ControlCommand(arguments: args) } catch {
-    fail("\(error.message)\n" + ControlCommand.usage, 64)
+    fail(CommandHelp.line(for: error, arguments: args), 64)
 }
 let path = SocketPath.resolve(explicit: socketOption, environment: Environment.value, uid: ThisProcess.userID)
 let connection = Connection(path: path)

@@ -242,26 +242,43 @@ def test_next_while_stopped_refused(daemon, http):
 # ---------------------------------------------------------------- usage errors (exit 64)
 
 @pytest.mark.parametrize("args,message", [
-    ((), "previewctl: no command given"),
-    (("frob",), 'previewctl: unknown command "frob"'),
-    (("random", "maybe"), 'previewctl: random takes on or off, not "maybe"'),
-    (("repeat",), 'previewctl: wrong number of arguments for "repeat"'),
-    (("volume", "abc"), 'previewctl: volume takes N, +N or -N (0 to 100), not "abc"'),
-    (("volume", "101"), 'previewctl: volume takes N, +N or -N (0 to 100), not "101"'),
-    (("del", "0"), 'previewctl: del takes a queue position from 1, not "0"'),
-    (("del",), 'previewctl: wrong number of arguments for "del"'),
-    (("play", "0"), 'previewctl: play takes a queue position from 1, not "0"'),
-    (("add",), "previewctl: add needs at least one URI"),
-    (("stop", "now"), 'previewctl: wrong number of arguments for "stop"'),
-    (("--frob", "status"), 'previewctl: unknown option "--frob"'),
+    ((), "previewctl: no command given. See previewctl --help"),
+    (("frob",), 'previewctl: unknown command "frob". See previewctl --help'),
+    (("stauts",), 'previewctl: unknown command "stauts"; did you mean "status"? See previewctl --help'),
+    (("nxt",), 'previewctl: unknown command "nxt"; did you mean "next"? See previewctl --help'),
+    (("random", "maybe"), 'previewctl: random takes on or off, not "maybe". See previewctl random --help'),
+    (("repeat",), 'previewctl: wrong number of arguments for "repeat". See previewctl repeat --help'),
+    (("volume", "abc"), 'previewctl: volume takes N, +N or -N (0 to 100), not "abc". See previewctl volume --help'),
+    (("volume", "1000"), 'previewctl: volume takes N, +N or -N (0 to 100), not "1000". See previewctl volume --help'),
+    (("seek", "200%"), 'previewctl: seek takes SECONDS, +SECONDS, -SECONDS or PERCENT%, not "200%". '
+                       'See previewctl seek --help'),
+    (("want", "list"), 'previewctl: want takes add, rm, toggle or play, not "list". See previewctl want --help'),
+    (("del", "0"), 'previewctl: del takes a queue position from 1, not "0". See previewctl del --help'),
+    (("del",), 'previewctl: wrong number of arguments for "del". See previewctl del --help'),
+    (("play", "0"), 'previewctl: play takes a queue position from 1, not "0". See previewctl play --help'),
+    (("add",), "previewctl: add needs at least one URI. See previewctl add --help"),
+    (("stop", "now"), 'previewctl: wrong number of arguments for "stop". See previewctl stop --help'),
+    (("--frob", "status"), 'previewctl: unknown option "--frob". See previewctl --help'),
+    (("--sockt", "x", "status"), 'previewctl: unknown option "--sockt"; did you mean "--socket"? See previewctl --help'),
 ])
-def test_usage_error_exit_64(daemon, args, message):
+def test_usage_error_is_one_line_exit_64(daemon, args, message):
     p = daemon.ctl(*args)
-    assert p.returncode == 64
-    assert p.stdout == ""
-    assert p.stderr.splitlines()[0] == message
-    assert "usage: previewctl" in p.stderr
+    assert (p.returncode, p.stdout, p.stderr) == (64, "", message + "\n")
     assert daemon.client().cmd("status")[-2:] == ["state: stop", "OK"]
+
+
+@pytest.mark.parametrize("args", [("seek", "--help"), ("help", "seek"), ("seek", "-h")])
+def test_command_help(args):
+    p = subprocess.run([PREVIEWCTL, *args], capture_output=True, text=True, timeout=30)
+    assert (p.returncode, p.stderr) == (0, "")
+    assert p.stdout == ("usage: previewctl [--socket PATH] COMMAND [ARGS]\n"
+                        "  seek [+|-]S|P%    jump to S seconds (or P percent), or S seconds on or back\n")
+
+
+def test_help_of_a_command_that_does_not_exist():
+    p = subprocess.run([PREVIEWCTL, "help", "stauts"], capture_output=True, text=True, timeout=30)
+    assert (p.returncode, p.stdout) == (64, "")
+    assert p.stderr == 'previewctl: unknown command "stauts"; did you mean "status"? See previewctl --help\n'
 
 
 # ---------------------------------------------------------------- no daemon (exit 69)

@@ -133,9 +133,12 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         var offset = 0
         while offset < pcm.count {
             if interrupted() { break }
-            guard pv_pa_stream_is_good(pa_stream_get_state(stream)) != 0,
-                  let context, pv_pa_context_is_good(pa_context_get_state(context)) != 0 else {
+            guard let context, pv_pa_context_is_good(pa_context_get_state(context)) != 0 else {
                 throw .output("PulseAudio connection lost")
+            }
+            guard pv_pa_stream_is_good(pa_stream_get_state(stream)) != 0 else {
+                // The server ended the stream but not the connection: the sink went away.
+                throw .output(sink.map { "PulseAudio sink \($0) is gone" } ?? "the PulseAudio server closed the stream")
             }
             let writable = pa_stream_writable_size(stream)
             if writable == 0 || writable == Int.max || writable == -1 {

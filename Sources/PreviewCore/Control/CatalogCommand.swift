@@ -51,7 +51,7 @@ public struct CatalogCommand: Equatable, Sendable {
             self = try CatalogCommand(browsing: name, options: o)
             return
         }
-        guard name == "info" else { throw ControlCommand.UsageError(message: "unknown command \"\(name)\"") }
+        guard name == "info" else { throw ControlCommand.UsageError(message: "unknown command \"\(name)\"", unknownCommand: name) }
         guard o.words.count == 1 else { throw ControlCommand.UsageError(message: "info takes one URI") }
         self = CatalogCommand(query: .info(o.words[0]))
         (add, play, json) = (o.add, o.play, o.json)

@@ -75,7 +75,8 @@ public enum ControlCommand: Equatable, Sendable {
         ("completions", "print shell completions"), ("version", "show the version"),
     ]
 
-    /// The usage text, printed with exit code 64 on a usage error.
+    /// The usage text, printed by `previewctl --help` (a usage error prints
+    /// one line instead: `CommandHelp.line`).
     public static let usage = """
     usage: previewctl [--socket PATH] COMMAND [ARGS]
       add URI...        queue deezer:track:ID, deezer:album:ID, deezer:playlist:ID,
@@ -129,6 +130,13 @@ public enum ControlCommand: Equatable, Sendable {
     /// A usage mistake, described for stderr.
     public struct UsageError: Error, Equatable {
         public let message: String
+        /// The command name that is none of previewctl's, when that is the mistake.
+        public var unknownCommand: String?
+        /// - Parameters: as the properties.
+        public init(message: String, unknownCommand: String? = nil) {
+            self.message = message
+            self.unknownCommand = unknownCommand
+        }
     }
 
     /// Parses the words after the options.
@@ -181,7 +189,7 @@ public enum ControlCommand: Equatable, Sendable {
         case "rmplaylist": try sub.count(1...1); self = .removePlaylist(args[0])
         case "search", "chart", "album", "artist", "related", "info", "genres", "picks", "releases", "radios", "radio":
             self = .catalog(try CatalogCommand(name: name, arguments: args))
-        default: throw UsageError(message: "unknown command \"\(name)\"")
+        default: throw UsageError(message: "unknown command \"\(name)\"", unknownCommand: name)
         }
     }
 }

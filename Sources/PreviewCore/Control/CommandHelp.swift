@@ -1,0 +1,81 @@
+/// What previewctl says about its own usage: one line for a mistake, with a
+/// close match when a name was mistyped, and the help of one command.
+public enum CommandHelp {
+    /// The one line a usage error prints (without the `previewctl: ` prefix):
+    /// the reason, a "did you mean" for an unknown command, and where help is.
+    public static func line(for error: ControlCommand.UsageError, arguments: [String]) -> String {
+        if let unknown = error.unknownCommand {
+            let names = ControlCommand.subcommands.map(\.name) + ["previous", "delete", "help"]
+            if let close = closest(to: unknown, among: names) {
+                return "\(error.message); did you mean \"\(close)\"? See previewctl --help"
+            }
+            return "\(error.message). See previewctl --help"
+        }
+        if let name = arguments.first, help(for: name) != nil {
+            return "\(error.message). See previewctl \(name) --help"
+        }
+        return "\(error.message). See previewctl --help"
+    }
+
+    /// The lines of `ControlCommand.usage` about command `name` (its
+    /// synopsis and description lines) under the usage header; nil for a
+    /// name the usage does not mention.
+    public static func help(for name: String) -> String? {
+        let lines = ControlCommand.usage.split(separator: "\n", omittingEmptySubsequences: false)
+        var entries: [[Substring]] = []
+        for line in lines.dropFirst() where line.hasPrefix("  ") {
+            // Description lines continue the entry above; an entry starts at column 2.
+            if line.hasPrefix("    "), !entries.isEmpty { entries[entries.count - 1].append(line) } else { entries.append([line]) }
+        }
+        let matching = entries.filter { entry in
+            synopsis(of: entry[0]).split(whereSeparator: { " |[]".contains($0) }).contains { $0 == name }
+        }
+        guard !matching.isEmpty else { return nil }
+        return ([lines[0]] + matching.joined()).joined(separator: "\n") + "\n"
+    }
+
+    /// An entry line's synopsis: what comes before its description, which
+    /// is set off by two spaces or more.
+    private static func synopsis(of line: Substring) -> Substring {
+        let body = line.drop(while: { $0 == " " })
+        var previous: Character?
+        for i in body.indices {
+            if body[i] == " ", previous == " " { return body[..<body.index(before: i)] }
+            previous = body[i]
+        }
+        return body
+    }
+
+    /// The name in `names` closest to `word` by edit distance (insertions,
+    /// deletions, substitutions and swaps of neighbours), when it is close
+    /// enough to be a slip: at most 1 edit for words up to 4 letters, 2 beyond.
+    public static func closest(to word: String, among names: [String]) -> String? {
+        let limit = word.count <= 4 ? 1 : 2
+        var best: (name: String, distance: Int)?
+        for name in names {
+            let d = distance(Array(word.lowercased()), Array(name))
+            if d <= limit, d < (best?.distance ?? Int.max) { best = (name, d) }
+        }
+        return best?.name
+    }
+
+    /// Optimal string alignment distance (Damerau-Levenshtein without
+    /// repeated edits of one substring).
+    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { rows[i][0] = i }
+        for j in 0...b.count { rows[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return rows[a.count][b.count]
+    }
+}
