@@ -3,14 +3,30 @@ import PreviewAudio
 import PreviewPlatform
 import PreviewServer
 
+let arguments = Array(CommandLine.arguments.dropFirst())
+let configFile = ConfigFile.path(arguments: arguments, environment: Environment.value)
+var configText: String?
+do {
+    configText = try AtomicFile.read(configFile.path).map { String(decoding: $0, as: UTF8.self) }
+} catch {
+    writeStderr("previewd: cannot read \(configFile.path): \(error.reason)")
+    ThisProcess.exit(64)
+}
+if configText == nil && configFile.explicit {
+    writeStderr("previewd: --config \(configFile.path): no such file")
+    ThisProcess.exit(64)
+}
 let options: DaemonOptions
 do {
-    options = try DaemonOptions.parse(Array(CommandLine.arguments.dropFirst()),
-                                      environment: Environment.value,
-                                      uid: ThisProcess.userID)
+    options = try DaemonOptions.parse(arguments, environment: Environment.value, uid: ThisProcess.userID,
+                                      config: configText.map { (configFile.path, $0) })
 } catch {
     writeStderr("previewd: \(error)")
     ThisProcess.exit(64)
+}
+if options.printConfig {
+    print(options.printedConfig(file: configFile.path + (configText == nil ? " (none)" : "")), terminator: "")
+    ThisProcess.exit(0)
 }
 if options.showHelp {
     print(DaemonOptions.usage, terminator: "")

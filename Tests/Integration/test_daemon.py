@@ -4,6 +4,7 @@ import signal
 import socket
 import stat
 import subprocess
+import time
 
 from conftest import PREVIEWD, Daemon, md5, wav_pcm, MANIFEST
 
@@ -84,3 +85,44 @@ def test_socket_from_environment(tmp_path, http):
     finally:
         p.terminate()
         assert p.wait(10) == 0
+
+
+def test_settings_file_applies_and_the_command_line_overrides_it(tmp_path, http):
+    config = tmp_path / "cfg" / "previewd"
+    config.mkdir(parents=True)
+    (config / "previewd.conf").write_text("# at most one client\nmax-clients = 1\nprefetch = 4\n")
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "cfg"))
+    d = Daemon(tmp_path / "d", http, output="null", env=env)
+    try:
+        # The start-up probe's connection may not be counted out yet.
+        for _ in range(100):
+            first = d.client()
+            if first.greeting == "OK MPD 0.23.5":
+                break
+            time.sleep(0.05)
+        assert first.greeting == "OK MPD 0.23.5"
+        second = socket.socket(socket.AF_UNIX)
+        second.connect(d.socket)
+        assert second.makefile("rb").read() == b"OK MPD 0.23.5\nACK [5@0] {} too many clients (at most 1)\n"
+        second.close()
+        assert first.cmd("ping") == ["OK"]
+    finally:
+        d.close()
+    r = subprocess.run([PREVIEWD, "--print-config", "--prefetch", "2"], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == f"# previewd settings in effect; settings file: {config / 'previewd.conf'}"
+    assert f"max-clients = 1  # {config / 'previewd.conf'}:2" in lines
+    assert "prefetch = 2  # command line" in lines
+
+
+def test_settings_file_errors_name_the_line_and_exit_64(tmp_path):
+    bad = tmp_path / "bad.conf"
+    bad.write_text("prefetch = 2\n\nprefech = 3\n")
+    r = subprocess.run([PREVIEWD, "--config", str(bad)], capture_output=True, text=True)
+    assert (r.returncode, r.stdout) == (64, "")
+    assert r.stderr == f'previewd: {bad}:3: unknown key "prefech"; did you mean "prefetch"?\n'
+    r = subprocess.run([PREVIEWD, "--config", str(tmp_path / "missing.conf")], capture_output=True, text=True)
+    assert (r.returncode, r.stderr) == (64, f"previewd: --config {tmp_path / 'missing.conf'}: no such file\n")
+    r = subprocess.run([PREVIEWD, "--prefech", "3"], capture_output=True, text=True)
+    assert (r.returncode, r.stderr) == (64, 'previewd: unknown option "--prefech"; did you mean "--prefetch"? (see --help)\n')

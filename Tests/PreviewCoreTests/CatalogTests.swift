@@ -70,7 +70,7 @@ import Testing
 
     @Test func usageErrors() {
         #expect(throws: ControlCommand.UsageError(message: "no command given")) { try ControlCommand(arguments: []) }
-        #expect(throws: ControlCommand.UsageError(message: "unknown command \"dance\"")) { try ControlCommand(arguments: ["dance"]) }
+        #expect(throws: ControlCommand.UsageError(message: "unknown command \"dance\"", unknownCommand: "dance")) { try ControlCommand(arguments: ["dance"]) }
         #expect(throws: ControlCommand.UsageError(message: "random takes on or off, not \"maybe\"")) { try ControlCommand(arguments: ["random", "maybe"]) }
         #expect(throws: ControlCommand.UsageError(message: "del takes a queue position from 1, not \"0\"")) { try ControlCommand(arguments: ["del", "0"]) }
         #expect(throws: ControlCommand.UsageError(message: "volume takes N, +N or -N (0 to 100), not \"abc\"")) { try ControlCommand(arguments: ["volume", "abc"]) }

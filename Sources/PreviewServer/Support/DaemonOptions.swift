@@ -49,6 +49,11 @@ public struct DaemonOptions: Equatable, Sendable {
     public var showHelp = false
     /// `--version` was given.
     public var showVersion = false
+    /// `--print-config` was given: print the settings in effect and exit 0.
+    public var printConfig = false
+    /// Where each setting given came from, by key (`prefetch`): `FILE:LINE`
+    /// or `command line`; settings not named are defaults or the environment's.
+    public var sources: [String: String] = [:]
 
     /// The text `--help` prints.
     public static let usage = """
@@ -90,6 +95,11 @@ public struct DaemonOptions: Equatable, Sendable {
       --hook-timeout S       kill a hook still running after S seconds (default 10)
       --max-command-list KIB longest command list a client may send
                              (default 2048, as mpd's max_command_list_size)
+      --config FILE          settings file (default
+                             $XDG_CONFIG_HOME/previewd/previewd.conf): key = value
+                             lines named like these options; the command line
+                             overrides it
+      --print-config         show the settings in effect and where each came from
       --help                 show this text
       --version              show the version
 
@@ -100,46 +110,77 @@ public struct DaemonOptions: Equatable, Sendable {
         public let description: String
     }
 
-    /// Parses `arguments` (without the program name).
+    /// Parses `arguments` (without the program name) over the settings of
+    /// `config` (a settings file's path and text, see `ConfigFile`).
     /// - Parameters: environment: variable lookup; uid: for the socket fallback.
-    /// - Throws: `UsageError` naming the bad option or value.
-    public static func parse(_ arguments: [String], environment: (String) -> String?, uid: UInt32) throws(UsageError) -> DaemonOptions {
+    /// - Throws: `UsageError` naming the bad option or value (and the file
+    ///   and line, for the settings file).
+    public static func parse(_ arguments: [String], environment: (String) -> String?, uid: UInt32,
+                             config: (path: String, text: String)? = nil) throws(UsageError) -> DaemonOptions {
         var o = DaemonOptions(socketPath: "", apiBase: "", stateDirectory: "")
         var paths = GivenPaths()
-        var words = OptionWords(arguments)
-        while let option = words.next() {
-            switch option.name {
-            case "--socket": paths.socket = try words.value(of: option)
-            case "--output": o.output = try words.output(option)
-            case "--pace": o.realtimePace = try words.pace(option)
-            case "--api-base": paths.apiBase = try words.webURL(option)
-            case "--state-dir": paths.stateDirectory = try words.value(of: option)
-            case "--log-level": o.logLevel = try words.logLevel(option)
-            case "--lastfm-key": o.lastfmKey = try words.value(of: option)
-            case "--lastfm-base": o.lastfmBase = try words.webURL(option)
-            case "--catalog-cache-ttl": o.catalogCacheTTL = try words.seconds(option, allowZero: true)
-            case "--restore-playing": o.restorePlaying = true
-            case "--stream-timeout": o.streamTimeout = try words.seconds(option, allowZero: false)
-            case "--previous-restart": o.previousRestart = try words.seconds(option, allowZero: true)
-            case "--max-clients": o.maxClients = try words.whole(option, 1...100_000, "a number")
-            case "--prefetch": o.prefetch = try words.whole(option, 0...16, "a number of songs")
-            case "--prefetch-memory": o.prefetchMemory = try words.whole(option, 1...1024, "MiB") << 20
-            case "--replay-gain-preamp": o.replayGainPreamp = try words.decibels(option)
-            case "--on-event": o.hooks.append(try words.hook(option))
-            case "--hook-timeout": o.hookTimeout = try words.seconds(option, allowZero: false)
-            case "--max-command-list": o.maxCommandListBytes = try words.whole(option, 1...(1 << 20), "KiB") << 10
-            case "--help", "-h": o.showHelp = true
-            case "--version", "-V": o.showVersion = true
-            default: throw UsageError(description: "unknown option \"\(option.word)\" (see --help)")
+        if let config {
+            for entry in try ConfigFile.entries(config.text, path: config.path) {
+                var words = OptionWords(["--\(entry.key)=\(entry.value)"])
+                let option = words.next()!
+                do { try o.take(option, from: &words, paths: &paths) } catch {
+                    throw UsageError(description: "\(entry.place): \(error.description)")
+                }
+                o.sources[entry.key] = entry.place
             }
+        }
+        var words = OptionWords(arguments)
+        var hooksGiven = false
+        while let option = words.next() {
+            if option.name == "--on-event", !hooksGiven {
+                // The command line's hooks replace the file's.
+                hooksGiven = true
+                o.hooks = []
+            }
+            try o.take(option, from: &words, paths: &paths)
+            if option.name.hasPrefix("--") { o.sources[String(option.name.dropFirst(2))] = "command line" }
         }
         o.applyEnvironment(paths, environment: environment, uid: uid)
         return o
     }
 
+    /// Applies one option, reading its value from `words`.
+    /// - Throws: `UsageError` naming the bad option or value.
+    private mutating func take(_ option: OptionWords.Option, from words: inout OptionWords, paths: inout GivenPaths) throws(UsageError) {
+        switch option.name {
+        case "--socket": paths.socket = try words.value(of: option)
+        case "--output": output = try words.output(option)
+        case "--pace": realtimePace = try words.pace(option)
+        case "--api-base": paths.apiBase = try words.webURL(option)
+        case "--state-dir": paths.stateDirectory = try words.value(of: option)
+        case "--log-level": logLevel = try words.logLevel(option)
+        case "--lastfm-key": lastfmKey = try words.value(of: option)
+        case "--lastfm-base": lastfmBase = try words.webURL(option)
+        case "--catalog-cache-ttl": catalogCacheTTL = try words.seconds(option, allowZero: true)
+        case "--restore-playing": restorePlaying = try words.flag(option)
+        case "--stream-timeout": streamTimeout = try words.seconds(option, allowZero: false)
+        case "--previous-restart": previousRestart = try words.seconds(option, allowZero: true)
+        case "--max-clients": maxClients = try words.whole(option, 1...100_000, "a number")
+        case "--prefetch": prefetch = try words.whole(option, 0...16, "a number of songs")
+        case "--prefetch-memory": prefetchMemory = try words.whole(option, 1...1024, "MiB") << 20
+        case "--replay-gain-preamp": replayGainPreamp = try words.decibels(option)
+        case "--on-event": hooks.append(try words.hook(option))
+        case "--hook-timeout": hookTimeout = try words.seconds(option, allowZero: false)
+        case "--max-command-list": maxCommandListBytes = try words.whole(option, 1...(1 << 20), "KiB") << 10
+        case "--help", "-h": showHelp = true
+        case "--version", "-V": showVersion = true
+        case "--print-config": printConfig = true
+        case "--config": _ = try words.value(of: option)  // read before parsing (`ConfigFile.path`)
+        default:
+            let known = DaemonOptions.optionNames.map { "--" + $0 } + ["--help", "--version", "--print-config", "--config"]
+            let hint = CommandHelp.closest(to: option.name, among: known).map { "; did you mean \"\($0)\"?" } ?? ""
+            throw UsageError(description: "unknown option \"\(option.word)\"\(hint) (see --help)")
+        }
+    }
+
     /// Paths and endpoints given on the command line: each falls back to the
     /// environment only when absent, so parsing keeps them apart until then.
-    private struct GivenPaths {
+    struct GivenPaths {
         var socket: String?
         var apiBase: String?
         var stateDirectory: String?
@@ -169,7 +210,7 @@ public struct DaemonOptions: Equatable, Sendable {
 /// The command line as a sequence of options, each with its value read on
 /// demand as `--name VALUE` or `--name=VALUE`, and the value forms options
 /// share. Every error names the option as given (without `=VALUE`).
-private struct OptionWords {
+struct OptionWords {
     typealias UsageError = DaemonOptions.UsageError
 
     /// One option word.
@@ -211,6 +252,17 @@ private struct OptionWords {
         }
         index += 1
         return arguments[index - 1]
+    }
+
+    /// A switch: on when given bare; a settings file says `yes`/`no`
+    /// (`true`/`false`, `on`/`off`, `1`/`0`).
+    func flag(_ option: Option) throws(UsageError) -> Bool {
+        guard let text = option.inline else { return true }
+        switch text.lowercased() {
+        case "yes", "true", "on", "1": return true
+        case "no", "false", "off", "0": return false
+        default: throw UsageError(description: "\(option.name) takes yes or no, not \"\(text)\"")
+        }
     }
 
     /// An `http://` or `https://` URL (the API endpoints).

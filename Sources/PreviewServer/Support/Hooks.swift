@@ -23,6 +23,11 @@ public struct Hook: Equatable, Sendable {
         command = text
     }
 
+    /// The hook as `--on-event` takes it: `[NAME,...:]COMMAND`.
+    public var setting: String {
+        (events.map { $0.sorted().joined(separator: ",") + ":" } ?? "") + command
+    }
+
     /// Whether the hook runs for an event named `name`.
     public func matches(_ name: String) -> Bool {
         events?.contains(name) ?? (name != "tick")

@@ -1,0 +1,79 @@
+import PreviewCore
+import Testing
+@testable import PreviewServer
+
+/// The settings file: its lines, its errors, and the command line over it.
+@Suite struct ConfigFileTests {
+    let none: (String) -> String? = { _ in nil }
+
+    func parse(_ text: String, _ arguments: [String] = []) throws(DaemonOptions.UsageError) -> DaemonOptions {
+        try DaemonOptions.parse(arguments, environment: none, uid: 0, config: ("/c/previewd.conf", text))
+    }
+
+    @Test func settingsCommentsAndQuotes() throws {
+        let o = try parse("""
+            # previewd
+            output = pulse:usb
+              prefetch=4
+            restore-playing = yes
+
+            on-event = player:notify-send "$PREVIEWD_TITLE"
+            on-event = mixer:true
+            socket = "/run/x socket "
+            """)
+        #expect(o.output == .pulse(sink: "usb") && o.prefetch == 4 && o.restorePlaying)
+        #expect(o.hooks.map(\.setting) == ["player:notify-send \"$PREVIEWD_TITLE\"", "mixer:true"])
+        #expect(o.socketPath == "/run/x socket ", "quotes keep the spaces at the ends")
+        #expect(o.sources["prefetch"] == "/c/previewd.conf:3" && o.sources["output"] == "/c/previewd.conf:2")
+    }
+
+    @Test func theCommandLineOverridesTheFile() throws {
+        let o = try parse("prefetch = 4\non-event = a\non-event = b\n", ["--prefetch", "1", "--on-event", "c"])
+        #expect(o.prefetch == 1 && o.sources["prefetch"] == "command line")
+        #expect(o.hooks.map(\.command) == ["c"], "the command line's hooks replace the file's")
+        #expect(try parse("restore-playing = yes", ["--prefetch", "1"]).restorePlaying)
+    }
+
+    @Test func errorsNameTheFileAndLine() {
+        #expect(throws: DaemonOptions.UsageError(description: "/c/previewd.conf:2: unknown key \"prefech\"; did you mean \"prefetch\"?")) {
+            try parse("# x\nprefech = 4\n")
+        }
+        #expect(throws: DaemonOptions.UsageError(description: "/c/previewd.conf:1: expected key = value, not \"prefetch 4\"")) {
+            try parse("prefetch 4")
+        }
+        #expect(throws: DaemonOptions.UsageError(description: "/c/previewd.conf:3: prefetch is set twice (first on line 1)")) {
+            try parse("prefetch = 1\n\nprefetch = 2")
+        }
+        #expect(throws: DaemonOptions.UsageError(description: "/c/previewd.conf:1: --max-clients takes a number from 1 to 100000, not \"0\"")) {
+            try parse("max-clients = 0")
+        }
+        #expect(throws: DaemonOptions.UsageError(description: "/c/previewd.conf:1: --restore-playing takes yes or no, not \"maybe\"")) {
+            try parse("restore-playing = maybe")
+        }
+        #expect(throws: DaemonOptions.UsageError(description: "/c/previewd.conf:1: unknown key \"help\"")) {
+            try parse("help = yes")
+        }
+    }
+
+    @Test func theFileIsFoundByConfigOrXDG() {
+        #expect(ConfigFile.path(arguments: ["--config", "/x.conf"], environment: none) == ("/x.conf", true))
+        #expect(ConfigFile.path(arguments: ["--config=/y.conf"], environment: none) == ("/y.conf", true))
+        let env = ["XDG_CONFIG_HOME": "/home/u/.cfg", "HOME": "/home/u"]
+        #expect(ConfigFile.path(arguments: [], environment: { env[$0] }) == ("/home/u/.cfg/previewd/previewd.conf", false))
+        #expect(ConfigFile.path(arguments: [], environment: { ["HOME": "/h"][$0] }) == ("/h/.config/previewd/previewd.conf", false))
+    }
+
+    @Test func printedConfigSaysWhereEachCameFrom() throws {
+        let o = try parse("prefetch = 4\n", ["--pace", "none", "--lastfm-key", "secret"])
+        let lines = o.printedConfig(file: "/c/previewd.conf").split(separator: "\n")
+        #expect(lines.contains("prefetch = 4  # /c/previewd.conf:1"))
+        #expect(lines.contains("pace = none  # command line"))
+        #expect(lines.contains("max-clients = 100  # default"))
+        #expect(lines.contains("lastfm-key = (set)  # command line"), "the key itself is not shown")
+        #expect(!lines.joined().contains("secret"))
+        // Every key a file may set is shown.
+        for key in DaemonOptions.optionNames where key != "on-event" {
+            #expect(lines.contains { $0.hasPrefix(key + " = ") }, "\(key)")
+        }
+    }
+}
