@@ -34,25 +34,16 @@ import Testing
         #expect(try parse("restore-playing = yes", ["--prefetch", "1"]).restorePlaying)
     }
 
-    @Test func errorsNameTheFileAndLine() {
-        #expect(throws: DaemonOptions.UsageError(description: "/c/previewd.conf:2: unknown key \"prefech\"; did you mean \"prefetch\"?")) {
-            try parse("# x\nprefech = 4\n")
-        }
-        #expect(throws: DaemonOptions.UsageError(description: "/c/previewd.conf:1: expected key = value, not \"prefetch 4\"")) {
-            try parse("prefetch 4")
-        }
-        #expect(throws: DaemonOptions.UsageError(description: "/c/previewd.conf:3: prefetch is set twice (first on line 1)")) {
-            try parse("prefetch = 1\n\nprefetch = 2")
-        }
-        #expect(throws: DaemonOptions.UsageError(description: "/c/previewd.conf:1: --max-clients takes a number from 1 to 100000, not \"0\"")) {
-            try parse("max-clients = 0")
-        }
-        #expect(throws: DaemonOptions.UsageError(description: "/c/previewd.conf:1: --restore-playing takes yes or no, not \"maybe\"")) {
-            try parse("restore-playing = maybe")
-        }
-        #expect(throws: DaemonOptions.UsageError(description: "/c/previewd.conf:1: unknown key \"help\"")) {
-            try parse("help = yes")
-        }
+    @Test(arguments: [
+        ("# x\nprefech = 4\n", "2: unknown key \"prefech\"; did you mean \"prefetch\"?"),
+        ("prefetch 4", "1: expected key = value, not \"prefetch 4\""),
+        ("prefetch = 1\n\nprefetch = 2", "3: prefetch is set twice (first on line 1)"),
+        ("max-clients = 0", "1: --max-clients takes a number from 1 to 100000, not \"0\""),
+        ("restore-playing = maybe", "1: --restore-playing takes yes or no, not \"maybe\""),
+        ("help = yes", "1: unknown key \"help\""),
+    ])
+    func errorsNameTheFileAndLine(text: String, message: String) {
+        #expect(throws: DaemonOptions.UsageError(description: "/c/previewd.conf:" + message)) { try parse(text) }
     }
 
     @Test func theFileIsFoundByConfigOrXDG() {
