@@ -81,7 +81,7 @@ def test_an_unknown_genre_lists_close_names_and_an_unrecorded_chart_is_no_data(d
     ]:
         p = daemon.ctl(*args)
         assert p.returncode == 64, args
-        assert p.stderr.startswith(f"previewctl: {message}\n"), (args, p.stderr)
+        assert p.stderr == f"previewctl: {message}. See previewctl {args[0]} --help\n", (args, p.stderr)
 
 
 def test_picks_and_releases_page_with_a_range(daemon):
