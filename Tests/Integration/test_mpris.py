@@ -163,6 +163,13 @@ def test_status_follows_play_pause_and_stop(playing, bus):
     assert bus.ctl("status") == "Stopped"
     assert bus.ctl("play") == ""
     assert wait_for(lambda: c.fields("status")["state"] == "play")
+    # A media-key binding's dbus-send asks for no reply.
+    r = bus.run("dbus-send", "--session", "--type=method_call", f"--dest={NAME}", PATH,
+                "org.mpris.MediaPlayer2.Player.PlayPause")
+    assert r.returncode == 0, r.stderr
+    assert wait_for(lambda: c.fields("status")["state"] == "pause")
+    assert bus.ctl("play") == ""
+    assert wait_for(lambda: c.fields("status")["state"] == "play")
     # The protocol's own commands show on the bus as well.
     assert c.cmd("pause 1") == ["OK"]
     assert wait_for(lambda: bus.ctl("status") == "Paused")

@@ -125,7 +125,7 @@ private final class HandlerBox {
 
     init(_ handler: @escaping (DBusMethodCall) -> DBusReply) { self.handler = handler }
 
-    /// Runs the handler for `message` and sends its reply.
+    /// Runs the handler for `message` and sends its reply, if one is expected.
     /// - Returns: what an `sd_bus_message_handler_t` returns: 1 answered,
     ///   0 not ours, a negative errno when the reply could not be built
     ///   (sd-bus then answers with that error).
@@ -135,7 +135,13 @@ private final class HandlerBox {
                                   interface: sd_bus_message_get_interface(message).map { String(cString: $0) },
                                   member: sd_bus_message_get_member(message).map { String(cString: $0) } ?? "",
                                   arguments: reader.readAll())
-        switch handler(call) {
+        let reply = handler(call)
+        // A caller that asked for no reply (`dbus-send` without
+        // --print-reply, as media-key bindings use it) gets none: sd-bus
+        // refuses to build one.
+        if case .unhandled = reply { return 0 }
+        guard sd_bus_message_get_expect_reply(message) > 0 else { return 1 }
+        switch reply {
         case .unhandled: return 0
         case .error(let name, let text):
             var error = pv_sd_bus_error_null()
