@@ -184,6 +184,7 @@ def test_next_and_previous_change_the_song_and_signal_it(playing, bus):
     assert c.cmd("next") == ["OK"]
     assert wait_for(lambda: "Aerodynamic" in follower.lines), follower.lines
     assert wait_for(lambda: any("member=PropertiesChanged" in l for l in monitor.lines)), monitor.lines
+    assert wait_for(lambda: any('string "Aerodynamic"' in l for l in monitor.lines)), monitor.lines
     assert bus.ctl("next") == ""
     assert wait_for(lambda: c.fields("currentsong").get("Title") == "Digital Love")
     assert wait_for(lambda: "Digital Love" in follower.lines), follower.lines

@@ -173,6 +173,18 @@ import Testing
         #expect(b.call("Seek", []) == .invalidArguments("Seek takes an offset in µs"))
     }
 
+    @Test func everySeekIsSeeked() {
+        let b = Bench()
+        b.h.controller.onSeek = { [unowned b] in b.adapter.seeked(to: $0) }
+        let c = b.h.connect()
+        #expect(b.h.send(c, "play\n") == "OK\n")
+        #expect(b.h.send(c, "seekcur 7.5\n") == "OK\n")
+        let id = try! #require(b.h.controller.player.current)
+        #expect(b.call("SetPosition", [.objectPath(MPRIS.trackID(id)), .int64(2_000_000)]) == .values([]))
+        let seeked = b.signals.filter { $0.1 == "Seeked" }.map(\.2)
+        #expect(seeked == [[.int64(7_500_000)], [.int64(2_000_000)]])
+    }
+
     @Test func openUriAddsAndPlays() {
         let b = Bench()
         #expect(b.call("OpenUri", [.string("deezer:track:9")]) == .values([]))

@@ -73,7 +73,9 @@ public indirect enum DBusValue: Equatable, Sendable {
 
 /// One `{sv}` entry of an `a{sv}` dictionary.
 public struct DBusEntry: Equatable, Sendable {
+    /// The entry's name (an MPRIS property or a metadata field such as `xesam:title`).
     public var key: String
+    /// The value, without its variant: the writer wraps it.
     public var value: DBusValue
 
     /// - Parameters: key: the entry's name; value: sent as a variant.
