@@ -286,3 +286,20 @@ def test_the_bus_going_away_leaves_previewd_running(playing, bus):
     assert wait_for(lambda: "MPRIS: the session bus connection failed" in d.log()), d.log()
     assert c.fields("currentsong")["Title"] == "Aerodynamic"
     assert d.log().count("MPRIS: the session bus connection failed") == 1
+
+
+def test_a_bus_that_does_not_answer_holds_up_neither_start_nor_stop(bus, http, tmp_path):
+    bus.proc.send_signal(signal.SIGSTOP)
+    try:
+        # Daemon() fails unless the socket answers within 10 s (sd-bus's
+        # method call time-out is 25 s).
+        d = Daemon(tmp_path / "d", http, output="null", env=bus.env)
+        c = d.client()
+        assert c.cmd("add deezer:track:3135556") == ["OK"]
+        assert c.cmd("play") == ["OK"]
+        t = time.time()
+        d.close()
+        assert time.time() - t < 5
+    finally:
+        bus.proc.send_signal(signal.SIGCONT)
+    assert "MPRIS" not in d.log(), "the bus never answered"

@@ -28,17 +28,33 @@ public final class DBusConnection {
             sd_bus_slot_unref(object.slot)
             object.handler.release()
         }
-        // Sends what is queued (a last PropertiesChanged) before closing.
-        sd_bus_flush_close_unref(bus)
+        // Not sd_bus_flush_close_unref: flushing waits, without a time
+        // limit, for a bus that stopped answering, and a stop must not
+        // hang. What is lost is a last signal; the name vanishing says more.
+        sd_bus_close_unref(bus)
     }
 
-    /// Takes the well-known `name`, without queueing for it or replacing an
-    /// owner (`sd_bus_request_name` with no flags); waits for the bus's answer.
-    /// - Throws: `SystemError("sd_bus_request_name")`, EEXIST when another
-    ///   connection owns the name.
-    public func requestName(_ name: String) throws(SystemError) {
-        let r = sd_bus_request_name(bus, name, 0)
-        guard r >= 0 else { throw SystemError("sd_bus_request_name", errno: -r) }
+    /// Asks for the well-known `name`, without queueing for it or replacing
+    /// an owner (`sd_bus_request_name_async` with no flags), so start-up
+    /// never waits on the bus; `completion` runs within `process()` once
+    /// the bus answered: nil when the name is ours, else the error.
+    /// - Throws: `SystemError("sd_bus_request_name_async")` when the request
+    ///   cannot be sent.
+    /// - Parameter completion: gets EEXIST when another connection owns the
+    ///   name, the bus's errno for a refusal, ECONNRESET when the bus went away.
+    public func requestName(_ name: String, completion: @escaping (SystemError?) -> Void) throws(SystemError) {
+        let box = Unmanaged.passRetained(CompletionBox(completion))
+        // A floating slot (nil): the bus keeps the request until it is answered.
+        let r = sd_bus_request_name_async(bus, nil, name, 0, { reply, userdata, _ in
+            guard let userdata else { return 0 }
+            let box = Unmanaged<CompletionBox>.fromOpaque(userdata).takeRetainedValue()
+            box.completion(reply.flatMap(CompletionBox.requestNameError))
+            return 1
+        }, box.toOpaque())
+        guard r >= 0 else {
+            box.release()
+            throw SystemError("sd_bus_request_name_async", errno: -r)
+        }
     }
 
     /// Answers the method calls to object `path` with `handler`
@@ -115,6 +131,30 @@ public final class DBusConnection {
             guard r >= 0 else { throw SystemError("sd_bus_process", errno: -r) }
             if r == 0 { return }
         }
+    }
+}
+
+/// The completion of a name request, held by sd-bus through `Unmanaged`
+/// until the bus answers.
+private final class CompletionBox {
+    let completion: (SystemError?) -> Void
+
+    init(_ completion: @escaping (SystemError?) -> Void) { self.completion = completion }
+
+    /// What the bus's answer to RequestName means (D-Bus specification,
+    /// "org.freedesktop.DBus.RequestName"): replies 1 (primary owner) and
+    /// 4 (already the owner) are success; 2 (queued) and 3 (exists) are
+    /// EEXIST, as `sd_bus_request_name` maps them; an error reply is its errno.
+    static func requestNameError(_ reply: OpaquePointer) -> SystemError? {
+        if sd_bus_message_is_method_error(reply, nil) > 0 {
+            let e = sd_bus_message_get_errno(reply)
+            return SystemError("sd_bus_request_name_async", errno: e > 0 ? e : EIO)
+        }
+        var answer: UInt32 = 0
+        guard sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "u")), &answer) > 0 else {
+            return SystemError("sd_bus_message_read_basic", errno: EBADMSG)
+        }
+        return answer == 1 || answer == 4 ? nil : SystemError("sd_bus_request_name_async", errno: EEXIST)
     }
 }
 

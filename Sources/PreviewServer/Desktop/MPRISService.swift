@@ -8,7 +8,7 @@ import PreviewPlatform
 /// loop (`pollDescriptor`, `deadline`, `process`), so every call runs on
 /// the control thread like a client's command. previewd works on without
 /// it: no bus, a name already owned, or a bus that goes away are logged
-/// and the daemon carries on over the MPD protocol alone.
+/// once and the daemon carries on over the MPD protocol alone.
 final class MPRISService {
     private var connection: DBusConnection?
     /// Why the connection failed inside sd-bus's own processing; it is
@@ -17,36 +17,52 @@ final class MPRISService {
     private let log: Log
     private(set) var adapter: MPRISAdapter!
 
-    /// Connects, serves the object and takes the name; nil when MPRIS is
-    /// not to be had, said in the log once: at info level with no session
-    /// bus (the usual case on a headless machine), as a warning when the
-    /// name is owned (another previewd on the same bus) or the bus refuses.
+    /// Connects, serves the object and asks for the name; nil when there is
+    /// no session bus, said in the log at info level (the usual case on a
+    /// headless machine). The bus's answer comes later, in `process()`:
+    /// then the log says the name is ours, or warns that it is owned
+    /// (another previewd on the same bus) and the service closes.
     static func start(controller: PlayerController, log: Log) -> MPRISService? {
         let connection: DBusConnection
         do { connection = try DBusConnection() } catch {
-            log.info("MPRIS: no session bus (\(error)); media keys need mpDris2")
+            logNoBus(error, log)
             return nil
         }
         let service = MPRISService(connection: connection, controller: controller, log: log)
         do throws(SystemError) {
             // The object first: a caller that sees the name appear finds it served.
             try connection.serve(path: MPRIS.objectPath) { [unowned service] call in service.adapter.handle(call) }
-            try connection.requestName(MPRIS.busName)
+            try connection.requestName(MPRIS.busName) { [weak service] error in service?.named(error) }
         } catch {
-            switch error.errno {
-            case EEXIST:
-                log.warning("MPRIS: \(MPRIS.busName) is owned by another program on the session bus "
-                            + "(another previewd?); continuing without MPRIS")
-            case ENOENT, ECONNREFUSED, ECONNRESET, ENOTCONN:
-                log.info("MPRIS: no session bus (\(error)); media keys need mpDris2")
-            default:
-                log.warning("MPRIS: \(error); continuing without MPRIS")
-            }
+            log.warning("MPRIS: \(error); continuing without MPRIS")
             return nil
         }
         controller.onSeek = { [weak service] seconds in service?.adapter.seeked(to: seconds) }
-        log.info("MPRIS: \(MPRIS.busName) on the session bus")
         return service
+    }
+
+    private static func logNoBus(_ error: SystemError, _ log: Log) {
+        log.info("MPRIS: no session bus (\(error)); media keys need mpDris2")
+    }
+
+    /// The bus answered the name request: ours, or MPRIS is given up.
+    private func named(_ error: SystemError?) {
+        guard failure == nil else { return }
+        guard let error else {
+            log.info("MPRIS: \(MPRIS.busName) on the session bus")
+            return
+        }
+        switch error.errno {
+        case EEXIST:
+            log.warning("MPRIS: \(MPRIS.busName) is owned by another program on the session bus "
+                        + "(another previewd?); continuing without MPRIS")
+        case ENOENT, ECONNREFUSED, ECONNRESET, ENOTCONN:
+            Self.logNoBus(error, log)
+        default:
+            log.warning("MPRIS: \(error); continuing without MPRIS")
+        }
+        // Closed after `process()` returns, not inside sd-bus's callback.
+        failure = error
     }
 
     private init(connection: DBusConnection, controller: PlayerController, log: Log) {
