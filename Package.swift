@@ -4,6 +4,7 @@
 //   CCurl/CMpg123/CPulse/CEbur128  ->  PreviewAudio  ->  previewd
 //   PreviewCore (pure)    ->  PreviewServer ->  previewd
 //   CSQLite, CMalloc -> PreviewPlatform (OS)  ->  PreviewServer
+//   CSystemd -> PreviewDBus (PreviewPlatform/DBus: sd-bus) -> PreviewServer
 //   PreviewCore, PreviewPlatform  ->  previewctl
 //   PreviewServer         ->  previewfuzz (fuzzing harness)
 // PreviewPlatform owns the OS concepts (descriptors, sockets, poll,
@@ -35,12 +36,19 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
         // glibc's <malloc.h> (malloc_trim), part of libc itself.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         .target(name: "PreviewCore"),
-        .target(name: "PreviewPlatform", dependencies: ["CSQLite", "CMalloc"]),
+        .target(name: "PreviewPlatform", dependencies: ["CSQLite", "CMalloc"], exclude: ["DBus"]),
+        // PreviewPlatform's D-Bus connection (sd-bus), a target of its own
+        // because previewctl links PreviewPlatform statically and Debian
+        // ships no libsystemd.a.
+        .target(name: "PreviewDBus", dependencies: ["PreviewPlatform", "CSystemd"], path: "Sources/PreviewPlatform/DBus"),
         .target(name: "PreviewAudio", dependencies: ["PreviewCore", "CCurl", "CMpg123", "CPulse", "CEbur128"]),
-        .target(name: "PreviewServer", dependencies: ["PreviewCore", "PreviewPlatform"]),
+        .target(name: "PreviewServer", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewDBus"]),
         .executableTarget(name: "previewd", dependencies: ["PreviewServer", "PreviewAudio", "PreviewPlatform"]),
         .executableTarget(
             name: "previewctl", dependencies: ["PreviewCore", "PreviewPlatform"],
@@ -54,8 +62,8 @@ let package = Package(
             name: "previewfuzz", dependencies: ["PreviewServer", "PreviewCore", "CFuzzDriver"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "PreviewCoreTests", dependencies: ["PreviewCore"]),
-        .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "PreviewCore", "PreviewPlatform"]),
-        .testTarget(name: "PreviewPlatformTests", dependencies: ["PreviewPlatform"]),
+        .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "PreviewCore", "PreviewPlatform", "PreviewDBus"]),
+        .testTarget(name: "PreviewPlatformTests", dependencies: ["PreviewPlatform", "PreviewDBus"]),
         .testTarget(name: "PreviewAudioTests", dependencies: ["PreviewAudio", "PreviewCore"]),
     ],
     swiftLanguageModes: [.v6]

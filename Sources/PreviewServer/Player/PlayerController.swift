@@ -56,6 +56,8 @@ final class PlayerController {
 
     /// Told of each change that makes an `events` record, with its reason.
     var onEvent: ((Subsystems, EventReason) -> Void)?
+    /// Told of each seek, with the position sought (seconds): MPRIS's `Seeked`.
+    var onSeek: ((Double) -> Void)?
     /// Why the changes being made now happen: a command unless an engine
     /// event or a timer says otherwise.
     private(set) var reason = EventReason.user
@@ -199,6 +201,7 @@ final class PlayerController {
             if wasPaused { effects += p.pause(true, in: q) }
             return effects
         }, seekTo: max(0, seconds))
+        onSeek?(max(0, seconds))
     }
 
     /// Sets a mode and reports `options`.

@@ -24,6 +24,8 @@ public final class Server {
     /// Closures to run at a monotonic time, for time-outs on the control thread.
     private var timers: [(deadline: Double, action: () -> Void)] = []
     private var hub = MessageHub()
+    /// MPRIS on the session bus, when there is one and `--no-mpris` was not given.
+    private var mpris: MPRISService?
     /// Where client input is read into (64 KiB at a time).
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
 
@@ -68,6 +70,8 @@ public final class Server {
                                now: monotonicTime, schedule: { [unowned self] delay, action in schedule(after: delay, action) })
         saver.restore(playing: options.restorePlaying)
         defer { saver.saveNow() }
+        if options.mpris { mpris = MPRISService.start(controller: controller, log: log) }
+        defer { mpris = nil }
         announce(listener)
         defer { ServiceManager.notify("STOPPING=1") }
 
@@ -138,13 +142,16 @@ public final class Server {
 
     /// One turn of the loop: waits for input or the next deadline, then
     /// handles what is ready, in order: engine events and HTTP answers,
-    /// timers, ticks, hooks, client input, the changes made, the state
-    /// file, pending replies, new clients.
+    /// timers, ticks, hooks, client input, MPRIS calls, the changes made,
+    /// the state file, pending replies, new clients.
     /// - Returns: false once a signal asked previewd to stop.
     private func turn(listener: UnixListener, inbox: EventInbox, signals: borrowing SignalPipe, saver: StateSaver) throws -> Bool {
         var fds = [PollDescriptor(listener.fd, events: .readable),
                    PollDescriptor(inbox.readFD, events: .readable),
                    PollDescriptor(signals.readEnd, events: .readable)] + clientPollSet()
+        let clientEnd = fds.count
+        // The bus socket goes last, so the clients stay fds[3..<clientEnd].
+        if let bus = mpris?.pollDescriptor() { fds.append(bus) }
         do throws(SystemError) { try PollDescriptor.poll(&fds, timeout: pollTimeout()) } catch {
             if error.isInterrupted { return true }
             throw SocketError(error)
@@ -160,7 +167,10 @@ public final class Server {
         runTimers(dueBy: now)
         sendTicks(now: now)
         hookRunner.reap(now: now)
-        read(fds.dropFirst(3))
+        read(fds[3..<clientEnd])
+        if fds.count > clientEnd, !fds[clientEnd].returnedEvents.isEmpty || (mpris?.deadline() ?? .infinity) <= now {
+            mpris?.process()
+        }
         deliverChanges()
         saver.saveIfChanged()
         // Write what is pending for every client (events may have produced output).
@@ -182,11 +192,12 @@ public final class Server {
         }
     }
 
-    /// Milliseconds until the next timer, tick or hook deadline (at most a
-    /// minute), or -1 when there is none.
+    /// Milliseconds until the next timer, tick, hook or D-Bus deadline (at
+    /// most a minute), or -1 when there is none.
     private func pollTimeout() -> Int32 {
         let ticks = clients.values.map(\.nextTick).filter(\.isFinite)
-        guard let next = (timers.map(\.deadline) + ticks + [hookRunner.nextDeadline].compactMap { $0 }).min() else { return -1 }
+        let others = [hookRunner.nextDeadline, mpris?.deadline()].compactMap { $0 }
+        guard let next = (timers.map(\.deadline) + ticks + others).min() else { return -1 }
         return Int32(max(0, min(60_000, ((next - monotonicTime()) * 1000).rounded(.up))))
     }
 
@@ -278,6 +289,7 @@ public final class Server {
             var delivered = false
             if !changed.isEmpty {
                 for session in clients.values { session.notify(changed) }
+                mpris?.changed(changed)
                 delivered = true
             }
             for session in clients.values where !session.state.pendingLocal.isEmpty {

@@ -62,7 +62,7 @@ extension DaemonOptions {
     public static let optionNames = [
         "socket", "output", "pace", "api-base", "state-dir", "log-level", "lastfm-key", "lastfm-base",
         "catalog-cache-ttl", "restore-playing", "stream-timeout", "previous-restart", "max-clients", "prefetch",
-        "prefetch-memory", "replay-gain-preamp", "on-event", "hook-timeout", "max-command-list",
+        "prefetch-memory", "replay-gain-preamp", "on-event", "hook-timeout", "max-command-list", "no-mpris",
     ]
 
     /// What `--print-config` shows: each setting in effect as a settings
@@ -91,6 +91,7 @@ extension DaemonOptions {
         for hook in hooks { line("on-event", hook.setting) }
         line("hook-timeout", Self.number(hookTimeout))
         line("max-command-list", "\(maxCommandListBytes >> 10)")
+        line("no-mpris", mpris ? "no" : "yes")
         return out
     }
 

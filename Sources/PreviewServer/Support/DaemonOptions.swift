@@ -45,6 +45,8 @@ public struct DaemonOptions: Equatable, Sendable {
     public var hookTimeout = 10.0
     /// `--max-command-list KIB`: the longest command list taken, in bytes.
     public var maxCommandListBytes = 2 << 20
+    /// Serve MPRIS on the session bus (false with `--no-mpris`).
+    public var mpris = true
     /// `--help` was given: print `usage` and exit 0.
     public var showHelp = false
     /// `--version` was given.
@@ -95,6 +97,8 @@ public struct DaemonOptions: Equatable, Sendable {
       --hook-timeout S       kill a hook still running after S seconds (default 10)
       --max-command-list KIB longest command list a client may send
                              (default 2048, as mpd's max_command_list_size)
+      --no-mpris             do not offer MPRIS (media keys, desktop widgets)
+                             on the session bus as org.mpris.MediaPlayer2.previewd
       --config FILE          settings file (default
                              $XDG_CONFIG_HOME/previewd/previewd.conf): key = value
                              lines named like these options; the command line
@@ -167,6 +171,7 @@ public struct DaemonOptions: Equatable, Sendable {
         case "--on-event": hooks.append(try words.hook(option))
         case "--hook-timeout": hookTimeout = try words.seconds(option, allowZero: false)
         case "--max-command-list": maxCommandListBytes = try words.whole(option, 1...(1 << 20), "KiB") << 10
+        case "--no-mpris": mpris = !(try words.flag(option))
         case "--help", "-h": showHelp = true
         case "--version", "-V": showVersion = true
         case "--print-config": printConfig = true
