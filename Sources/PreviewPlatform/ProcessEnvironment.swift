@@ -33,6 +33,12 @@ public enum ThisProcess {
     /// geteuid(2): the effective user id, which the kernel checks.
     public static var effectiveUserID: UInt32 { geteuid() }
 
+    /// nanosleep(2) for `seconds` (a signal may end it early).
+    public static func sleep(seconds: Double) {
+        var t = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        _ = nanosleep(&t, nil)
+    }
+
     /// exit(3) with `status`: atexit handlers run, stdio is flushed.
     public static func exit(_ status: Int32) -> Never {
         Glibc.exit(status)

@@ -4,176 +4,6 @@
 import PreviewCore
 import PreviewPlatform
 
-/// exit(3), under the name C and the rest of this file use.
-func exit(_ code: Int32) -> Never { ThisProcess.exit(code) }
-
-func fail(_ message: String, _ code: Int32) -> Never {
-    writeStandardError("previewctl: \(message)\n")
-    exit(code)
-}
-
-/// Exits 1 with the daemon's refusal: `COMMAND: MESSAGE`, or the message
-/// alone when the ACK names no command.
-func failRefused(command: String, message: String) -> Never {
-    fail(command.isEmpty ? message : "\(command): \(message)", 1)
-}
-
-/// Exits 1 with the refusal an `ACK` line carries (the line itself when it
-/// does not parse).
-func failRefused(ackLine line: String) -> Never {
-    if case .ack(_, _, let command, let message, _)? = ResponseParser.parse([line][...])?.0 {
-        failRefused(command: command, message: message)
-    }
-    fail(line, 1)
-}
-
-func out(_ text: String) {
-    // A closed pipe (`previewctl queue | head`) ends the output, not the run.
-    try? FileDescriptor.standardOutput.writeAll(Array(text.utf8))
-}
-
-/// One connection to the daemon.
-final class Connection {
-    private let fd: FileDescriptor
-    private var buffer: [UInt8] = []
-    private var lines: [String] = []
-
-    init(path: String) {
-        let address: UnixSocketAddress
-        do { address = try UnixSocketAddress(path: path) } catch { fail("socket path too long: \(path)", 64) }
-        do {
-            // The connection lasts as long as the process: the kernel closes it.
-            fd = try UnixSocket.connect(to: address, type: .stream).release()
-        } catch {
-            fail("cannot reach previewd at \(path): \(error.reason) (is it running?)", 69)
-        }
-        setReplyTimeout(Connection.replyTimeout)
-        guard let greeting = readLine(), greeting.hasPrefix("OK MPD ") else {
-            fail("\(path) does not speak the MPD protocol", 69)
-        }
-        // A refusal (too many clients, another user) comes with the greeting.
-        if let nl = buffer.firstIndex(of: 0x0A) {
-            let line = String(decoding: buffer[..<nl], as: UTF8.self)
-            if case .ack(_, _, _, let message, _)? = ResponseParser.parse([line][...])?.0 {
-                fail("previewd refused the connection: \(message)", 69)
-            }
-        }
-    }
-
-    /// Seconds to wait for a reply: `$MPD_TIMEOUT` as mpc reads it, else 30.
-    static let replyTimeout: Int = {
-        guard let env = Environment.value("MPD_TIMEOUT"), let n = Int(env), n > 0 else { return 30 }
-        return min(n, 86_400)
-    }()
-
-    /// SO_RCVTIMEO: a read waits at most `seconds` (0: for ever, as `watch` does).
-    private func setReplyTimeout(_ seconds: Int) {
-        try? fd.setReceiveTimeout(seconds: seconds)
-    }
-
-    private func readLine() -> String? {
-        while true {
-            if let nl = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[..<nl], as: UTF8.self)
-                buffer.removeSubrange(...nl)
-                return line
-            }
-            var chunk = [UInt8](repeating: 0, count: 16384)
-            let n: Int
-            do { n = try fd.read(into: &chunk) } catch {
-                // SO_RCVTIMEO ran out.
-                if error.wouldBlock { fail("previewd did not answer within \(Connection.replyTimeout) s", 69) }
-                return nil
-            }
-            if n == 0 { return nil }
-            buffer.append(contentsOf: chunk[..<n])
-        }
-    }
-
-    /// Sends `lines` as one request (a command list when several) and reads the reply.
-    func request(_ commands: [String]) -> ResponseParser.Reply {
-        let text = commands.count == 1 ? commands[0] + "\n"
-            : "command_list_begin\n" + commands.map { $0 + "\n" }.joined() + "command_list_end\n"
-        do { try fd.sendAll(Array(text.utf8)) } catch { fail("connection to previewd lost", 69) }
-        var replyLines: [String] = []
-        while true {
-            guard let line = readLine() else { fail("connection to previewd lost", 69) }
-            replyLines.append(line)
-            if line == "OK" || ResponseParser.isAck(line) {
-                return ResponseParser.parse(replyLines[...])!.0
-            }
-        }
-    }
-
-    /// Sends `commands` as one `command_list_ok_begin` list (one round trip)
-    /// and returns each command's fields; exits 1 on an ACK.
-    func mustEach(_ commands: [String]) -> [[(String, String)]] {
-        let text = "command_list_ok_begin\n" + commands.map { $0 + "\n" }.joined() + "command_list_end\n"
-        do { try fd.sendAll(Array(text.utf8)) } catch { fail("connection to previewd lost", 69) }
-        var results: [[(String, String)]] = []
-        var fields: [(String, String)] = []
-        while true {
-            guard let line = readLine() else { fail("connection to previewd lost", 69) }
-            if line == "list_OK" {
-                results.append(fields)
-                fields = []
-            } else if line == "OK" {
-                guard results.count == commands.count else {
-                    fail("previewd sent \(results.count) replies for \(commands.count) commands", 69)
-                }
-                return results
-            } else if ResponseParser.isAck(line) {
-                failRefused(ackLine: line)
-            } else if let sep = line.firstRange(of: ": ") {
-                fields.append((String(line[..<sep.lowerBound]), String(line[sep.upperBound...])))
-            }
-        }
-    }
-
-    /// Reads previewd's `events` stream (a `tick` every `interval` seconds
-    /// if given), calling `record` with each record's fields; returns only
-    /// by exiting (69 when the daemon goes away, 1 on an ACK).
-    func events(interval: Double?, _ record: ([String: String]) -> Void) -> Never {
-        // Records come when something changes, which may be never.
-        setReplyTimeout(0)
-        _ = try? fd.send(Array(("events" + (interval.map { " \($0)" } ?? "") + "\n").utf8)[...])
-        var fields: [String: String] = [:]
-        while true {
-            guard let line = readLine() else { fail("connection to previewd lost", 69) }
-            if line == "OK" {
-                record(fields)
-                fields = [:]
-            } else if ResponseParser.isAck(line) {
-                failRefused(ackLine: line)
-            } else if let sep = line.firstRange(of: ": ") {
-                fields[String(line[..<sep.lowerBound])] = String(line[sep.upperBound...])
-            }
-        }
-    }
-
-    /// Like `request`, exiting 1 with the daemon's message on an ACK.
-    func must(_ commands: [String]) -> [(String, String)] {
-        switch request(commands) {
-        case .ok(let fields): return fields
-        case .ack(_, _, let command, let message, _):
-            failRefused(command: command, message: message)
-        }
-    }
-}
-
-/// Columns of the terminal on stdout (TIOCGWINSZ), else `$COLUMNS`, else 80.
-func terminalWidth() -> Int {
-    if let columns = FileDescriptor.standardOutput.terminalColumns { return columns }
-    if let env = Environment.value("COLUMNS"), let n = Int(env), n > 0 { return n }
-    return 80
-}
-
-func dictionary(_ fields: [(String, String)]) -> [String: String] {
-    var d: [String: String] = [:]
-    for (k, v) in fields where d[k] == nil { d[k] = v }
-    return d
-}
-
 // MARK: main
 
 var args = Array(CommandLine.arguments.dropFirst())
@@ -218,15 +48,20 @@ if args == ["version"] {
     out("previewctl \(previewctlVersion)\n")
     exit(0)
 }
+if args.first == "__complete" { completeArguments(Array(args.dropFirst()), socket: socketOption) }
 if args.count == 2, args[0] == "completions", let script = Completions.script(for: args[1]) {
     out(script)  // needs no daemon
     exit(0)
 }
-do { command = try ControlCommand(arguments: args) } catch {
+let (words, jsonOutput) = ControlJSON.takeFlag(args)
+do { command = try ControlCommand(arguments: words) } catch {
     fail(CommandHelp.line(for: error, arguments: args), 64)
 }
 let path = SocketPath.resolve(explicit: socketOption, environment: Environment.value, uid: ThisProcess.userID)
-let connection = Connection(path: path)
+if case .watch(let format, let json, let interval) = command {
+    watch(path: path, format: format, json: json, interval: interval)
+}
+let connection = Connection.open(path: path)
 let q = RequestParser.quote
 
 /// Queues each of a listing's results on its own, so that one that does not
@@ -256,9 +91,10 @@ let q = RequestParser.quote
     return json ? StatusFormat.json(values) : StatusFormat.render(format, values)
 }
 
-@MainActor func showStatus() {
+@MainActor func showStatus(json: Bool = false) {
     let replies = connection.mustEach(["status", "currentsong"])
-    out(ControlFormat.status(status: dictionary(replies[0]), song: dictionary(replies[1])))
+    let (status, song) = (dictionary(replies[0]), dictionary(replies[1]))
+    out(json ? ControlJSON.status(status: status, song: song) : ControlFormat.status(status: status, song: song))
 }
 
 /// `want` and `library`: one line per record, newest first: what it is
@@ -313,6 +149,12 @@ case .repeat(let on):
 case .queue:
     let status = dictionary(connection.must(["status"]))
     let current = status["state"] != "stop" ? status["song"].flatMap { Int($0) } : nil
+    if jsonOutput {
+        out(ControlJSON.queue(CatalogRecord.split(connection.must(["playlistinfo"])).map {
+            Dictionary($0.fields, uniquingKeysWith: { a, _ in a })
+        }, current: current))
+        break
+    }
     var song: [String: String] = [:]
     var index = 0
     // Numbers right-aligned to the queue's length, so the titles line up.
@@ -345,7 +187,7 @@ case .volume(let change):
     let volume = dictionary(connection.must(["getvol"]))["volume"].map { $0 + "%" } ?? "n/a"
     out("volume: \(volume)\n")
 case .status:
-    showStatus()
+    showStatus(json: jsonOutput)
 case .pauseIfPlaying:
     guard dictionary(connection.must(["status"]))["state"] == "play" else { exit(1) }
     _ = connection.must(["pause 1"])
@@ -377,24 +219,15 @@ case .move(let from, let to):
     _ = connection.must(["move \(from - 1) \(to - 1)"])
 case .current(let format, let json):
     out(currentLine(format: format, json: json) + "\n")
-case .watch(let format, let json, let interval):
-    // One line per record of the daemon's events stream; a record that
-    // changes nothing the format shows prints nothing, except ticks.
-    var last = ""
-    connection.events(interval: interval) { record in
-        let values = StatusFormat.values(event: record)
-        let line = json ? StatusFormat.json(values) : StatusFormat.render(format, values)
-        if line != last || record["event"] == "tick" {
-            out(line + "\n")
-            last = line
-        }
-    }
+case .watch:
+    break  // run above, before any connection
 case .version:
     out("previewctl \(previewctlVersion)\n")
 case .completions(let shell):
     out(Completions.script(for: shell) ?? "")
 case .want(let action, let uri):
     switch action {
+    case "list" where jsonOutput: out(ControlJSON.saved(CatalogRecord.split(connection.must(["wantlist"]))))
     case "list": listSaved(connection.must(["wantlist"]), empty: "the want list is empty")
     case "play":
         _ = connection.must([uri.map { "wantplay \(q($0))" } ?? "wantplay"])
@@ -407,6 +240,7 @@ case .want(let action, let uri):
     }
 case .library(let action, let uri):
     switch action {
+    case "list" where jsonOutput: out(ControlJSON.saved(CatalogRecord.split(connection.must(["librarylist"]))))
     case "list": listSaved(connection.must(["librarylist"]), empty: "the library is empty")
     default:
         let reply = dictionary(connection.must(["\(action == "add" ? "libraryadd" : "libraryrm") \(q(uri!))"]))
@@ -421,6 +255,8 @@ case .now(let pick, let json):
     guard let entry = now.entry(pick.number) else { fail("now lists \(now.count) entries, not \(pick.number)", 1) }
     queueResults([entry.uri], play: pick.play)
     if pick.play { showStatus() }
+case .playlists where jsonOutput:
+    out(ControlJSON.playlists(connection.must(["listplaylists"])))
 case .playlists:
     for (k, v) in connection.must(["listplaylists"]) where k == "playlist" { out(v + "\n") }
 case .save(let name, let replace):

@@ -1,6 +1,7 @@
 """previewctl against a running previewd: every subcommand, its effect on the
 daemon (read back with a raw protocol client) and its exit codes:
 0 done, 1 refused by the daemon, 64 usage error, 69 daemon not reachable."""
+import json
 import os
 import re
 import subprocess
@@ -310,3 +311,32 @@ def test_socket_that_is_not_a_daemon(tmp_path):
     path.write_text("")
     p = subprocess.run([PREVIEWCTL, "--socket", str(path), "status"], capture_output=True, text=True, timeout=30)
     assert (p.returncode, p.stdout) == (69, "")
+
+
+def test_json_of_status_queue_want_library_and_playlists(daemon):
+    assert json.loads(daemon.ctl("status", "--json").stdout) == {
+        "state": "stop", "volume": 100, "repeat": False, "random": False, "single": "0", "consume": False,
+        "crossfade": 0, "length": 0, "song": None, "error": None}
+    c = daemon.client()
+    assert c.cmd("add deezer:album:302127") == ["OK"]
+    assert c.cmd("play 1") == ["OK"] and c.cmd("pause 1") == ["OK"]
+    doc = json.loads(daemon.ctl("status", "--json").stdout)
+    song = doc.pop("song")
+    assert doc == {"state": "pause", "volume": 100, "repeat": False, "random": False, "single": "0",
+                   "consume": False, "crossfade": 0, "length": 14, "error": None}
+    assert {k: song[k] for k in ("position", "id", "uri", "title", "artist", "album")} == {
+        "position": 2, "id": 2, "uri": "deezer:track:3135554", "title": "Aerodynamic", "artist": "Daft Punk",
+        "album": "Discovery"}
+    assert isinstance(song["elapsed"], float) and song["duration"] == 30
+    queue = json.loads(daemon.ctl("queue", "--json").stdout)["songs"]
+    assert [(s["position"], s["id"], s["current"]) for s in queue[:3]] == [(1, 1, False), (2, 2, True), (3, 3, False)]
+    assert len(queue) == 14 and queue[0]["title"] == "One More Time" and queue[0]["duration"] == 30
+    assert daemon.ctl("want", "add", "deezer:album:302127").returncode == 0
+    items = json.loads(daemon.ctl("want", "--json").stdout)["items"]
+    assert [(i["kind"], i["uri"], i["title"], i["artist"]) for i in items] == [
+        ("album", "deezer:album:302127", "Discovery", "Daft Punk")]
+    assert items[0]["added"].endswith("Z")
+    assert json.loads(daemon.ctl("library", "--json").stdout) == {"items": []}
+    assert daemon.ctl("save", "mine").returncode == 0
+    lists = json.loads(daemon.ctl("playlists", "--json").stdout)["playlists"]
+    assert [p["name"] for p in lists] == ["mine"] and lists[0]["modified"].endswith("Z")

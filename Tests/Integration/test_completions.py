@@ -1,4 +1,5 @@
-"""Completions load in bash, zsh and fish and complete subcommands."""
+"""Completions load in bash, zsh and fish and complete subcommands and their arguments."""
+import os
 import subprocess
 
 from conftest import PREVIEWCTL
@@ -40,3 +41,42 @@ def test_unknown_shell():
     p = subprocess.run([PREVIEWCTL, "completions", "tcsh"], capture_output=True, text=True)
     assert p.returncode == 64
     assert p.stderr.startswith('previewctl: completions are for bash, zsh and fish, not "tcsh"')
+
+
+def complete_in(shell_command, daemon, tmp_path):
+    """Runs a shell line with the test's previewctl first on PATH and the daemon's socket."""
+    env = dict(os.environ, PATH=os.path.dirname(PREVIEWCTL) + ":" + os.environ["PATH"], PREVIEWD_SOCKET=daemon.socket,
+               HOME=str(tmp_path))
+    out = subprocess.run(shell_command, capture_output=True, text=True, env=env)
+    assert (out.returncode, out.stderr) == (0, "")
+    return out.stdout
+
+
+def test_arguments_complete_from_the_daemon_in_bash_zsh_and_fish(daemon, tmp_path):
+    c = daemon.client()
+    assert c.cmd("add deezer:album:302127") == ["OK"]
+    assert c.cmd("save mine") == ["OK"] and c.cmd("save other") == ["OK"]
+    assert daemon.ctl("want", "add", "deezer:album:302127").returncode == 0
+    bash = script("bash", tmp_path)
+
+    def in_bash(*words):
+        line = " ".join(words)
+        return complete_in(["bash", "-c", f"source {bash}; COMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; _previewctl; "
+                            'printf "%s\\n" "${COMPREPLY[@]}"'], daemon, tmp_path).split()
+    assert in_bash("previewctl", "load", "m") == ["mine"]
+    assert in_bash("previewctl", "play", "1") == ["1", "10", "11", "12", "13", "14"]
+    assert in_bash("previewctl", "want", "rm", "d") == ["deezer:album:302127"]
+    assert in_bash("previewctl", "random", "o") == ["on", "off"]
+    fish = script("fish", tmp_path)
+    assert complete_in(["fish", "--no-config", "-c", f"source {fish}; complete -C 'previewctl rmplaylist o'"],
+                       daemon, tmp_path).splitlines() == ["other"]
+    zsh = script("zsh", tmp_path)
+    # zsh's completion needs a terminal to draw on; its helper call is what it completes from.
+    assert complete_in(["zsh", "-f", "-c", f"source {zsh} 2>/dev/null; previewctl __complete playlist"],
+                       daemon, tmp_path).splitlines() == ["mine", "other"]
+
+
+def test_no_daemon_completes_nothing_quietly(tmp_path):
+    p = subprocess.run([PREVIEWCTL, "--socket", str(tmp_path / "none"), "__complete", "load"],
+                       capture_output=True, text=True)
+    assert (p.returncode, p.stdout, p.stderr) == (0, "", "")

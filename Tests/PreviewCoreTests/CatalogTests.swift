@@ -159,6 +159,6 @@ import Testing
         #expect(StatusFormat.render("[%album% / ]%title% \\[%position%/%length%\\] %percent%\\%", playing) == "T [2/3] 50%")
         let stopped = StatusFormat.values(status: ["state": "stop", "volume": "80"], song: [:])
         #expect(StatusFormat.render(ControlCommand.defaultFormat, stopped) == "stopped")
-        #expect(StatusFormat.json(stopped) == #"{"state":"stopped","volume":"80"}"#)
+        #expect(StatusFormat.json(stopped) == #"{"state":"stopped","volume":80}"#)
     }
 }

@@ -13,7 +13,11 @@ public enum Completions {
                 local cur=${COMP_WORDS[COMP_CWORD]}
                 if [ "$COMP_CWORD" -eq 1 ]; then
                     COMPREPLY=($(compgen -W "\(words) --socket --help" -- "$cur"))
+                    return
                 fi
+                # Arguments: previewctl says what may come next (some from the daemon).
+                local IFS=$'\\n'
+                COMPREPLY=($(compgen -W "$(previewctl __complete "${COMP_WORDS[@]:1:COMP_CWORD-1}" 2>/dev/null)" -- "$cur"))
             }
             complete -F _previewctl previewctl
 
@@ -29,6 +33,10 @@ public enum Completions {
                 subcommands=(\(described))
                 if (( CURRENT == 2 )); then
                     _describe 'command' subcommands
+                else
+                    local -a next
+                    next=(${(f)"$(previewctl __complete ${words[2,CURRENT-1]} 2>/dev/null)"})
+                    compadd -a next
                 fi
             }
             # Autoloaded from $fpath, the first call must complete too; sourced,
@@ -46,6 +54,7 @@ public enum Completions {
             for s in ControlCommand.subcommands {
                 out += "complete -c previewctl -n __fish_use_subcommand -a \(s.name) -d '\(s.summary.replacingAll("'", with: ""))'\n"
             }
+            out += "complete -c previewctl -n 'not __fish_use_subcommand' -a '(previewctl __complete (commandline -opc)[2..-1] 2>/dev/null)'\n"
             return out
         default:
             return nil

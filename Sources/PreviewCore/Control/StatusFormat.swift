@@ -25,8 +25,10 @@ public enum StatusFormat {
     private static func addTimes(elapsed: String?, duration: String?, to v: inout [String: String]) {
         let seconds = Double(elapsed ?? "") ?? 0
         v["elapsed"] = ControlFormat.clock(seconds)
+        v["elapsed_seconds"] = elapsed ?? "0"
         if let d = Double(duration ?? ""), d > 0 {
             v["duration"] = ControlFormat.clock(d)
+            v["duration_seconds"] = duration
             v["percent"] = String(Int(clamping: seconds / d * 100, rounding: .down))
         }
     }
@@ -79,8 +81,15 @@ public enum StatusFormat {
         return missing && inGroup ? nil : out
     }
 
-    /// One JSON object with the same values (only those present).
+    /// The values that are numbers in JSON.
+    static let numbers: Set = ["volume", "length", "position", "percent", "elapsed_seconds", "duration_seconds"]
+
+    /// One JSON object with the same values (only those present), numbers
+    /// as numbers (`elapsed` and `duration` stay clock text; their
+    /// `_seconds` twins are numbers).
     public static func json(_ values: [String: String]) -> String {
-        "{" + values.keys.sorted().map { "\"\($0)\":" + CatalogFormat.jsonString(values[$0]!) }.joined(separator: ",") + "}"
+        ControlJSON.Value.object(values.keys.sorted().map { key in
+            (key, numbers.contains(key) ? ControlJSON.number(values[key]) ?? .string(values[key]!) : .string(values[key]!))
+        }).text
     }
 }

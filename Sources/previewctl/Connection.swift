@@ -1,0 +1,192 @@
+// previewctl's plumbing: exit codes and messages, stdout, and the one
+// connection to the daemon (requests out, reply records in).
+import PreviewCore
+import PreviewPlatform
+
+/// exit(3), under the name C and the rest of this file use.
+func exit(_ code: Int32) -> Never { ThisProcess.exit(code) }
+
+func fail(_ message: String, _ code: Int32) -> Never {
+    writeStandardError("previewctl: \(message)\n")
+    exit(code)
+}
+
+/// Exits 1 with the daemon's refusal: `COMMAND: MESSAGE`, or the message
+/// alone when the ACK names no command.
+func failRefused(command: String, message: String) -> Never {
+    fail(command.isEmpty ? message : "\(command): \(message)", 1)
+}
+
+/// Exits 1 with the refusal an `ACK` line carries (the line itself when it
+/// does not parse).
+func failRefused(ackLine line: String) -> Never {
+    if case .ack(_, _, let command, let message, _)? = ResponseParser.parse([line][...])?.0 {
+        failRefused(command: command, message: message)
+    }
+    fail(line, 1)
+}
+
+func out(_ text: String) {
+    // A closed pipe (`previewctl queue | head`) ends the output, not the run.
+    try? FileDescriptor.standardOutput.writeAll(Array(text.utf8))
+}
+
+/// One connection to the daemon.
+final class Connection {
+    private let fd: FileDescriptor
+    private var buffer: [UInt8] = []
+    private var lines: [String] = []
+
+    /// Why a connection could not be made: the message and the exit code.
+    struct Failure: Error {
+        let message: String
+        let code: Int32
+    }
+
+    /// Connects and reads the greeting (and a refusal sent with it).
+    /// - Throws: `Failure`: 64 for a path too long, else 69.
+    init(path: String) throws(Failure) {
+        let address: UnixSocketAddress
+        do { address = try UnixSocketAddress(path: path) } catch { throw Failure(message: "socket path too long: \(path)", code: 64) }
+        do {
+            fd = try UnixSocket.connect(to: address, type: .stream).release()
+        } catch {
+            throw Failure(message: "cannot reach previewd at \(path): \(error.reason) (is it running?)", code: 69)
+        }
+        setReplyTimeout(Connection.replyTimeout)
+        guard let greeting = readLine(), greeting.hasPrefix("OK MPD ") else {
+            fd.close()
+            throw Failure(message: "\(path) does not speak the MPD protocol", code: 69)
+        }
+        // A refusal (too many clients, another user) comes with the greeting.
+        if let nl = buffer.firstIndex(of: 0x0A) {
+            let line = String(decoding: buffer[..<nl], as: UTF8.self)
+            if case .ack(_, _, _, let message, _)? = ResponseParser.parse([line][...])?.0 {
+                fd.close()
+                throw Failure(message: "previewd refused the connection: \(message)", code: 69)
+            }
+        }
+    }
+
+    /// A connection for the life of the process (the kernel closes it), or
+    /// exit with the failure's message and code.
+    static func open(path: String) -> Connection {
+        do { return try Connection(path: path) } catch { fail(error.message, error.code) }
+    }
+
+    /// Ends the connection (`watch`, before it reconnects).
+    func close() { fd.close() }
+
+    /// Seconds to wait for a reply: `$MPD_TIMEOUT` as mpc reads it, else 30.
+    static let replyTimeout: Int = {
+        guard let env = Environment.value("MPD_TIMEOUT"), let n = Int(env), n > 0 else { return 30 }
+        return min(n, 86_400)
+    }()
+
+    /// SO_RCVTIMEO: a read waits at most `seconds` (0: for ever, as `watch` does).
+    private func setReplyTimeout(_ seconds: Int) {
+        try? fd.setReceiveTimeout(seconds: seconds)
+    }
+
+    private func readLine() -> String? {
+        while true {
+            if let nl = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<nl], as: UTF8.self)
+                buffer.removeSubrange(...nl)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 16384)
+            let n: Int
+            do { n = try fd.read(into: &chunk) } catch {
+                // SO_RCVTIMEO ran out.
+                if error.wouldBlock { fail("previewd did not answer within \(Connection.replyTimeout) s", 69) }
+                return nil
+            }
+            if n == 0 { return nil }
+            buffer.append(contentsOf: chunk[..<n])
+        }
+    }
+
+    /// Sends `lines` as one request (a command list when several) and reads the reply.
+    func request(_ commands: [String]) -> ResponseParser.Reply {
+        let text = commands.count == 1 ? commands[0] + "\n"
+            : "command_list_begin\n" + commands.map { $0 + "\n" }.joined() + "command_list_end\n"
+        do { try fd.sendAll(Array(text.utf8)) } catch { fail("connection to previewd lost", 69) }
+        var replyLines: [String] = []
+        while true {
+            guard let line = readLine() else { fail("connection to previewd lost", 69) }
+            replyLines.append(line)
+            if line == "OK" || ResponseParser.isAck(line) {
+                return ResponseParser.parse(replyLines[...])!.0
+            }
+        }
+    }
+
+    /// Sends `commands` as one `command_list_ok_begin` list (one round trip)
+    /// and returns each command's fields; exits 1 on an ACK.
+    func mustEach(_ commands: [String]) -> [[(String, String)]] {
+        let text = "command_list_ok_begin\n" + commands.map { $0 + "\n" }.joined() + "command_list_end\n"
+        do { try fd.sendAll(Array(text.utf8)) } catch { fail("connection to previewd lost", 69) }
+        var results: [[(String, String)]] = []
+        var fields: [(String, String)] = []
+        while true {
+            guard let line = readLine() else { fail("connection to previewd lost", 69) }
+            if line == "list_OK" {
+                results.append(fields)
+                fields = []
+            } else if line == "OK" {
+                guard results.count == commands.count else {
+                    fail("previewd sent \(results.count) replies for \(commands.count) commands", 69)
+                }
+                return results
+            } else if ResponseParser.isAck(line) {
+                failRefused(ackLine: line)
+            } else if let sep = line.firstRange(of: ": ") {
+                fields.append((String(line[..<sep.lowerBound]), String(line[sep.upperBound...])))
+            }
+        }
+    }
+
+    /// Reads previewd's `events` stream (a `tick` every `interval` seconds
+    /// if given), calling `record` with each record's fields; returns when
+    /// the daemon goes away (exits 1 on an ACK).
+    func events(interval: Double?, _ record: ([String: String]) -> Void) {
+        // Records come when something changes, which may be never.
+        setReplyTimeout(0)
+        _ = try? fd.send(Array(("events" + (interval.map { " \($0)" } ?? "") + "\n").utf8)[...])
+        var fields: [String: String] = [:]
+        while true {
+            guard let line = readLine() else { return }
+            if line == "OK" {
+                record(fields)
+                fields = [:]
+            } else if ResponseParser.isAck(line) {
+                failRefused(ackLine: line)
+            } else if let sep = line.firstRange(of: ": ") {
+                fields[String(line[..<sep.lowerBound])] = String(line[sep.upperBound...])
+            }
+        }
+    }
+
+    /// Like `request`, exiting 1 with the daemon's message on an ACK.
+    func must(_ commands: [String]) -> [(String, String)] {
+        switch request(commands) {
+        case .ok(let fields): return fields
+        case .ack(_, _, let command, let message, _):
+            failRefused(command: command, message: message)
+        }
+    }
+}
+
+/// Columns of the terminal on stdout (TIOCGWINSZ), else `$COLUMNS`, else 80.
+func terminalWidth() -> Int {
+    if let columns = FileDescriptor.standardOutput.terminalColumns { return columns }
+    if let env = Environment.value("COLUMNS"), let n = Int(env), n > 0 { return n }
+    return 80
+}
+
+func dictionary(_ fields: [(String, String)]) -> [String: String] {
+    var d: [String: String] = [:]
+    for (k, v) in fields where d[k] == nil { d[k] = v }
+    return d
+}

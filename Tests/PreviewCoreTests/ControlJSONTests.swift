@@ -1,0 +1,45 @@
+import PreviewCore
+import Testing
+
+/// previewctl's JSON: numbers in JSON's syntax only, and the documents' shapes.
+@Suite struct ControlJSONTests {
+    @Test func onlyJSONNumbersBecomeNumbers() {
+        #expect(ControlJSON.number("30.000") == .number("30.000"))
+        #expect(ControlJSON.number("-5") == .number("-5"))
+        for text in ["inf", "nan", "0x10", "1.", ".5", "", "12abc", "+3"] {
+            #expect(ControlJSON.number(text) == nil, "\(text)")
+        }
+    }
+
+    @Test func statusOfAStoppedPlayer() {
+        let text = ControlJSON.status(status: ["state": "stop", "volume": "40", "repeat": "1", "random": "0",
+                                               "single": "oneshot", "consume": "0", "playlistlength": "3"], song: [:])
+        #expect(text == """
+            {"state":"stop","volume":40,"repeat":true,"random":false,"single":"oneshot","consume":false,\
+            "crossfade":0,"length":3,"song":null,"error":null}
+
+            """)
+    }
+
+    @Test func queueAndSavedAndPlaylists() {
+        let songs = [["file": "deezer:track:1", "Title": "A \"quoted\" title", "duration": "30.000", "Id": "7"]]
+        #expect(ControlJSON.queue(songs, current: 0) == """
+            {"songs":[{"position":1,"id":7,"uri":"deezer:track:1","title":"A \\"quoted\\" title","duration":30.000,"current":true}]}
+
+            """)
+        let record = CatalogRecord.split([("album", "deezer:album:2"), ("Title", "B"), ("added", "2026-01-01T00:00:00Z")])
+        #expect(ControlJSON.saved(record) == """
+            {"items":[{"kind":"album","uri":"deezer:album:2","title":"B","added":"2026-01-01T00:00:00Z"}]}
+
+            """)
+        #expect(ControlJSON.playlists([("playlist", "x"), ("Last-Modified", "2026-01-01T00:00:00Z")])
+                == "{\"playlists\":[{\"name\":\"x\",\"modified\":\"2026-01-01T00:00:00Z\"}]}\n")
+    }
+
+    @Test func theFlagIsTakenOnlyFromListingCommands() {
+        #expect(ControlJSON.takeFlag(["status", "--json"]) == (["status"], true))
+        #expect(ControlJSON.takeFlag(["want", "--json"]) == (["want"], true))
+        #expect(ControlJSON.takeFlag(["search", "x", "--json"]) == (["search", "x", "--json"], false))
+        #expect(ControlJSON.takeFlag(["next"]) == (["next"], false))
+    }
+}
