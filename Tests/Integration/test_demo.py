@@ -1,0 +1,66 @@
+"""contrib/demo: its help and its reachability check need no build, and an
+offline run plays the stand-in's chart on the default socket, which a
+second previewctl reaches."""
+import json
+import os
+import signal
+import subprocess
+
+import catalog
+from conftest import BIN, ROOT
+
+DEMO = os.path.join(ROOT, "contrib", "demo")
+
+
+def demo_env(tmp_path, **extra):
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700, exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PREVIEWD_", "PULSE_", "DBUS_"))}
+    env.update(HOME=str(tmp_path), XDG_RUNTIME_DIR=str(runtime), PULSE_SERVER="unix:/nonexistent/pulse",
+               PREVIEWD_BIN_DIR=BIN, PREVIEWD_SHARED=catalog.SHARED, **extra)
+    return env
+
+
+def test_help_and_bad_options_need_no_build(tmp_path):
+    r = subprocess.run([DEMO, "--help"], capture_output=True, text=True, env=demo_env(tmp_path), timeout=30)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout.startswith("Installs what is missing, builds, starts previewd")
+    assert "contrib/demo --offline" in r.stdout
+    r = subprocess.run([DEMO, "--frob"], capture_output=True, text=True, env=demo_env(tmp_path), timeout=30)
+    assert (r.returncode, r.stderr) == (64, 'demo: unknown option "--frob". See contrib/demo --help\n')
+
+
+def test_an_unreachable_api_is_said_before_any_build(tmp_path):
+    env = demo_env(tmp_path, PREVIEWD_API_BASE="http://127.0.0.1:9")
+    del env["PREVIEWD_BIN_DIR"]  # it would build now, were the check not first
+    r = subprocess.run([DEMO], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 1
+    assert "demo: cannot reach http://127.0.0.1:9: " in r.stderr
+    assert "contrib/demo --offline" in r.stderr
+    assert "building" not in r.stdout + r.stderr
+
+
+def test_offline_demo_plays_the_chart_on_the_default_socket(tmp_path):
+    env = demo_env(tmp_path)
+    p = subprocess.Popen([DEMO, "--offline"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                         start_new_session=True)
+    first = json.load(open(os.path.join(catalog.FIXTURES, "chart-0-tracks.json"), encoding="utf-8"))["data"][0]
+    try:
+        lines = []
+        while not lines or not lines[-1].startswith("playing: "):
+            line = p.stdout.readline()
+            assert line, ("the demo ended early", lines, p.stderr.read())
+            lines.append(line.rstrip("\n"))
+        assert lines[-1] == f"playing: {first['artist']['name']} - {first['title']}", lines
+        assert "demo: no PulseAudio server was running; started a private one with a null sink (silent)" in lines
+        assert ("demo: in a second terminal, 'previewctl status' (or next, pause, volume +5, ...) reaches this previewd"
+                in lines)
+        # A second terminal: previewctl with no option finds the demo's daemon.
+        st = subprocess.run([os.path.join(BIN, "previewctl"), "status", "--json"], capture_output=True, text=True,
+                            env=env, timeout=30)
+        doc = json.loads(st.stdout)
+        assert doc["state"] == "play" and doc["song"]["title"] == first["title"], doc
+    finally:
+        os.killpg(p.pid, signal.SIGTERM)
+        p.wait(20)
+    assert not (tmp_path / "run" / "previewd" / "socket").exists(), "the demo stops what it started"
