@@ -62,11 +62,14 @@ def test_arguments_complete_from_the_daemon_in_bash_zsh_and_fish(daemon, tmp_pat
     def in_bash(*words):
         line = " ".join(words)
         return complete_in(["bash", "-c", f"source {bash}; COMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; _previewctl; "
-                            'printf "%s\\n" "${COMPREPLY[@]}"'], daemon, tmp_path).split()
+                            'printf "%s\\n" "${COMPREPLY[@]}"'], daemon, tmp_path).splitlines()
     assert in_bash("previewctl", "load", "m") == ["mine"]
     assert in_bash("previewctl", "play", "1") == ["1", "10", "11", "12", "13", "14"]
     assert in_bash("previewctl", "want", "rm", "d") == ["deezer:album:302127"]
     assert in_bash("previewctl", "random", "o") == ["on", "off"]
+    # Genre names come quoted for the shell: "R&B" would end the command line.
+    assert in_bash("previewctl", "chart", "--genre", "R") == ["Rap/Hip\\ Hop", "Rock", "R\\&B", "Reggae"]
+    assert in_bash("previewctl", "he") == ["help"]
     fish = script("fish", tmp_path)
     assert complete_in(["fish", "--no-config", "-c", f"source {fish}; complete -C 'previewctl rmplaylist o'"],
                        daemon, tmp_path).splitlines() == ["other"]

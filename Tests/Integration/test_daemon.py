@@ -112,8 +112,8 @@ def test_settings_file_applies_and_the_command_line_overrides_it(tmp_path, http)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == f"# previewd settings in effect; settings file: {config / 'previewd.conf'}"
-    assert f"max-clients = 1  # {config / 'previewd.conf'}:2" in lines
-    assert "prefetch = 2  # command line" in lines
+    assert lines[lines.index("max-clients = 1") - 1] == f"# max-clients: {config / 'previewd.conf'}:2"
+    assert lines[lines.index("prefetch = 2") - 1] == "# prefetch: command line"
 
 
 def test_settings_file_errors_name_the_line_and_exit_64(tmp_path):

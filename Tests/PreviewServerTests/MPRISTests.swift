@@ -46,12 +46,12 @@ import Testing
         var song = Song(uri: "deezer:track:3135556", title: "Harder, Better, Faster, Stronger", artist: "Daft Punk",
                         album: "Discovery", duration: 30)
         song.track = 4
-        song.albumTags = AlbumTags(id: 302127, artist: "Daft Punk", cover: "https://cdn.test/cover.jpg", complete: true)
-        let fields = MPRIS.metadata(QueuedSong(id: 3, song: song))
+        song.albumTags = AlbumTags(id: 302127, artist: "Daft Punk", complete: true)
+        let fields = MPRIS.metadata(QueuedSong(id: 3, song: song), apiBase: "https://api.deezer.com")
         #expect(fields == [
             DBusEntry("mpris:trackid", .objectPath("/org/mpris/MediaPlayer2/previewd/song/3")),
             DBusEntry("mpris:length", .int64(30_000_000)),
-            DBusEntry("mpris:artUrl", .string("https://cdn.test/cover.jpg")),
+            DBusEntry("mpris:artUrl", .string("https://api.deezer.com/album/302127/image")),
             DBusEntry("xesam:title", .string("Harder, Better, Faster, Stronger")),
             DBusEntry("xesam:artist", .strings(["Daft Punk"])),
             DBusEntry("xesam:album", .string("Discovery")),

@@ -143,6 +143,18 @@ def stop(p):
         p.kill()
 
 
+def context_switches(pid):
+    """Voluntary and involuntary context switches of all the process's threads."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/status") as f:
+                total += sum(int(line.split()[1]) for line in f if "ctxt_switches" in line)
+        except OSError:
+            pass
+    return total
+
+
 def pipelined_status(sock, n=100_000):
     """`status` replies per second over one connection, requests pipelined.
     Replies are counted in place (recv_into, no copies) so that this client
@@ -236,6 +248,21 @@ def main():
     playing("_pulse", [("previewd", lambda: start_previewd(tmp, http, output="pulse", env=env)),
                        ("mpd", lambda: start_mpd(tmp, pulse=env["PULSE_SERVER"]))])
     stop(pulse)
+
+    # 2b. Wake-ups while paused: context switches of all threads over 10 s,
+    # a song paused 1 s into it (the same URL on both sides).
+    for name, start in [("previewd", lambda: start_previewd(tmp, http)), ("mpd", lambda: start_mpd(tmp))]:
+        p, sock = start()
+        c = Conn(sock)
+        c.cmd(f'add "{http}/corpus/preview-01.mp3"')
+        c.cmd("play")
+        time.sleep(1)
+        c.cmd("pause")
+        time.sleep(1)
+        before = context_switches(p.pid)
+        time.sleep(10)
+        results.setdefault("wakeups_per_second_paused", {})[name] = (context_switches(p.pid) - before) / 10
+        stop(p)
 
     # 3. Client wall time and pipelined status round trips against each server.
     pd, psock = start_previewd(tmp, http)

@@ -90,7 +90,8 @@ extension Engine {
         guard pausedFlag.load(ordering: .acquiring) else { return false }
         return monitor.locked {
             while pausedFlag.load(ordering: .acquiring) && currentInput === source && !stopping && !source.isCancelled {
-                monitor.wait(seconds: 0.5)
+                // Every way out (resume, play, stop, shutdown) broadcasts: no timed wake-ups.
+                monitor.wait()
             }
             return source.isCancelled || stopping
         }

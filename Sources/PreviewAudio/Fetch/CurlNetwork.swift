@@ -168,7 +168,9 @@ public final class CurlNetwork: HTTPClient, @unchecked Sendable {
                 let t = Unmanaged<Transfer>.fromOpaque(raw).takeUnretainedValue()
                 end(t, result: code)
             }
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            // Idle, nothing is due until a command's curl_multi_wakeup: no
+            // periodic wake-up while nothing downloads (paused, stopped).
+            curl_multi_poll(multi, nil, 0, active.isEmpty ? 3_600_000 : 1000, nil)
         }
         for t in active { end(t, result: nil) }
         curl_multi_cleanup(multi)

@@ -98,7 +98,7 @@ public struct DeezerAlbum: Decodable, Sendable {
     /// The tags the album gives each of its tracks.
     public var tags: AlbumTags {
         AlbumTags(id: id, artist: artist?.name, date: release_date, genres: genres?.data.compactMap(\.name) ?? [],
-                  label: label, trackCount: nb_tracks, cover: cover_big ?? cover_xl, complete: true)
+                  label: label, trackCount: nb_tracks, complete: true)
     }
 }
 
@@ -164,7 +164,7 @@ extension DeezerTrack {
         if let albumTags {
             song.albumTags = albumTags
         } else if let ref = album, ref.id != nil || ref.release_date != nil {
-            song.albumTags = AlbumTags(id: ref.id, date: ref.release_date, cover: ref.cover_big ?? ref.cover_xl, complete: false)
+            song.albumTags = AlbumTags(id: ref.id, date: ref.release_date, complete: false)
         }
         song.unplayable = unplayableReason
         return song

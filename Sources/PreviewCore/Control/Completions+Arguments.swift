@@ -23,7 +23,7 @@ extension Completions {
     /// `previewctl` but the one being completed, without `--socket PATH`).
     public static func candidates(after typed: [String]) -> Candidates {
         let words = typed.filter { !$0.hasPrefix("--socket") }
-        guard let command = words.first else { return .words(ControlCommand.subcommands.map(\.name) + ["--socket", "--help"]) }
+        guard let command = words.first else { return .words(ControlCommand.subcommands.map(\.name) + ["help", "--socket", "--help"]) }
         if words.last == "--genre" { return .genres }
         let args = Array(words.dropFirst())
         switch (command, args.count) {
@@ -32,6 +32,7 @@ extension Completions {
         case ("playlist", 1): return .words(["rename", "del", "move"])
         case ("random", 0), ("repeat", 0): return .words(["on", "off"])
         case ("completions", 0): return .words(["bash", "zsh", "fish"])
+        case ("help", 0): return .words(ControlCommand.subcommands.map(\.name))
         case ("want", 0): return .words(["add", "rm", "toggle", "play"])
         case ("want", 1) where ["rm", "toggle", "play"].contains(args[0]): return .wanted
         case ("library", 0): return .words(["add", "rm"])

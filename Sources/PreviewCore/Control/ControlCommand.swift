@@ -93,7 +93,8 @@ public enum ControlCommand: Equatable, Sendable {
                         uses %title% %artist% %album% %file% %state% %elapsed%
                         %duration% %percent% %volume% %position% %length%, in
                         watch also %event% %reason% %error%; [optional groups]
-      stop | next | prev
+      stop | next [--wait] | prev
+                        stop; the next song (--wait: until it is heard); the previous
       shuffle           shuffle the queue
       random on|off     play in random order
       repeat on|off     start over at the end of the queue
@@ -123,6 +124,7 @@ public enum ControlCommand: Equatable, Sendable {
       playlist NAME [rename NEW | del POS | move FROM TO]
                         stored playlists: list, store the queue, queue one,
                         remove one; show one or edit it
+      help [COMMAND]    this text, or one command's (also COMMAND --help)
     exit codes: 0 done, 1 refused by the daemon, 64 usage error, 69 daemon not reachable
 
     """

@@ -61,9 +61,6 @@ public final class AlbumTags: Sendable, Codable, Equatable {
     /// How many tracks the album has (Deezer's `nb_tracks`), when known:
     /// `album` replay gain waits until that many are measured.
     public let trackCount: Int?
-    /// The album cover's URL (Deezer's 500x500 `cover_big`, else
-    /// `cover_xl`), when known: MPRIS's `mpris:artUrl`.
-    public let cover: String?
     /// True when these came from the album's own body (`/album/ID`); false
     /// when only a listing's album reference was seen, so the rest is still
     /// to be looked up.
@@ -71,20 +68,19 @@ public final class AlbumTags: Sendable, Codable, Equatable {
 
     /// - Parameters: as the properties.
     public init(id: Int?, artist: String? = nil, date: String? = nil, genres: [String] = [], label: String? = nil,
-                trackCount: Int? = nil, cover: String? = nil, complete: Bool) {
+                trackCount: Int? = nil, complete: Bool) {
         self.id = id
         self.artist = artist
         self.date = date
         self.genres = genres
         self.label = label
         self.trackCount = trackCount
-        self.cover = cover
         self.complete = complete
     }
 
     public static func == (a: AlbumTags, b: AlbumTags) -> Bool {
         a === b || (a.id == b.id && a.artist == b.artist && a.date == b.date && a.genres == b.genres
-                    && a.label == b.label && a.trackCount == b.trackCount && a.cover == b.cover
+                    && a.label == b.label && a.trackCount == b.trackCount
                     && a.complete == b.complete)
     }
 }
@@ -134,7 +130,7 @@ extension Song {
             guard let a = albumTags else { return }
             albumTags = AlbumTags(id: a.id, artist: tag == .albumArtist ? nil : a.artist, date: tag == .date ? nil : a.date,
                                   genres: tag == .genre ? [] : a.genres, label: tag == .label ? nil : a.label,
-                                  trackCount: a.trackCount, cover: a.cover, complete: a.complete)
+                                  trackCount: a.trackCount, complete: a.complete)
         default: return
         }
     }

@@ -33,7 +33,7 @@ final class MPRISAdapter {
         let current = controller.player.current.flatMap { controller.queue.song(withID: $0) }
         return MPRIS.PlayerInput(state: controller.player.state, modes: controller.player.modes,
                                  volumePercent: controller.volume, current: current,
-                                 queueIsEmpty: controller.queue.count == 0)
+                                 queueIsEmpty: controller.queue.count == 0, apiBase: controller.catalog.client.apiBase)
     }
 
     /// `Position`: microseconds into the current song (0 when stopped).

@@ -87,13 +87,15 @@ enum MPRIS {
     /// `Metadata` for the current song (the spec's "Metadata" section with
     /// the xesam fields), or only the NoTrack id when there is none. The
     /// length is the whole song's, as `Position` counts from its start
-    /// (a `rangeid` part included).
-    static func metadata(_ entry: QueuedSong?) -> [DBusEntry] {
+    /// (a `rangeid` part included). The cover is the Deezer API's
+    /// `/album/ID/image` under `apiBase`, which redirects to the album's
+    /// picture: a URL made from the album id, so no song carries one.
+    static func metadata(_ entry: QueuedSong?, apiBase: String? = nil) -> [DBusEntry] {
         guard let entry else { return [DBusEntry("mpris:trackid", .objectPath(noTrack))] }
         let song = entry.song
         var fields = [DBusEntry("mpris:trackid", .objectPath(trackID(entry.id)))]
         if let length = song.duration { fields.append(DBusEntry("mpris:length", .int64(microseconds(length)))) }
-        if let cover = song.albumTags?.cover, !cover.isEmpty { fields.append(DBusEntry("mpris:artUrl", .string(cover))) }
+        if let apiBase, let album = song.albumTags?.id { fields.append(DBusEntry("mpris:artUrl", .string("\(apiBase)/album/\(album)/image"))) }
         if let title = song.title { fields.append(DBusEntry("xesam:title", .string(title))) }
         if let artist = song.artist { fields.append(DBusEntry("xesam:artist", .strings([artist]))) }
         if let album = song.album { fields.append(DBusEntry("xesam:album", .string(album))) }
@@ -114,6 +116,8 @@ enum MPRIS {
         /// The current song, when there is one (also while stopped).
         var current: QueuedSong?
         var queueIsEmpty: Bool
+        /// The Deezer API base the covers' URLs are made under.
+        var apiBase: String? = nil
     }
 
     /// Every Player property but `Position`, which changes all the time and
@@ -126,7 +130,7 @@ enum MPRIS {
             DBusEntry("LoopStatus", .string(loopStatus(p.modes))),
             DBusEntry("Rate", .double(1)),
             DBusEntry("Shuffle", .boolean(p.modes.random)),
-            DBusEntry("Metadata", .dictionary(metadata(p.current))),
+            DBusEntry("Metadata", .dictionary(metadata(p.current, apiBase: p.apiBase))),
             DBusEntry("Volume", .double(volume(percent: p.volumePercent))),
             DBusEntry("MinimumRate", .double(1)),
             DBusEntry("MaximumRate", .double(1)),

@@ -66,19 +66,25 @@ extension DaemonOptions {
     ]
 
     /// What `--print-config` shows: each setting in effect as a settings
-    /// file line, with where it came from (`FILE:LINE`, `command line`, or
-    /// `default`, which includes what the environment decides). The Last.fm
+    /// file line, under a comment saying where it came from (`FILE:LINE`,
+    /// `command line`, or `default`, which includes what the environment
+    /// decides), so the output reads back as a settings file. The Last.fm
     /// key is not shown, only whether there is one.
     public func printedConfig(file: String) -> String {
         var out = "# previewd settings in effect; settings file: \(file)\n"
-        func line(_ key: String, _ value: String) { out += "\(key) = \(value)  # \(sources[key] ?? "default")\n" }
+        func line(_ key: String, _ value: String) {
+            // Quotes keep spaces at the ends, as the file reads them.
+            let shown = value.first == " " || value.last == " " || value.hasPrefix("\"") ? "\"\(value)\"" : value
+            out += "# \(key): \(sources[key] ?? "default")\n\(key) = \(shown)\n"
+        }
         line("socket", socketPath)
         line("output", output.setting)
         line("pace", realtimePace ? "realtime" : "none")
         line("api-base", apiBase)
         line("state-dir", stateDirectory)
         line("log-level", "\(logLevel)")
-        line("lastfm-key", lastfmKey == nil ? "(none; key file \(lastfmKeyFile))" : "(set)")
+        // The key stays secret: only whether there is one, commented out.
+        out += "# lastfm-key: \(sources["lastfm-key"] ?? "default"): \(lastfmKey == nil ? "none (key file \(lastfmKeyFile))" : "set, not shown")\n"
         line("lastfm-base", lastfmBase)
         line("catalog-cache-ttl", Self.number(catalogCacheTTL))
         line("restore-playing", restorePlaying ? "yes" : "no")

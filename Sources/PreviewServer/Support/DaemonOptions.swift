@@ -128,7 +128,10 @@ public struct DaemonOptions: Equatable, Sendable {
                 var words = OptionWords(["--\(entry.key)=\(entry.value)"])
                 let option = words.next()!
                 do { try o.take(option, from: &words, paths: &paths) } catch {
-                    throw UsageError(description: "\(entry.place): \(error.description)")
+                    // The file names the setting without the option's dashes.
+                    var reason = error.description
+                    if reason.hasPrefix("--\(entry.key)") { reason.removeFirst(2) }
+                    throw UsageError(description: "\(entry.place): \(reason)")
                 }
                 o.sources[entry.key] = entry.place
             }
