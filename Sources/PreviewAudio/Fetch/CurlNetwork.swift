@@ -168,9 +168,11 @@ public final class CurlNetwork: HTTPClient, @unchecked Sendable {
                 let t = Unmanaged<Transfer>.fromOpaque(raw).takeUnretainedValue()
                 end(t, result: code)
             }
-            // Idle, nothing is due until a command's curl_multi_wakeup: no
-            // periodic wake-up while nothing downloads (paused, stopped).
-            curl_multi_poll(multi, nil, 0, active.isEmpty ? 3_600_000 : 1000, nil)
+            // curl_multi_poll wakes for socket activity, curl's own timers
+            // (it takes the shorter of its internal timeout and this one) and
+            // each command's curl_multi_wakeup, so no periodic wake-up is
+            // needed: none while paused or stopped.
+            curl_multi_poll(multi, nil, 0, 3_600_000, nil)
         }
         for t in active { end(t, result: nil) }
         curl_multi_cleanup(multi)
