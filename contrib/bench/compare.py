@@ -9,6 +9,7 @@ measurement, and prints medians and ratios; writes them to
   contrib/bench/compare.py [BIN_DIR] [--runs N]
 """
 import json
+import re
 import os
 import resource
 import shutil
@@ -270,6 +271,23 @@ def main():
         time.sleep(10)
         results.setdefault("wakeups_per_second_paused", {})[name] = wakeups(before, context_switches(p.pid)) / 10
         stop(p)
+
+    # 2c. `play` until `status` first shows `elapsed` > 0 (the song already
+    # queued, the same URL on both sides; previewd answers `play` once the
+    # first samples are out).
+    for name, start in [("previewd", lambda: start_previewd(tmp, http)), ("mpd", lambda: start_mpd(tmp))]:
+        samples = []
+        for _ in range(RUNS):
+            p, sock = start()
+            c = Conn(sock)
+            c.cmd(f'add "{http}/corpus/preview-01.mp3"')
+            t = time.perf_counter()
+            c.cmd("play")
+            while not re.search(r"elapsed: (?!0\.000)", "\n".join(c.cmd("status"))):
+                pass
+            samples.append(time.perf_counter() - t)
+            stop(p)
+        results.setdefault("play_to_elapsed_ms", {})[name] = statistics.median(samples) * 1000
 
     # 3. Client wall time and pipelined status round trips against each server.
     pd, psock = start_previewd(tmp, http)

@@ -156,7 +156,7 @@ extension Engine {
         guard output != nil else { return .failed(.output("no output"), 0) }
         var pass: DecodePass
         do { pass = try DecodePass(request) } catch { return .failed(error, 0) }
-        positionState.withLock { $0 = PlaybackPosition(stream: request.id, frames: 0, format: nil, bitrate: 0) }
+        positionState.withLock { $0 = PositionState(position: PlaybackPosition(stream: request.id, frames: 0, format: nil, bitrate: 0)) }
         if let outcome = seekToStart(request, pass: &pass, feed: &feed) { return outcome }
         return run(&pass, feed: &feed)
     }
@@ -241,6 +241,7 @@ extension Engine {
             if pass.tail != nil, pausedFlag.load(ordering: .acquiring) { abandonFade(&pass) }
             if waitWhilePaused(source) { return .cancelled }
             let chunk = UnsafeRawBufferPointer(rebasing: pass.pcm[offset..<range.upperBound])
+            publishPosition(of: pass, in: format, pending: chunk.count / format.bytesPerFrame)
             let n: Int
             switch write(chunk, format: format, source: source) {
             case .wrote(let count): n = count
@@ -261,9 +262,12 @@ extension Engine {
                        to: UnsafeMutableRawBufferPointer(rebasing: pass.pcm[range]))
     }
 
-    /// What `position()` answers from now on: the pass's frame, in `format`.
-    func publishPosition(of pass: DecodePass, in format: AudioFormat) {
-        let now = PlaybackPosition(stream: pass.id, frames: pass.frames, format: format, bitrate: pass.decoder.bitrate)
+    /// What `position()` answers from now on: the pass's frame, in
+    /// `format`, and `pending` more frames going out from now on.
+    func publishPosition(of pass: DecodePass, in format: AudioFormat, pending: Int = 0) {
+        let now = PositionState(position: PlaybackPosition(stream: pass.id, frames: pass.frames, format: format,
+                                                           bitrate: pass.decoder.bitrate),
+                                pending: pending, since: pending > 0 ? monotonicSeconds() : 0)
         positionState.withLock { $0 = now }
     }
 

@@ -126,9 +126,17 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     /// shutdown. Atomic; set by `play`, `stop` and `shutdown`, cleared by
     /// the decode thread as it opens the next stream; read like `pausedFlag`.
     let interruptFlag = Atomic<Bool>(false)
-    /// What `position()` answers. Its own mutex; written by the decode
-    /// thread, cleared by `stop`.
-    let positionState = Mutex<PlaybackPosition?>(nil)
+    /// What `position()` answers from: the frames handed over, and the
+    /// chunk being handed over now (`pending` frames since `since`,
+    /// monotonic seconds), so `elapsed` moves with the output's clock
+    /// during a write that blocks, not in steps of a chunk. Its own mutex;
+    /// written by the decode thread, cleared by `stop`.
+    struct PositionState {
+        var position: PlaybackPosition
+        var pending = 0
+        var since = 0.0
+    }
+    let positionState = Mutex<PositionState?>(nil)
 
     /// The output last configured, and for which format: a change of
     /// either opens the output again. Decode thread only (`isInterrupted`
@@ -322,7 +330,16 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         for o in outputs { o.setVolume(percent) }
     }
 
-    public func position() -> PlaybackPosition? { positionState.withLock { $0 } }
+    public func position() -> PlaybackPosition? {
+        guard let state = positionState.withLock({ $0 }) else { return nil }
+        var p = state.position
+        // Within the chunk being written, as far as real time has gone (none while paused).
+        if state.pending > 0, let rate = p.format?.sampleRate, rate > 0, !pausedFlag.load(ordering: .acquiring) {
+            let moved = Int((monotonicSeconds() - state.since) * Double(rate))
+            p.frames += min(max(0, moved), state.pending)
+        }
+        return p
+    }
 
     public func shutdown() {
         let wasRunning = monitor.locked { () -> Bool in
