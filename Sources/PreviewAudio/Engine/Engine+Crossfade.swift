@@ -42,6 +42,8 @@ extension Engine {
         guard !pass.fadeConsidered, pass.fadeIndex >= pass.fadeLength,
               let end = pass.stopAt ?? pass.decoder.lengthInFrames else { return nil }
         let chunkEnd = pass.frames + playable.count / format.bytesPerFrame
+        // Only a song's last `Crossfade.maxSeconds` can hold a fade: no lock per chunk before.
+        guard chunkEnd + Crossfade.maxSeconds * format.sampleRate > end else { return nil }
         let plan: (NextStream, Int, Download)? = monitor.locked {
             guard let next = queuedNext, crossfadeSeconds > 0, feed.download?.isComplete == true,
                   let d = downloads[next.key], d.isComplete else { return nil }
