@@ -272,3 +272,14 @@ def assert_silent(client, seconds=0.3):
     finally:
         client.sock.settimeout(10)
     assert data is None, data
+
+
+def wait_for(predicate, timeout=15, interval=0.05):
+    """The predicate's first true value within `timeout` seconds, else its last value."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    return predicate()

@@ -4,19 +4,10 @@ import os
 import shutil
 import signal
 import subprocess
-import time
 
 import pytest
 
-
-def wait_for(predicate, timeout=15, interval=0.1):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(interval)
-    return predicate()
+from conftest import wait_for
 
 
 @pytest.fixture

@@ -9,20 +9,10 @@ import time
 
 import pytest
 
-from conftest import Daemon
+from conftest import Daemon, wait_for
 
 NAME = "org.mpris.MediaPlayer2.previewd"
 PATH = "/org/mpris/MediaPlayer2"
-
-
-def wait_for(predicate, timeout=15, interval=0.05):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(interval)
-    return predicate()
 
 
 class Bus:
