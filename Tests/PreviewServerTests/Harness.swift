@@ -192,10 +192,14 @@ final class Harness {
         return take(s)
     }
 
+    /// Everything the session has to write, as a socket taking it all would.
     func take(_ s: ClientSession) -> String {
-        let out = String(decoding: s.pendingOutput, as: UTF8.self)
-        s.consumeOutput(s.pendingOutput.count)
-        return out
+        var out: [UInt8] = []
+        while !s.pendingOutput.isEmpty {
+            out += s.pendingOutput
+            s.consumeOutput(s.pendingOutput.count)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

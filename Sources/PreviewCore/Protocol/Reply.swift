@@ -8,6 +8,19 @@ public struct Reply: Sendable {
     /// An empty reply.
     public init() {}
 
+    /// An empty reply that writes into `storage`'s memory (its capacity
+    /// kept, its bytes dropped): a buffer reused for the next chunk.
+    public init(reusing storage: [UInt8]) {
+        bytes = storage
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// The bytes, leaving the reply empty (the storage moves, no copy).
+    public mutating func takeBytes() -> [UInt8] {
+        defer { bytes = [] }
+        return bytes
+    }
+
     /// The reply as text (binary chunks decoded lossily; for tests and logs).
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
@@ -57,31 +70,44 @@ public func formatSeconds(_ seconds: Double) -> String {
 }
 
 extension Reply {
-    private static let zeros = [UInt8](repeating: 0, count: 1024)
+    private static let zeros = [UInt8](repeating: 0, count: 4096)
 
-    /// Writes several lines at once into room made for them (at most
-    /// `capacity` bytes; the rest is given back): one capacity check for a
-    /// whole song's lines instead of one per byte run, for long listings.
+    /// Writes several lines at once into room made for them: one capacity
+    /// check for a whole song's lines instead of one per byte run, for long
+    /// listings. `capacity` bytes are made first; when `write` needs more
+    /// (its writer overflowed), it runs again with twice the room, so a
+    /// guess will do. What is not used is given back.
     public mutating func lines(capacity: Int, _ write: (inout LineWriter) -> Void) {
         let start = bytes.count
-        if capacity <= Reply.zeros.count {
-            bytes.append(contentsOf: Reply.zeros[0..<capacity])  // a memcpy, not a loop
-        } else {
-            bytes.append(contentsOf: repeatElement(0, count: capacity))
+        var room = max(capacity, 1)
+        while true {
+            var left = room
+            while left > 0 {  // memcpys, not a loop per byte
+                let n = min(left, Reply.zeros.count)
+                bytes.append(contentsOf: Reply.zeros[0..<n])
+                left -= n
+            }
+            let end = bytes.withUnsafeMutableBufferPointer { all -> Int? in
+                var writer = LineWriter(all, at: start)
+                write(&writer)
+                return writer.overflowed ? nil : writer.position
+            }
+            if let end {
+                bytes.removeLast(start + room - end)
+                return
+            }
+            bytes.removeLast(room)
+            room *= 2
         }
-        let end = bytes.withUnsafeMutableBufferPointer { all -> Int in
-            var writer = LineWriter(all, at: start)
-            write(&writer)
-            return writer.position
-        }
-        bytes.removeLast(start + capacity - end)
     }
 }
 
 /// Writes `key: value` lines into a reply's storage (see `Reply.lines`);
 /// the caller sized it: each line needs its key, its value and 3 bytes,
 /// with an integer value taking at most `integerBytes` and seconds at most
-/// `secondsBytes`.
+/// `secondsBytes`. A writer that runs out of room writes nothing more and
+/// says so (`overflowed`); `rewind` takes it back to a line it had reached,
+/// so a caller filling a fixed chunk can stop before the song that did not fit.
 public struct LineWriter {
     /// Most bytes an integer value takes: 20 digits and a sign.
     public static let integerBytes = 21
@@ -91,13 +117,31 @@ public struct LineWriter {
     private let buffer: UnsafeMutableBufferPointer<UInt8>
     /// Where the next byte goes.
     public private(set) var position: Int
+    /// Whether a write found no room (from then on nothing is written).
+    public private(set) var overflowed = false
 
     init(_ buffer: UnsafeMutableBufferPointer<UInt8>, at position: Int) {
         self.buffer = buffer
         self.position = position
     }
 
+    /// Goes back to `mark`, a position this writer had reached, with room again.
+    public mutating func rewind(to mark: Int) {
+        position = mark
+        overflowed = false
+    }
+
+    /// Whether `count` more bytes fit; marks the writer full when not.
+    private mutating func room(_ count: Int) -> Bool {
+        guard !overflowed, count <= buffer.count - position else {
+            overflowed = true
+            return false
+        }
+        return true
+    }
+
     private mutating func put(_ text: String) {
+        guard room(text.utf8.count) else { return }
         let copied: Int? = text.utf8.withContiguousStorageIfAvailable { [buffer, position] utf8 in
             UnsafeMutableRawPointer(buffer.baseAddress! + position).copyMemory(from: utf8.baseAddress!, byteCount: utf8.count)
             return utf8.count
@@ -110,6 +154,7 @@ public struct LineWriter {
     }
 
     private mutating func put(_ byte: UInt8) {
+        guard room(1) else { return }
         buffer[position] = byte
         position += 1
     }
@@ -127,6 +172,7 @@ public struct LineWriter {
             count += 1
             rest /= 10
         }
+        guard room(count) else { return }
         var n = value
         var i = position + count - 1
         repeat {
@@ -142,8 +188,32 @@ public struct LineWriter {
         self.key(key)
         let start = position
         put(value)
-        for i in start..<position where buffer[i] == 0x0A || buffer[i] == 0x0D { buffer[i] = 0x20 }
+        blankLineBreaks(from: start)
         put(0x0A)
+    }
+
+    /// Replaces newlines and carriage returns written since `start` by
+    /// spaces. Eight bytes are checked at once for any byte below 0x0E (a
+    /// word trick exact for "some byte below"); listings are mostly words
+    /// without one, and only a word that has one is looked at byte by byte.
+    private func blankLineBreaks(from start: Int) {
+        func anyBelow0E(_ w: UInt64) -> Bool { (w &- 0x0E0E_0E0E_0E0E_0E0E) & ~w & 0x8080_8080_8080_8080 != 0 }
+        let base = UnsafeMutableRawPointer(buffer.baseAddress!)
+        var i = start
+        while position - i >= 8 {
+            if anyBelow0E(base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { break }
+            i += 8
+        }
+        // The last 1 to 7 bytes as one word too, the bytes past them set to 0xFF.
+        let tail = position - i
+        if tail > 0, tail < 8, i + 8 <= buffer.count {
+            let w = base.loadUnaligned(fromByteOffset: i, as: UInt64.self) | ~UInt64(0) << UInt64(8 * tail)
+            if !anyBelow0E(w) { return }
+        }
+        while i < position {
+            if buffer[i] == 0x0A || buffer[i] == 0x0D { buffer[i] = 0x20 }
+            i += 1
+        }
     }
 
     /// `key: N\n`.

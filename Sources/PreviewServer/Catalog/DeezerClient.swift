@@ -90,15 +90,31 @@ final class DeezerClient {
         self.get = get
     }
 
+    /// The decoded answer for `path` when the cache holds a live one, at once.
+    func cached<T: Decodable>(_ path: String, as type: T.Type) -> T? {
+        cachedEntry(path, as: type)?.value
+    }
+
+    /// As `cached`, with when that answer expires (monotonic seconds): a
+    /// value built from it stays good as long as `liveExpiry(path)` gives
+    /// the same time.
+    func cachedEntry<T: Decodable>(_ path: String, as type: T.Type) -> (value: T, expires: Double)? {
+        guard let hit = cache[path], hit.expires > now(), let value = hit.decoded as? T else { return nil }
+        cacheHits += 1
+        return (value, hit.expires)
+    }
+
+    /// When the live answer the cache holds for `path` expires (monotonic
+    /// seconds), or nil when it holds none; counted as a cache hit.
+    func liveExpiry(_ path: String) -> Double? {
+        guard let hit = cache[path], hit.expires > now() else { return nil }
+        cacheHits += 1
+        return hit.expires
+    }
+
     /// GET `apiBase + path` (path starts with `/`), decoded as `T`.
     /// `fresh` skips the cache (a preview URL that was refused must be
     /// resolved anew).
-    /// The decoded answer for `path` when the cache holds a live one, at once.
-    func cached<T: Decodable>(_ path: String, as type: T.Type) -> T? {
-        guard let hit = cache[path], hit.expires > now(), let value = hit.decoded as? T else { return nil }
-        cacheHits += 1
-        return value
-    }
 
     func request<T: Decodable>(_ path: String, as type: T.Type, fresh: Bool = false,
                                completion: @escaping (Result<T, CatalogError>) -> Void) {

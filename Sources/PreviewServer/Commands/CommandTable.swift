@@ -23,6 +23,8 @@ final class CommandCall {
     let session: SessionState
     /// The reply body.
     var reply = Reply()
+    /// Songs listed after the reply body, formatted as the client reads them.
+    var listing: SongListing?
     /// Set by the session for `.pending` handlers; nil error means success.
     var onFinish: ((ProtocolError?) -> Void)?
 
@@ -39,11 +41,18 @@ final class CommandCall {
         return bytes
     }
 
+    /// The listing after the reply, leaving none.
+    func takeListing() -> SongListing? {
+        defer { listing = nil }
+        return listing
+    }
+
     /// Makes a finished call (`.done`, not referenced elsewhere) the next
     /// command's: a fresh reply and these arguments.
     func reuse(args: [String]) {
         self.args = args
         reply = Reply()
+        listing = nil
         onFinish = nil
         earlyResult = nil
     }

@@ -72,10 +72,7 @@ extension Commands {
             if let arg = call.args.first, arg != "-1" {
                 positions = try range(arg, count: c.queue.count)
             }
-            call.reply.reserve(positions.count * 160)
-            let tags = call.session.tags
-            let songs = c.queue.songs
-            for pos in positions { call.reply.song(songs[pos], position: pos, tags: tags) }
+            call.listing = SongListing(songs: c.queue.songs, positions: positions, tags: call.session.tags)
             return .done
         }
         t.register("playlistid", 0, 1) { call throws(ProtocolError) in
@@ -83,9 +80,7 @@ extension Commands {
                 guard let pos = c.queue.position(of: try songID(arg)) else { throw ProtocolError(.noExist, "No such song") }
                 call.reply.song(c.queue.songs[pos], position: pos, tags: call.session.tags)
             } else {
-                call.reply.reserve(c.queue.count * 160)
-                let tags = call.session.tags
-                for (pos, entry) in c.queue.songs.enumerated() { call.reply.song(entry, position: pos, tags: tags) }
+                call.listing = SongListing(songs: c.queue.songs, positions: 0..<c.queue.count, tags: call.session.tags)
             }
             return .done
         }

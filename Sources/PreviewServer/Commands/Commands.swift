@@ -113,56 +113,50 @@ extension Reply {
     /// A song's `file` line and tags (those enabled in `tags`), and its
     /// length (of its `range` when it has one, as mpd shows it).
     mutating func song(_ song: Song, tags: TagSelection, range: SongRange? = nil) {
-        let artist = tags.contains(.artist) ? song.artist : nil
-        let title = tags.contains(.title) ? song.title : nil
-        let album = tags.contains(.album) ? song.album : nil
-        let track = tags.contains(.track) ? song.track : nil
-        let disc = tags.contains(.disc) ? song.disc : nil
-        let a = song.albumTags
-        let albumArtist = tags.contains(.albumArtist) ? a?.artist : nil
-        let date = tags.contains(.date) ? a?.date : nil
-        let genres = tags.contains(.genre) ? a?.genres ?? [] : []
-        let label = tags.contains(.label) ? a?.label : nil
-        let extras = song.addedTags.isEmpty ? [] : song.addedTags.filter { tags.contains(name: $0.name) }
-        let rangeText = range.map { formatSeconds($0.start) + "-" + ($0.end.map(formatSeconds) ?? "") }
-        // Room for every line: key, ": ", value, "\n" (written in one go,
-        // see `Reply.lines`: listings of 100,000 songs go through here).
-        func room(_ key: String, _ value: String?) -> Int { value.map { key.utf8.count + 3 + $0.utf8.count } ?? 0 }
-        let numbers = (track == nil ? 0 : 8 + LineWriter.integerBytes) + (disc == nil ? 0 : 7 + LineWriter.integerBytes)
-        let capacity = room("file", song.uri) + room("Range", rangeText) + room("Artist", artist)
-            + room("Title", title) + room("Album", album) + room("AlbumArtist", albumArtist) + room("Date", date)
-            + genres.reduce(0) { $0 + room("Genre", $1) } + room("Label", label) + numbers
-            + extras.reduce(0) { $0 + room($1.name, $1.value) }
-            + room("Unplayable", song.unplayable) + 7 + LineWriter.integerBytes + 11 + LineWriter.secondsBytes
-        lines(capacity: capacity) { w in
-            w.field("file", song.uri)
-            if let rangeText { w.field("Range", rangeText) }
-            if let artist { w.field("Artist", artist) }
-            if let title { w.field("Title", title) }
-            if let album { w.field("Album", album) }
-            if let albumArtist { w.field("AlbumArtist", albumArtist) }
-            if let track { w.field("Track", Int(track)) }
-            if let disc { w.field("Disc", Int(disc)) }
-            if let date { w.field("Date", date) }
-            for genre in genres { w.field("Genre", genre) }
-            if let label { w.field("Label", label) }
-            for extra in extras { w.field(extra.name, extra.value) }
-            if let reason = song.unplayable { w.field("Unplayable", reason) }
-            if var duration = song.duration {
-                if let range { duration = max(0, (range.end ?? duration) - range.start) }
-                w.field("Time", Int(clamping: duration))
-                w.field("duration", seconds: duration)
-            }
-        }
+        lines(capacity: Reply.roomGuess(song)) { $0.song(song, tags: tags, range: range) }
     }
 
     /// A queued song as `playlistinfo`/`currentsong` list it.
     mutating func song(_ entry: QueuedSong, position: Int, tags: TagSelection) {
-        song(entry.song, tags: tags, range: entry.range)
-        lines(capacity: 3 * (7 + LineWriter.integerBytes)) { w in
-            w.field("Pos", position)
-            w.field("Id", Int(entry.id))
-            if entry.priority > 0 { w.field("Prio", Int(entry.priority)) }
+        lines(capacity: Reply.roomGuess(entry.song) + 64) { $0.song(entry, position: position, tags: tags) }
+    }
+
+    /// Room that holds most songs' lines (`lines` makes more when not).
+    private static func roomGuess(_ song: Song) -> Int { 384 + song.uri.utf8.count }
+}
+
+extension LineWriter {
+    /// The lines of `Reply.song(_:tags:range:)`.
+    mutating func song(_ song: Song, tags: TagSelection, range: SongRange? = nil) {
+        field("file", song.uri)
+        if let range { field("Range", formatSeconds(range.start) + "-" + (range.end.map(formatSeconds) ?? "")) }
+        if let artist = song.artist, tags.contains(.artist) { field("Artist", artist) }
+        if let title = song.title, tags.contains(.title) { field("Title", title) }
+        if let album = song.album, tags.contains(.album) { field("Album", album) }
+        if let a = song.albumTags {
+            if let artist = a.artist, tags.contains(.albumArtist) { field("AlbumArtist", artist) }
         }
+        if let track = song.track, tags.contains(.track) { field("Track", Int(track)) }
+        if let disc = song.disc, tags.contains(.disc) { field("Disc", Int(disc)) }
+        if let a = song.albumTags {
+            if let date = a.date, tags.contains(.date) { field("Date", date) }
+            if tags.contains(.genre) { for genre in a.genres { field("Genre", genre) } }
+            if let label = a.label, tags.contains(.label) { field("Label", label) }
+        }
+        for extra in song.addedTags where tags.contains(name: extra.name) { field(extra.name, extra.value) }
+        if let reason = song.unplayable { field("Unplayable", reason) }
+        if var duration = song.duration {
+            if let range { duration = max(0, (range.end ?? duration) - range.start) }
+            field("Time", Int(clamping: duration))
+            field("duration", seconds: duration)
+        }
+    }
+
+    /// The lines of `Reply.song(_:position:tags:)`.
+    mutating func song(_ entry: QueuedSong, position: Int, tags: TagSelection) {
+        song(entry.song, tags: tags, range: entry.range)
+        field("Pos", position)
+        field("Id", Int(entry.id))
+        if entry.priority > 0 { field("Prio", Int(entry.priority)) }
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import PreviewCore
+import PreviewPlatform
 
 /// Writes the state file after changes: at most once a second, and once
 /// more at shutdown; while a song plays, also every `positionInterval`
@@ -24,6 +25,8 @@ final class StateSaver {
     /// While playing, the longest time between two saves, seconds.
     static let positionInterval = 5.0
     private var positionTimer = false
+    /// Songs from which a save gives the heap back afterwards.
+    static let largeQueue = 10_000
 
     /// - Parameters:
     ///   - now: monotonic seconds.
@@ -40,10 +43,17 @@ final class StateSaver {
 
     /// Restores the saved state, when there is one the controller can use.
     func restore(playing: Bool) {
-        guard let saved = file.load() else { return }
-        controller.restore(saved, playing: playing)
+        // In a function of its own, so the decoded file is freed on return.
+        func load() -> Int? {
+            guard let saved = file.load() else { return nil }
+            controller.restore(saved, playing: playing)
+            return saved.queue.count
+        }
+        guard let count = load() else { return }
+        // The decoded file's values were freed between the songs kept.
+        if count >= StateSaver.largeQueue { Heap.releaseFreePages() }
         savedChange = controller.changeCount
-        log.info("restored \(saved.queue.count) queued songs")
+        log.info("restored \(count) queued songs")
     }
 
     /// Saves if something changed since the last save: now, or one
@@ -93,6 +103,8 @@ final class StateSaver {
         queue.async { [file, log] in
             let start = monotonicTime()
             do throws(StorageError) { try file.save(snapshot) } catch { log.error("\(error)") }
+            // Encoding a long queue leaves megabytes free in this thread's heap.
+            if snapshot.queue.count >= StateSaver.largeQueue { Heap.releaseFreePages() }
             log.debug("state saved: \(snapshot.queue.count) songs in \(Int(((monotonicTime() - start) * 1000).rounded())) ms")
         }
         if force { queue.sync {} }

@@ -29,6 +29,13 @@ final class CatalogBrowser {
     private var covers: [(uri: String, bytes: [UInt8], type: String?)] = []
     /// Covers kept in memory.
     static let coverCapacity = 32
+    /// Songs built lately by `cachedSong`, by Deezer track id, with the
+    /// expiry of the cached answer they came from. Queued again, a track
+    /// shares its strings (the URI above all) with its earlier copies
+    /// instead of allocating them per queued song.
+    private var recentSongs: [Int: (track: DeezerTrack, song: Song, expires: Double)] = [:]
+    /// Most songs `recentSongs` holds before it starts over.
+    static let recentSongCapacity = 4096
 
     init(client: DeezerClient, previewURLs: PreviewURLCache, maxSongs: Int) {
         self.client = client
@@ -43,9 +50,20 @@ final class CatalogBrowser {
     /// The track as a song when the catalog answered for it lately, at once
     /// (long command lists of `addid` skip the asynchronous round).
     func cachedSong(track id: Int) -> Song? {
-        guard let track = client.cached("/track/\(id)", as: DeezerTrack.self) else { return nil }
+        let path = "/track/\(id)"
+        if let recent = recentSongs[id], client.liveExpiry(path) == recent.expires {
+            previewURLs.remember(recent.track)
+            return recent.song
+        }
+        guard let (track, expires) = client.cachedEntry(path, as: DeezerTrack.self) else { return nil }
         previewURLs.remember(track)
-        return tags.completed([track.song()])[0]
+        let song = tags.completed([track.song()])[0]
+        // Only a song whose tags are all in is kept: the album lookup may still complete the others.
+        if song.albumTags?.complete ?? true, song.track != nil {
+            if recentSongs.count >= CatalogBrowser.recentSongCapacity { recentSongs.removeAll(keepingCapacity: true) }
+            recentSongs[id] = (track, song, expires)
+        }
+        return song
     }
 
     /// One catalog answer, decoded as `T`; errors name `item` (the URI the

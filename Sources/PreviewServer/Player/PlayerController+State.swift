@@ -14,7 +14,7 @@ extension PlayerController {
     /// Restores saved state at start-up: paused at the same place, or playing
     /// from it when `playing`.
     func restore(_ saved: SavedState, playing: Bool) {
-        queue = Queue(restoring: saved.queue, nextID: saved.nextID, version: saved.queueVersion, maxLength: queue.maxLength)
+        queue = Queue(restoring: SongInterning.shared(saved.queue), nextID: saved.nextID, version: saved.queueVersion, maxLength: queue.maxLength)
         restoreSettings(volume: saved.volume, outputEnabled: saved.outputEnabled, replayGainMode: saved.replayGainMode)
         streams.crossfadeSeconds = max(0, min(Crossfade.maxSeconds, saved.crossfade ?? 0))
         var state = saved.state

@@ -11,32 +11,23 @@ final class ClientSession {
     /// default `max_command_list_size`, 2 MiB).
     let maxCommandListBytes: Int
 
-    /// Reply bytes; those from `outputHead` on wait to be written.
-    private(set) var output: [UInt8] = []
-    private var outputHead = 0
+    /// Replies waiting for the socket.
+    private var output = ReplyOutput()
 
-    /// Reply bytes not written yet.
-    var pendingOutput: ArraySlice<UInt8> { output[outputHead...] }
+    /// Reply bytes to write now (more may follow once they are taken).
+    var pendingOutput: ArraySlice<UInt8> { output.pending }
 
-    /// The socket took `n` more bytes. Storage is compacted only now and
-    /// then, so a large reply drains in linear time.
+    /// Whether more of a reply follows `pendingOutput` (a long listing
+    /// being formatted as it is read).
+    var hasMoreOutput: Bool { output.hasMore }
+
+    /// The socket took `n` more bytes.
     /// - Returns: true when a large reply's storage (1 MiB or more) was let
     ///   go, so that the caller can give the memory back.
     @discardableResult
-    func consumeOutput(_ n: Int) -> Bool {
-        outputHead += n
-        if outputHead == output.count {
-            let large = output.count >= 1 << 20
-            output.removeAll(keepingCapacity: !large)
-            outputHead = 0
-            return large
-        } else if outputHead > 1 << 16, outputHead > output.count / 2 {
-            output.removeSubrange(0..<outputHead)
-            outputHead = 0
-        }
-        return false
-    }
-    /// Set when the connection should close once `output` is written.
+    func consumeOutput(_ n: Int) -> Bool { output.consume(n) }
+
+    /// Set when the connection should close once its replies are written.
     private(set) var closing = false
 
     private let table: CommandTable
@@ -67,8 +58,23 @@ final class ClientSession {
         var index = 0
         var inList: Bool
         var okMode: Bool
+        /// At least `largeListBytes` of requests.
+        var large = false
     }
     private var execution: Execution?
+    /// Requests in a command list from which its end is worth giving the
+    /// heap back for (see `finishedLargeList`).
+    static let largeListBytes = 1 << 20
+    /// Set when a command list of `largeListBytes` or more has finished:
+    /// its lines and arguments are freed between the songs it queued, so
+    /// the caller can give those pages back (`takeFinishedLargeList`).
+    private var finishedLargeList = false
+
+    /// Whether a large command list finished since the last call.
+    func takeFinishedLargeList() -> Bool {
+        defer { finishedLargeList = false }
+        return finishedLargeList
+    }
     /// A finished call nobody else holds, reused by the next command.
     private var spareCall: CommandCall?
     /// The last command's spec: clients repeat commands (status bars poll
@@ -97,7 +103,7 @@ final class ClientSession {
         self.table = table
         self.log = log
         self.hub = hub
-        output = Array("OK MPD 0.23.5\n".utf8)
+        output.append("OK MPD 0.23.5\n")
         hub.register(state)
     }
 
@@ -223,7 +229,8 @@ final class ClientSession {
             if line.trimmingSuffix("\r") == "command_list_end" {
                 let list = collecting!
                 collecting = nil
-                execution = Execution(lines: list.lines, inList: true, okMode: list.okMode)
+                execution = Execution(lines: list.lines, inList: true, okMode: list.okMode,
+                                      large: list.bytes >= ClientSession.largeListBytes)
                 run()
                 return
             }
@@ -262,6 +269,7 @@ final class ClientSession {
         while let ex = execution, !waiting {
             guard ex.index < ex.lines.count else {
                 execution = nil
+                if ex.large { finishedLargeList = true }
                 send("OK\n")
                 return
             }
@@ -363,7 +371,7 @@ final class ClientSession {
             return false
         case .events(let tick):
             execution = nil
-            send(call.takeReply())
+            sendBody(of: call)
             send("OK\n")
             inEventStream = true
             tickInterval = tick
@@ -388,7 +396,7 @@ final class ClientSession {
             if let error {
                 self.fail(error, index: ackIndex, command: name)
             } else {
-                self.send(call.takeReply())
+                self.sendBody(of: call)
                 if okMode { self.send("list_OK\n") }
                 self.run()
             }
@@ -399,7 +407,7 @@ final class ClientSession {
     /// Sends a finished command's reply (and `list_OK` in ok mode), keeping
     /// its call for the next command.
     private func sendReply(of call: consuming CommandCall, okMode: Bool) {
-        send(call.takeReply())
+        sendBody(of: call)
         if okMode { send("list_OK\n") }
         keepSpare(call)
     }
@@ -424,13 +432,12 @@ final class ClientSession {
         send(report.changedLines + "OK\n")
     }
 
-    private func send(_ text: String) {
-        output.append(contentsOf: text.utf8)
-    }
+    private func send(_ text: String) { output.append(text) }
 
-    private func send(_ bytes: [UInt8]) {
-        // A long reply into an empty buffer is taken over, not copied.
-        if output.isEmpty && outputHead == 0 { output = bytes } else { output.append(contentsOf: bytes) }
+    /// Sends a call's reply body and the listing that follows it, if any.
+    private func sendBody(of call: CommandCall) {
+        output.append(call.takeReply())
+        if let listing = call.takeListing() { output.append(listing) }
     }
 }
 

@@ -186,7 +186,8 @@ public final class Server {
         clients.map { fd, session in
             // A client that does not read its replies is not read from
             // either, so its requests cannot pile up replies in memory.
-            var events: PollEvents = session.pendingOutput.count > Server.readPauseBytes ? [] : .readable
+            let backedUp = session.pendingOutput.count > Server.readPauseBytes || session.hasMoreOutput
+            var events: PollEvents = backedUp ? [] : .readable
             if !session.pendingOutput.isEmpty { events.insert(.writable) }
             return PollDescriptor(fd, events: events)
         }
@@ -338,6 +339,8 @@ public final class Server {
                 return
             }
         }
+        // The lines of a long command list are freed between the songs it queued.
+        if session.takeFinishedLargeList() { Heap.releaseFreePages() }
         if session.closing { drop(fd) }
     }
 

@@ -27,6 +27,13 @@ struct SavedState: Codable, Equatable {
 protocol StoredValue: Codable {
     /// What makes this value unusable, or nil when it is fine.
     var problem: String? { get }
+    /// The value as the file's JSON (by default `JSONEncoder`'s).
+    /// - Throws: an `EncodingError`, or what the value's own writer throws.
+    func json() throws -> [UInt8]
+}
+
+extension StoredValue {
+    func json() throws -> [UInt8] { Array(try JSONEncoder().encode(self)) }
 }
 
 extension Array: StoredValue where Element: StoredValue {
@@ -34,6 +41,22 @@ extension Array: StoredValue where Element: StoredValue {
 }
 
 extension SavedState: StoredValue {
+    /// `JSONEncoder`'s JSON of everything but the queue, with the queue
+    /// written by `QueueJSON` where `JSONEncoder` put an empty one.
+    func json() throws -> [UInt8] {
+        var rest = self
+        rest.queue = []
+        let bytes = Array(try JSONEncoder().encode(rest))
+        let empty = Array(#""queue":[]"#.utf8)
+        guard let at = bytes.indices.first(where: { bytes[$0...].starts(with: empty) }) else {
+            return Array(try JSONEncoder().encode(self))
+        }
+        var out = Array(bytes[..<(at + empty.count - 2)])
+        try QueueJSON.write(queue, into: &out)
+        out += bytes[(at + empty.count)...]
+        return out
+    }
+
     var problem: String? {
         guard Seconds.isValid(elapsed) else { return "elapsed out of range: \(elapsed)" }
         guard queue.count <= Queue.defaultMaxLength else { return "\(queue.count) songs, more than a queue holds" }
@@ -85,8 +108,8 @@ struct JSONFile<Value: StoredValue> {
     /// Writes `value` atomically.
     /// - Throws: `.encoding` or `.writing`.
     func save(_ value: Value) throws(StorageError) {
-        let data: Data
-        do { data = try JSONEncoder().encode(value) } catch { throw .encoding(path: path, "\(error)") }
-        do { try AtomicFile.write(Array(data), to: path) } catch { throw .writing(error) }
+        let bytes: [UInt8]
+        do { bytes = try value.json() } catch { throw .encoding(path: path, "\(error)") }
+        do { try AtomicFile.write(bytes, to: path) } catch { throw .writing(error) }
     }
 }
