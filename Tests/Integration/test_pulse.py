@@ -136,6 +136,34 @@ def test_pause_corks_and_resume_continues(pulse, daemon_factory, http):
     assert wait_until(lambda: "40%" in sinks()), sinks()
 
 
+def test_elapsed_is_what_the_sink_has_played(pulse, daemon_factory, http, tmp_path):
+    """The stream's buffer is half a second: `elapsed` counts only what the
+    sink took from it (the stream's latency subtracted), so at a pause it
+    names the sample the recording stops at, not the last one written."""
+    rec_path = tmp_path / "monitor.wav"
+    recorder = record(pulse, rec_path)
+    time.sleep(0.3)
+    d = daemon_factory(output="pulse")
+    c = d.client()
+    assert c.cmd(f'add "{http}/corpus/preview-05.mp3"') == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    assert wait_until(lambda: float(c.fields("status").get("elapsed", "0")) >= 3)
+    assert c.cmd("pause 1") == ["OK"]
+    time.sleep(0.3)
+    elapsed = float(c.fields("status")["elapsed"])
+    recording = stop_recording(recorder, rec_path)
+    ref = reference_pcm("preview-05.mp3")
+    start = audible_start(recording)
+    assert recording[start:start + 4 * 4410] == ref[:4 * 4410], "the song's first 0.1 s"
+    heard = recording[start:]
+    same = next((i for i in range(0, min(len(heard), len(ref)), 4) if heard[i:i + 4] != ref[i:i + 4]), len(heard))
+    played = same / (4 * 44100)
+    # Within 2 ms here; without the correction it was 0.29 s ahead.
+    assert abs(elapsed - played) < 0.03, (elapsed, played)
+    assert c.cmd("pause 0") == ["OK"]
+    assert float(c.fields("status")["elapsed"]) >= elapsed
+
+
 def wait_until(predicate, timeout=10):
     """Polls `predicate` until true or `timeout` seconds; its last value."""
     deadline = time.time() + timeout

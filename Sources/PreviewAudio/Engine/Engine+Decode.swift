@@ -19,8 +19,12 @@ extension Engine {
     /// `decode` call that made it).
     final class PassBuffers {
         let input = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
-        // 1152 frames x 2 channels x 2 bytes x 4: several MPEG frames per write.
-        let pcm = UnsafeMutableRawBufferPointer.allocate(byteCount: 1152 * 4 * 4, alignment: 16)
+        // 1152 frames x 2 channels x 2 bytes x 16: 0.42 s of 44.1 kHz stereo
+        // per write, more than a sound server asks for at once, so each of
+        // its requests takes one write (one memory block it hands back, one
+        // wake-up) instead of three. Input ends a write early, so a slow
+        // stream's samples do not wait for a full buffer.
+        let pcm = UnsafeMutableRawBufferPointer.allocate(byteCount: 1152 * 4 * 16, alignment: 16)
         deinit {
             input.deallocate()
             pcm.deallocate()
@@ -265,9 +269,11 @@ extension Engine {
     /// What `position()` answers from now on: the pass's frame, in
     /// `format`, and `pending` more frames going out from now on.
     func publishPosition(of pass: DecodePass, in format: AudioFormat, pending: Int = 0) {
+        let output = selectedOutput()
         let now = PositionState(position: PlaybackPosition(stream: pass.id, frames: pass.frames, format: format,
                                                            bitrate: pass.decoder.bitrate),
-                                pending: pending, since: pending > 0 ? monotonicSeconds() : 0)
+                                pending: pending, since: pending > 0 ? monotonicSeconds() : 0,
+                                output: output, clockAtStart: output.clock())
         positionState.withLock { $0 = now }
     }
 

@@ -129,12 +129,16 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     /// What `position()` answers from: the frames handed over, and the
     /// chunk being handed over now (`pending` frames since `since`,
     /// monotonic seconds), so `elapsed` moves with the output's clock
-    /// during a write that blocks, not in steps of a chunk. Its own mutex;
-    /// written by the decode thread, cleared by `stop`.
+    /// during a write that blocks, not in steps of a chunk. An output that
+    /// buffers ahead of the listener (`AudioOutput.clock`) is asked instead,
+    /// against its reading as the chunk began (`clockAtStart`). Its own
+    /// mutex; written by the decode thread, cleared by `stop`.
     struct PositionState {
         var position: PlaybackPosition
         var pending = 0
         var since = 0.0
+        var output: AudioOutput?
+        var clockAtStart: OutputClock?
     }
     let positionState = Mutex<PositionState?>(nil)
 
@@ -333,8 +337,14 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     public func position() -> PlaybackPosition? {
         guard let state = positionState.withLock({ $0 }) else { return nil }
         var p = state.position
-        // Within the chunk being written, as far as real time has gone (none while paused).
-        if state.pending > 0, let rate = p.format?.sampleRate, rate > 0, !pausedFlag.load(ordering: .acquiring) {
+        if let clock = state.output?.clock() {
+            // What the output took of the chunk, less what it has not played
+            // (of this song or, at its start, of the one before).
+            let base = state.clockAtStart.flatMap { $0.stream == clock.stream ? $0.accepted : nil } ?? 0
+            let written = min(max(0, clock.accepted - base), state.pending)
+            p.frames = max(0, p.frames + written - clock.unplayed)
+        } else if state.pending > 0, let rate = p.format?.sampleRate, rate > 0, !pausedFlag.load(ordering: .acquiring) {
+            // Within the chunk being written, as far as real time has gone (none while paused).
             let moved = Int((monotonicSeconds() - state.since) * Double(rate))
             p.frames += min(max(0, moved), state.pending)
         }

@@ -53,6 +53,26 @@ protocol AudioOutput: AnyObject, Sendable {
     /// was written and not discarded, then let the device go; the next
     /// `configure` opens it again.
     func stopped()
+
+    /// Where the listener is against what `write` took, for outputs that
+    /// buffer ahead of what is heard (a sound server): nil for those that
+    /// play what they are given as `write` takes it, or when the output
+    /// cannot tell now (no stream, no timing from the server yet).
+    /// Any thread may call it.
+    func clock() -> OutputClock?
+}
+
+/// An output's clock reading (`AudioOutput.clock`), in frames of the
+/// format it was configured for.
+struct OutputClock: Equatable {
+    /// The device stream the reading is of: a new number each time the
+    /// output opens one (a format change, a reconnection).
+    var stream: Int
+    /// Frames `write` has taken since that stream opened (it only grows).
+    var accepted: Int
+    /// Of those, the frames not heard yet: the sound server's buffer and
+    /// the sink's latency (0 while nothing is buffered).
+    var unplayed: Int
 }
 
 extension AudioOutput {
@@ -60,6 +80,7 @@ extension AudioOutput {
     func release() {}
     func stopped() {}
     func nowPlaying(_ info: StreamInfo) {}
+    func clock() -> OutputClock? { nil }
 }
 
 /// Consumes PCM at the speed of a sound card, keeping a small lead like a

@@ -3,7 +3,7 @@ import PreviewCore
 
 /// Plays PCM through PulseAudio's asynchronous API (pa_threaded_mainloop,
 /// pa_context, pa_stream): pause corks the stream, volume is the stream's
-/// sink-input volume (ramped over `rampSteps` x 15 ms so a change never
+/// sink-input volume (ramped over `VolumeRamp.steps` x 15 ms so a change never
 /// clicks), a format change drains and reopens the stream.
 /// The server comes from the usual places (`PULSE_SERVER`, the user's runtime dir).
 /// The stream is named after the song (`media.name` "Artist – Title", with
@@ -26,9 +26,19 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// PCM went to the stream since it opened or was last flushed: a stop
     /// then plays it out before closing. Under the mainloop lock.
     private var holdsPCM = false
-    /// Target buffer length: enough to ride out scheduling hiccups,
-    /// short enough that pause and skip feel immediate.
-    private let bufferSeconds = 0.2
+    /// Target buffer length. Pause corks, a skip or seek flushes and a
+    /// volume change applies at the sink, so none of them waits for the
+    /// buffer: a long one only means fewer wake-ups (the server asks for
+    /// more every `bufferSeconds / 2`), and `elapsed` is corrected by it
+    /// (`clock`).
+    private let bufferSeconds = 0.5
+    /// The stream's frames written and kept back, and when to ask for its
+    /// timing. PulseAudio's timing is asked for by `write`, at the stream's
+    /// start (pa_stream_set_started_callback) and at a cork or uncork, so a
+    /// paused or idle stream costs no wake-up (PA_STREAM_AUTO_TIMING_UPDATE
+    /// would keep asking while corked); between two answers it interpolates
+    /// (PA_STREAM_INTERPOLATE_TIMING). Under the mainloop lock.
+    private var book = PulseStreamBook()
 
     /// Creates and starts the mainloop thread (pa_threaded_mainloop_new/start);
     /// the server is first contacted by `connect()` or `configure`.
@@ -59,9 +69,8 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
             pa_context_unref(old)
             context = nil
         }
-        let appProps = [("application.name", "previewd"), ("application.icon_name", "multimedia-audio-player")]
         guard let api = pa_threaded_mainloop_get_api(mainloop),
-              let ctx = withProplist(appProps, { pa_context_new_with_proplist(api, "previewd", $0) })
+              let ctx = withProplist(StreamInfo.pulseClientProperties, { pa_context_new_with_proplist(api, "previewd", $0) })
         else { throw .output("pa_context_new failed") }
         pa_context_set_state_callback(ctx, { _, ud in pa_threaded_mainloop_signal(OpaquePointer(ud), 0) }, userdata)
         guard pa_context_connect(ctx, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
@@ -93,20 +102,27 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
         try connectContext()
         var spec = pa_sample_spec(format: pv_pa_sample_s16ne(), rate: UInt32(newFormat.sampleRate), channels: UInt8(newFormat.channels))
-        guard let s = withProplist(streamProperties, { pa_stream_new_with_proplist(context, info.mediaName ?? "previewd", &spec, nil, $0) })
+        guard let s = withProplist(info.pulseProperties, { pa_stream_new_with_proplist(context, info.mediaName ?? "previewd", &spec, nil, $0) })
         else {
             throw .output("pa_stream_new failed: \(String(cString: pa_strerror(pa_context_errno(context))))")
         }
         pa_stream_set_state_callback(s, { _, ud in pa_threaded_mainloop_signal(OpaquePointer(ud), 0) }, userdata)
         pa_stream_set_write_callback(s, { _, _, ud in pa_threaded_mainloop_signal(OpaquePointer(ud), 0) }, userdata)
+        // Until the server says playback started, its timing says "not playing".
+        pa_stream_set_started_callback(s, { s, _ in
+            if let s, let op = pa_stream_update_timing_info(s, nil, nil) { pa_operation_unref(op) }
+        }, nil)
         let target = UInt32(Double(newFormat.sampleRate) * bufferSeconds) * UInt32(newFormat.bytesPerFrame)
         // The server asks for more when half the buffer has played, not at
         // its default quarter: half as many wake-ups of the mainloop thread
         // and of the decoder, which then writes whole MPEG frames' worth.
+        // No PA_STREAM_ADJUST_LATENCY: the sink keeps its own latency
+        // instead of being driven to the stream's, which costs the server
+        // and this process wake-ups for nothing a listener hears.
         var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: UInt32.max, minreq: target / 2, fragsize: UInt32.max)
         var cv = pa_cvolume()
         pa_cvolume_set(&cv, UInt32(newFormat.channels), volumeValue)
-        let flags = pa_stream_flags_t(rawValue: PA_STREAM_ADJUST_LATENCY.rawValue | (paused ? PA_STREAM_START_CORKED.rawValue : 0)
+        let flags = pa_stream_flags_t(rawValue: PA_STREAM_INTERPOLATE_TIMING.rawValue | (paused ? PA_STREAM_START_CORKED.rawValue : 0)
             | (sink != nil ? PA_STREAM_DONT_MOVE.rawValue : 0))
         guard pa_stream_connect_playback(s, sink, &attr, flags, &cv, nil) >= 0 else {
             pa_stream_unref(s)
@@ -124,6 +140,7 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
         stream = s
         format = newFormat
+        book.opened(bufferBytes: Int(target))
     }
 
     func write(_ pcm: UnsafeRawBufferPointer, interrupted: () -> Bool) throws(StreamFailure) -> Int {
@@ -145,26 +162,91 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
                 pa_threaded_mainloop_wait(mainloop)
                 continue
             }
-            var n = min(writable, pcm.count - offset)
+            let rest = pcm.count - offset
+            if book.keepsBack(rest, writable: writable) {
+                book.staged.append(contentsOf: UnsafeRawBufferPointer(rebasing: pcm[offset...]))
+                accept(rest, format)
+                offset = pcm.count
+                break
+            }
+            var n = min(writable - book.staged.count, rest)
             n -= n % format.bytesPerFrame
-            if n == 0 {
+            if n <= 0 && book.staged.isEmpty {
                 pa_threaded_mainloop_wait(mainloop)
                 continue
             }
-            guard pa_stream_write(stream, pcm.baseAddress! + offset, n, nil, 0, PA_SEEK_RELATIVE) == 0 else {
-                throw .output("pa_stream_write failed: \(String(cString: pa_strerror(pa_context_errno(context))))")
+            let chunk = UnsafeRawBufferPointer(rebasing: pcm[offset..<offset + max(0, n)])
+            if book.staged.isEmpty {
+                try send(chunk, to: stream)
+            } else {
+                book.staged.append(contentsOf: chunk)
+                try sendStagedLocked()
             }
-            offset += n
-            holdsPCM = true
+            offset += max(0, n)
+            accept(max(0, n), format)
         }
+        if offset > 0 { askTimingLocked(stream) }
         return offset
+    }
+
+    /// Counts `bytes` more taken by `write`; call locked.
+    private func accept(_ bytes: Int, _ format: AudioFormat) {
+        book.accept(bytes, bytesPerFrame: format.bytesPerFrame)
+        holdsPCM = true
+    }
+
+    /// pa_stream_write of `pcm` (copied into a block of PulseAudio's pool).
+    /// - Throws: `StreamFailure.output` with PulseAudio's reason.
+    private func send(_ pcm: UnsafeRawBufferPointer, to stream: OpaquePointer) throws(StreamFailure) {
+        guard pa_stream_write(stream, pcm.baseAddress!, pcm.count, nil, 0, PA_SEEK_RELATIVE) == 0 else {
+            throw .output("pa_stream_write failed: \(String(cString: pa_strerror(pa_context_errno(context))))")
+        }
+    }
+
+    /// Sends what `write` kept back, if anything; call locked.
+    /// - Throws: `StreamFailure.output` with PulseAudio's reason.
+    private func sendStagedLocked() throws(StreamFailure) {
+        guard let stream, !book.staged.isEmpty else { return }
+        defer { book.staged.removeAll(keepingCapacity: true) }
+        let failure = book.staged.withUnsafeBytes { bytes -> StreamFailure? in
+            do throws(StreamFailure) { try send(bytes, to: stream) } catch { return error }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// Asks the server for the stream's timing (pa_stream_update_timing_info)
+    /// when `book` says it is time, or now with `afresh`; call locked.
+    private func askTimingLocked(_ stream: OpaquePointer, afresh: Bool = false) {
+        guard book.asksTiming(at: pa_rtclock_now(), afresh: afresh) else { return }
+        if let op = pa_stream_update_timing_info(stream, nil, nil) { pa_operation_unref(op) }
+    }
+
+    /// The stream's clock: frames written against its latency
+    /// (pa_stream_get_latency, interpolated between the server's answers).
+    /// Before the server has answered since the stream opened or was
+    /// flushed, nothing written since is taken as heard. Nil without a stream.
+    func clock() -> OutputClock? {
+        lock()
+        defer { unlock() }
+        guard let stream, let format, pv_pa_stream_is_good(pa_stream_get_state(stream)) != 0 else { return nil }
+        var usec: pa_usec_t = 0
+        var negative: Int32 = 0
+        var latency: Int?
+        if pa_stream_get_latency(stream, &usec, &negative) == 0 {
+            latency = negative != 0 ? 0 : Int(min(usec, 60_000_000) * UInt64(format.sampleRate) / 1_000_000)
+        }
+        return book.clock(latency: latency, bytesPerFrame: format.bytesPerFrame)
     }
 
     func setPaused(_ paused: Bool) {
         lock()
         defer { unlock() }
         self.paused = paused
-        if let stream, let op = pa_stream_cork(stream, paused ? 1 : 0, nil, nil) { pa_operation_unref(op) }
+        if let stream {
+            if let op = pa_stream_cork(stream, paused ? 1 : 0, nil, nil) { pa_operation_unref(op) }
+            askTimingLocked(stream, afresh: true)
+        }
         pa_threaded_mainloop_signal(mainloop, 0)
     }
 
@@ -172,6 +254,7 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         lock()
         defer { unlock() }
         if let stream, let op = pa_stream_flush(stream, nil, nil) { pa_operation_unref(op) }
+        book.flushed()
         holdsPCM = false
     }
 
@@ -190,12 +273,10 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         defer { unlock() }
         self.info = info
         guard let stream else { return }
-        if let op = withProplist(streamProperties, { pa_stream_proplist_update(stream, PA_UPDATE_REPLACE, $0, nil, nil) }) {
+        if let op = withProplist(info.pulseProperties, { pa_stream_proplist_update(stream, PA_UPDATE_REPLACE, $0, nil, nil) }) {
             pa_operation_unref(op)
         }
-        let stale = [info.artist == nil ? "media.artist" : nil, info.title == nil ? "media.title" : nil].compactMap { $0 }
-        // The last song's artist or title must not stay on one that has none.
-        for key in stale {
+        for key in info.pulseKeysUnset {
             key.withCString { k in
                 var list: [UnsafePointer<CChar>?] = [k, nil]
                 if let op = pa_stream_proplist_remove(stream, &list, nil, nil) { pa_operation_unref(op) }
@@ -203,42 +284,31 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
     }
 
-    /// The stream's properties for `info` (PA_PROP_MEDIA_*).
-    private var streamProperties: [(String, String)] {
-        var props = [("media.name", info.mediaName ?? "previewd"), ("media.role", "music")]
-        if let artist = info.artist { props.append(("media.artist", artist)) }
-        if let title = info.title { props.append(("media.title", title)) }
-        return props
-    }
-
     func trackEnded() {
         lock()
         defer { unlock() }
+        // A lost connection is reported by the next write.
+        try? sendStagedLocked()
         // Start playback even when a short track never filled the prebuffer.
         if let stream, let op = pa_stream_trigger(stream, nil, nil) { pa_operation_unref(op) }
     }
 
-    // Volume ramp state, under the mainloop lock: the volume the stream
-    // has now (percent, fractional while ramping), the steps left, the timer.
-    private var appliedVolume = 100.0
-    private var rampLeft = 0
+    /// The volume ramp and its timer, under the mainloop lock.
+    private var ramp = VolumeRamp()
     private var rampTimer: OpaquePointer?
-    /// A volume change is spread over this many steps, 15 ms apart: long
-    /// enough to pass several of a sound server's render blocks.
-    let rampSteps = 12
 
     func setVolume(_ percent: Int) {
         lock()
         defer { unlock() }
         volume = max(0, min(100, percent))
         guard let context, stream != nil else {
-            appliedVolume = Double(volume)
+            ramp.finish(at: volume)
             return
         }
-        rampLeft = rampSteps
+        ramp.start(to: volume)
         if rampTimer == nil {
             let me = Unmanaged.passUnretained(self).toOpaque()
-            rampTimer = pa_context_rttime_new(context, pa_rtclock_now() + 15_000, { _, _, _, ud in
+            rampTimer = pa_context_rttime_new(context, pa_rtclock_now() + VolumeRamp.stepMicroseconds, { _, _, _, ud in
                 Unmanaged<PulseOutput>.fromOpaque(ud!).takeUnretainedValue().rampTick()
             }, me)
             rampTick()
@@ -248,28 +318,25 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// One ramp step (called locked: from `setVolume`, or by the mainloop
     /// thread, which holds the lock while it runs callbacks).
     private func rampTick() {
-        guard rampLeft > 0, let context, let stream, let format else {
+        guard let context, let stream, let format, let applied = ramp.step() else {
             stopRampLocked()
             return
         }
-        appliedVolume += (Double(volume) - appliedVolume) / Double(rampLeft)
-        rampLeft -= 1
         var cv = pa_cvolume()
-        pa_cvolume_set(&cv, UInt32(format.channels), pa_volume_t((Double(pv_pa_volume_norm()) * appliedVolume / 100).rounded()))
+        pa_cvolume_set(&cv, UInt32(format.channels), pa_volume_t((Double(pv_pa_volume_norm()) * applied / 100).rounded()))
         if let op = pa_context_set_sink_input_volume(context, pa_stream_get_index(stream), &cv, nil, nil) {
             pa_operation_unref(op)
         }
-        if rampLeft == 0 {
+        if ramp.left == 0 {
             stopRampLocked()
         } else if let rampTimer {
-            pa_context_rttime_restart(context, rampTimer, pa_rtclock_now() + 15_000)
+            pa_context_rttime_restart(context, rampTimer, pa_rtclock_now() + VolumeRamp.stepMicroseconds)
         }
     }
 
     /// Ends a ramp at its target; call locked.
     private func stopRampLocked() {
-        appliedVolume = Double(volume)
-        rampLeft = 0
+        ramp.finish(at: volume)
         if let rampTimer, let api = pa_threaded_mainloop_get_api(mainloop) {
             api.pointee.time_free(rampTimer)
         }
@@ -340,6 +407,7 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// the decode thread; call locked.
     private func drainLocked() {
         defer { holdsPCM = false }
+        try? sendStagedLocked()
         guard let stream, let context, !paused, pv_pa_stream_is_good(pa_stream_get_state(stream)) != 0,
               let op = pa_stream_drain(stream, { _, _, ud in pa_threaded_mainloop_signal(OpaquePointer(ud), 0) }, userdata)
         else { return }
@@ -365,19 +433,12 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         guard let stream else { return }
         pa_stream_set_state_callback(stream, nil, nil)
         pa_stream_set_write_callback(stream, nil, nil)
+        pa_stream_set_started_callback(stream, nil, nil)
         pa_stream_disconnect(stream)
         pa_stream_unref(stream)
         self.stream = nil
         format = nil
+        book.staged.removeAll()
         holdsPCM = false
     }
-}
-
-/// Calls `body` with a pa_proplist holding `pairs` (pa_proplist_new and
-/// pa_proplist_sets), freed after it: the calls it is for copy it.
-private func withProplist<R>(_ pairs: [(String, String)], _ body: (OpaquePointer) -> R) -> R {
-    let list = pa_proplist_new()!
-    defer { pa_proplist_free(list) }
-    for (key, value) in pairs { pa_proplist_sets(list, key, value) }
-    return body(list)
 }

@@ -13,7 +13,8 @@ final class StateSaver {
     private let controller: PlayerController
     private let log: Log
     private let now: () -> Double
-    private let schedule: (Double, @escaping () -> Void) -> Void
+    private let schedule: (Double, @escaping () -> Void) -> Int
+    private let cancel: (Int) -> Void
     private let queue = DispatchQueue(label: "previewd.state-save")
     /// The controller's change count last saved.
     private var savedChange: Int
@@ -24,20 +25,24 @@ final class StateSaver {
     static let interval = 1.0
     /// While playing, the longest time between two saves, seconds.
     static let positionInterval = 5.0
-    private var positionTimer = false
+    /// The timer of the next position save, armed only while playing.
+    private var positionTimer: Int?
     /// Songs from which a save gives the heap back afterwards.
     static let largeQueue = 10_000
 
     /// - Parameters:
     ///   - now: monotonic seconds.
-    ///   - schedule: runs a closure after a delay (seconds) on the control thread.
+    ///   - schedule: runs a closure after a delay (seconds) on the control
+    ///     thread, returning the timer's id.
+    ///   - cancel: forgets a timer by its id, so the loop does not wake for it.
     init(file: JSONFile<SavedState>, controller: PlayerController, log: Log, now: @escaping () -> Double,
-         schedule: @escaping (Double, @escaping () -> Void) -> Void) {
+         schedule: @escaping (Double, @escaping () -> Void) -> Int, cancel: @escaping (Int) -> Void) {
         self.file = file
         self.controller = controller
         self.log = log
         self.now = now
         self.schedule = schedule
+        self.cancel = cancel
         savedChange = controller.changeCount
     }
 
@@ -64,14 +69,19 @@ final class StateSaver {
     }
 
     /// While playing, saves again every `positionInterval`: the position
-    /// moves without any change being counted. No timer runs otherwise.
+    /// moves without any change being counted. No timer is armed otherwise
+    /// (a pause or stop disarms it), so a paused daemon never wakes for it.
     private func keepPositionFresh() {
-        guard !positionTimer, controller.player.state == .play else { return }
-        positionTimer = true
-        schedule(StateSaver.positionInterval) { [weak self] in
+        let playing = controller.player.state == .play
+        if !playing, let armed = positionTimer {
+            cancel(armed)
+            positionTimer = nil
+        }
+        guard playing, positionTimer == nil else { return }
+        positionTimer = schedule(StateSaver.positionInterval) { [weak self] in
             guard let self else { return }
-            self.positionTimer = false
-            if self.controller.player.state == .play { self.write() }
+            self.positionTimer = nil
+            self.write()
             self.keepPositionFresh()
         }
     }
@@ -85,7 +95,7 @@ final class StateSaver {
         if !force && t - lastSave < StateSaver.interval {
             if !scheduled {
                 scheduled = true
-                schedule(lastSave + StateSaver.interval - t) { [weak self] in
+                _ = schedule(lastSave + StateSaver.interval - t) { [weak self] in
                     self?.scheduled = false
                     self?.save(force: false)
                 }

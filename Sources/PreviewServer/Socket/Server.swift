@@ -22,7 +22,8 @@ public final class Server {
     private var pendingRecords: [Subsystems: EventReason] = [:]
     private var hookRunner: HookRunner!
     /// Closures to run at a monotonic time, for time-outs on the control thread.
-    private var timers: [(deadline: Double, action: () -> Void)] = []
+    private var timers: [(id: Int, deadline: Double, action: () -> Void)] = []
+    private var lastTimerID = 0
     private var hub = MessageHub()
     /// MPRIS on the session bus, when there is one and `--no-mpris` was not given.
     private var mpris: MPRISService?
@@ -67,7 +68,8 @@ public final class Server {
         try engine.start(events: { inbox.post(.engine($0)) })
         defer { engine.shutdown() }
         let saver = StateSaver(file: JSONFile(path: Instance.stateFile(options), log: log), controller: controller, log: log,
-                               now: monotonicTime, schedule: { [unowned self] delay, action in schedule(after: delay, action) })
+                               now: monotonicTime, schedule: { [unowned self] delay, action in schedule(after: delay, action) },
+                               cancel: { [unowned self] id in cancelTimer(id) })
         saver.restore(playing: options.restorePlaying)
         defer { saver.saveNow() }
         if options.mpris { mpris = MPRISService.start(controller: controller, log: log) }
@@ -134,8 +136,17 @@ public final class Server {
     }
 
     /// Runs `action` on this thread after `delay` seconds.
-    private func schedule(after delay: Double, _ action: @escaping () -> Void) {
-        timers.append((monotonicTime() + delay, action))
+    /// - Returns: the timer's id, for `cancelTimer`.
+    @discardableResult
+    private func schedule(after delay: Double, _ action: @escaping () -> Void) -> Int {
+        lastTimerID += 1
+        timers.append((lastTimerID, monotonicTime() + delay, action))
+        return lastTimerID
+    }
+
+    /// Forgets the timer `id` if it has not run: the loop no longer wakes for it.
+    private func cancelTimer(_ id: Int) {
+        timers.removeAll { $0.id == id }
     }
 
     // MARK: the loop
