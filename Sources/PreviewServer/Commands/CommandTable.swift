@@ -93,6 +93,10 @@ struct CommandSpec {
     let maxArgs: Int?
     /// Throws what fails; `ToAck` makes the ACK of it.
     let handler: (CommandCall) throws -> CommandOutcome
+    /// For a command that takes no arguments and answers the same bytes to
+    /// every connection (`status`): its whole reply, which the session
+    /// sends without making a `CommandCall` (status bars poll it).
+    var reply: (() -> [UInt8])? = nil
 
     /// The ACK for a wrong argument count, in MPD's words.
     func checkArity(_ count: Int) throws(ProtocolError) {
@@ -112,6 +116,15 @@ struct CommandTable {
 
     mutating func register(_ name: String, _ minArgs: Int, _ maxArgs: Int?, _ handler: @escaping (CommandCall) throws -> CommandOutcome) {
         specs[name] = CommandSpec(name: name, minArgs: minArgs, maxArgs: maxArgs, handler: handler)
+    }
+
+    /// Registers a command without arguments whose reply is `reply()`'s
+    /// bytes, whatever the connection (see `CommandSpec.reply`).
+    mutating func register(_ name: String, reply: @escaping () -> [UInt8]) {
+        specs[name] = CommandSpec(name: name, minArgs: 0, maxArgs: 0, handler: { call in
+            call.reply.append(bytes: reply())
+            return .done
+        }, reply: reply)
     }
 
     /// The spec for `name`.

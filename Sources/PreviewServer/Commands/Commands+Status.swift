@@ -5,10 +5,7 @@ extension Commands {
     static func registerStatus(_ t: inout CommandTable, _ s: Services) {
         let c = s.controller
         let cache = StatusCache()
-        t.register("status", 0, 0) { call in
-            call.reply.append(bytes: cache.reply(for: c.statusKey) { status(c, &$0) })
-            return .done
-        }
+        t.register("status") { cache.reply(for: c.statusKey) { status(c, &$0) } }
         t.register("currentsong", 0, 0) { call in
             if let id = c.player.current, let pos = c.queue.position(of: id) {
                 call.reply.song(c.queue.songs[pos], position: pos, tags: call.session.tags)

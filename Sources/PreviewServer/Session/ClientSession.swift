@@ -303,6 +303,11 @@ final class ClientSession {
             fail(error, index: ackIndex, command: "")
             return false
         }
+        if let reply = spec.reply, args.isEmpty {
+            output.append(reply())
+            if okMode { send("list_OK\n") }
+            return true
+        }
         let call: CommandCall
         let outcome: CommandOutcome
         do {
@@ -313,7 +318,8 @@ final class ClientSession {
             fail(ToAck.protocolError(error), index: ackIndex, command: spec.name)
             return false
         }
-        return conclude(outcome, of: call, name: spec.name, ackIndex: ackIndex, okMode: okMode)
+        // Handed over, not shared: a call nobody else holds is reused.
+        return conclude(outcome, of: consume call, name: spec.name, ackIndex: ackIndex, okMode: okMode)
     }
 
     /// The command a request line names, and its arguments. Most lines are
