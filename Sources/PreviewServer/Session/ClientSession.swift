@@ -4,9 +4,8 @@ import PreviewCore
 /// commands awaiting catalog answers, and idle. Bytes in, bytes out; the
 /// socket itself belongs to the server.
 final class ClientSession {
-    /// Longest request line accepted. Longer lines are answered with an ACK
-    /// and skipped, and the connection stays usable (mpd drops the client).
-    static let maxLineBytes = 64 * 1024
+    /// Longest request line accepted (see `LineFramer`).
+    static let maxLineBytes = LineFramer.maxLineBytes
     /// Most bytes a command list may collect before it is refused (mpd's
     /// default `max_command_list_size`, 2 MiB).
     let maxCommandListBytes: Int
@@ -35,9 +34,7 @@ final class ClientSession {
     private let hub: MessageHub
     /// This connection's settings and messages.
     let state = SessionState()
-    private var input: [UInt8] = []
-    private var inputStart = 0
-    private var discardingLongLine = false
+    private var framer = LineFramer()
 
     /// A request line, or why it could not be read (too long, not UTF-8):
     /// inside a command list the list then fails at that line.
@@ -93,9 +90,6 @@ final class ClientSession {
     /// Changes not yet reported to this client (MPD accumulates per client).
     private var pendingEvents: Subsystems = []
 
-    private static let tooLong = ProtocolError(.argument, "line too long (at most \(maxLineBytes) bytes)")
-    private static let invalidUTF8 = ProtocolError(.argument, "request is not valid UTF-8")
-
     /// - Parameter maxCommandListBytes: the longest command list taken
     ///   (mpd's `max_command_list_size`, 2 MiB by default as in mpd).
     init(table: CommandTable, log: Log, hub: MessageHub, maxCommandListBytes: Int = 2 << 20) {
@@ -111,7 +105,7 @@ final class ClientSession {
 
     /// Bytes arrived from the client.
     func receive(_ bytes: UnsafeRawBufferPointer) {
-        input.append(contentsOf: bytes)
+        framer.append(bytes)
         process()
     }
 
@@ -136,66 +130,25 @@ final class ClientSession {
         while !closing, execution == nil, let line = nextLine() {
             handle(line)
         }
-        compactInput()
+        framer.compact()
     }
 
-    /// The next complete line without its `\n`, or nil. Over-long lines are
-    /// skipped and answered with an ACK.
+    /// The next request line, or nil until more bytes arrive. A line that
+    /// cannot be a request is answered with its ACK (inside a command list,
+    /// the list fails at that line when it runs) and skipped.
     private func nextLine() -> String? {
-        while true {
-            let start = inputStart
-            // (newline index, the line if it is valid UTF-8), or nil without a newline.
-            let found: (Int, String?)? = input.withUnsafeBufferPointer { buf in
-                // A slice of the buffer keeps the buffer's indices: `end` is
-                // absolute, and the search copies nothing.
-                guard start < buf.count, let end = buf[start...].firstIndex(of: 0x0A) else { return nil }
-                let bytes = UnsafeBufferPointer(rebasing: buf[start..<end])
-                return (end, ClientSession.decodeLine(bytes))
-            }
-            guard let (end, decoded) = found else {
-                if input.count - inputStart > ClientSession.maxLineBytes {
-                    discardingLongLine = true
-                    inputStart = input.count
-                }
-                return nil
-            }
-            inputStart = end + 1
-            if discardingLongLine || end - start > ClientSession.maxLineBytes {
-                discardingLongLine = false
+        while let next = framer.next() {
+            switch next {
+            case .success(let line): return line
+            case .failure(let error):
                 if collecting != nil {
-                    // Fail the list at this line when it runs, like any other bad line in it.
-                    collecting!.lines.append(.failure(ClientSession.tooLong))
+                    collecting!.lines.append(.failure(error))
                 } else {
-                    send(ClientSession.tooLong.ackLine(index: 0, command: ""))
+                    send(error.ackLine(index: 0, command: ""))
                 }
-                continue
             }
-            guard let line = decoded else {
-                if collecting != nil {
-                    collecting!.lines.append(.failure(ClientSession.invalidUTF8))
-                } else {
-                    send(ClientSession.invalidUTF8.ackLine(index: 0, command: ""))
-                }
-                continue
-            }
-            return line
         }
-    }
-
-    /// The line as a String, or nil when it is not valid UTF-8. ASCII (the
-    /// protocol's words and nearly every argument) skips the validator.
-    private static func decodeLine(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        var high: UInt8 = 0
-        for b in bytes { high |= b }
-        if high < 0x80 { return String(decoding: bytes, as: UTF8.self) }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private func compactInput() {
-        if inputStart > 0 && (inputStart == input.count || inputStart > 64 * 1024) {
-            input.removeSubrange(0..<inputStart)
-            inputStart = 0
-        }
+        return nil
     }
 
     private func handle(_ line: String) {
