@@ -258,13 +258,16 @@ def main():
     stop(pulse)
 
     # 2b. Wake-ups while paused: context switches of all threads over 10 s,
-    # a song paused 1 s into it (the same URL on both sides).
+    # a song paused 2 s into it (the same URL on both sides). previewd
+    # writes its state at most once a second: a pause within a second of
+    # the last write (here that of `play`, itself right after `add`) is
+    # written up to a second later, one wake-up that belongs to the pause.
     for name, start in [("previewd", lambda: start_previewd(tmp, http)), ("mpd", lambda: start_mpd(tmp))]:
         p, sock = start()
         c = Conn(sock)
         c.cmd(f'add "{http}/corpus/preview-01.mp3"')
         c.cmd("play")
-        time.sleep(1)
+        time.sleep(2)
         c.cmd("pause")
         time.sleep(1)
         before = context_switches(p.pid)
