@@ -85,8 +85,10 @@ final class CommandCall {
     }
 }
 
-/// A command's name, accepted argument counts and handler.
-struct CommandSpec {
+/// A command's name, accepted argument counts and handler. A class, made
+/// once per table: each command looked up is one reference counted, not
+/// its name and closures each.
+final class CommandSpec {
     let name: String
     let minArgs: Int
     /// nil: no upper bound.
@@ -96,7 +98,16 @@ struct CommandSpec {
     /// For a command that takes no arguments and answers the same bytes to
     /// every connection (`status`): its whole reply, which the session
     /// sends without making a `CommandCall` (status bars poll it).
-    var reply: (() -> [UInt8])? = nil
+    let reply: (() -> [UInt8])?
+
+    init(name: String, minArgs: Int, maxArgs: Int?, handler: @escaping (CommandCall) throws -> CommandOutcome,
+         reply: (() -> [UInt8])? = nil) {
+        self.name = name
+        self.minArgs = minArgs
+        self.maxArgs = maxArgs
+        self.handler = handler
+        self.reply = reply
+    }
 
     /// The ACK for a wrong argument count, in MPD's words.
     func checkArity(_ count: Int) throws(ProtocolError) {
