@@ -88,3 +88,18 @@ import Testing
         #expect(url.pulseKeysUnset == ["media.artist", "media.title"])
     }
 }
+
+/// The paced null output's clock (`PacingClock`).
+@Suite struct PacingClockTests {
+    @Test func aPauseTakesOnlyWhatADeviceWouldHavePlayed() {
+        let clock = PacingClock()
+        // A second of audio, interrupted at once: the lead (0.05 s, 2205
+        // frames) is taken, and what the call's own time played (up to 0.1 s
+        // allowed here, for a busy machine); not the rest.
+        let taken = clock.consume(frames: 44_100, rate: 44_100, interrupted: { true })
+        #expect((2200...6615).contains(taken))
+        // No more than the lead: taken whole without waiting or asking.
+        clock.reset()
+        #expect(clock.consume(frames: 1000, rate: 44_100, interrupted: { true }) == 1000)
+    }
+}

@@ -95,19 +95,29 @@ final class PacingClock: @unchecked Sendable {
 
     /// Accounts for `frames` at `rate`, then waits while more than `lead`
     /// seconds of audio are "buffered" or until `interrupted()`.
-    func consume(frames: Int, rate: Int, interrupted: () -> Bool) {
+    /// - Returns: the frames taken: all of them, or when interrupted (a
+    ///   pause), those up to now and the lead, as a device would have
+    ///   played them; the rest is not accounted for.
+    @discardableResult
+    func consume(frames: Int, rate: Int, interrupted: () -> Bool) -> Int {
         monitor.locked {
             let now = monotonicSeconds()
             if resetPending {
                 resetPending = false
                 deadline = nil
             }
-            var d = max(deadline ?? now, now)
-            d += Double(frames) / Double(max(rate, 1))
+            let perFrame = 1 / Double(max(rate, 1))
+            let start = max(deadline ?? now, now)
+            let d = start + Double(frames) * perFrame
             deadline = d
-            while !interrupted() {
+            while true {
                 let ahead = d - monotonicSeconds() - lead
-                if ahead <= 0 { break }
+                if ahead <= 0 { return frames }
+                if interrupted() {
+                    let taken = max(0, frames - Int((ahead / perFrame).rounded(.up)))
+                    deadline = start + Double(taken) * perFrame
+                    return taken
+                }
                 monitor.wait(seconds: ahead)
             }
         }

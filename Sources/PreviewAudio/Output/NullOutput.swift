@@ -13,10 +13,11 @@ final class NullOutput: AudioOutput, @unchecked Sendable {
     func configure(_ format: AudioFormat) throws(StreamFailure) { self.format = format }
 
     func write(_ pcm: UnsafeRawBufferPointer, interrupted: () -> Bool) throws(StreamFailure) -> Int {
-        if paced {
-            clock.consume(frames: pcm.count / format.bytesPerFrame, rate: format.sampleRate, interrupted: interrupted)
-        }
-        return pcm.count
+        guard paced else { return pcm.count }
+        // A pause takes only what a device would have played by then: the
+        // rest is written again when playback resumes.
+        return clock.consume(frames: pcm.count / format.bytesPerFrame, rate: format.sampleRate,
+                             interrupted: interrupted) * format.bytesPerFrame
     }
 
     func setPaused(_ paused: Bool) { clock.reset() }
