@@ -270,10 +270,12 @@ extension Engine {
     /// `format`, and `pending` more frames going out from now on.
     func publishPosition(of pass: DecodePass, in format: AudioFormat, pending: Int = 0) {
         let output = selectedOutput()
+        // The output's reading matters only for a chunk going out (it takes
+        // a sound server's lock), not after every decoded piece.
         let now = PositionState(position: PlaybackPosition(stream: pass.id, frames: pass.frames, format: format,
                                                            bitrate: pass.decoder.bitrate),
                                 pending: pending, since: pending > 0 ? monotonicSeconds() : 0,
-                                output: output, clockAtStart: output.clock())
+                                output: output, clockAtStart: pending > 0 ? output.clock() : nil)
         positionState.withLock { $0 = now }
     }
 
