@@ -84,7 +84,7 @@ import PreviewCore
     @Test func overlongLineIsRefusedAndConnectionStays() {
         let h = Harness()
         let c = h.connect()
-        let long = String(repeating: "a", count: ClientSession.maxLineBytes + 10)
+        let long = String(repeating: "a", count: LineFramer.maxLineBytes + 10)
         #expect(h.send(c, "ping " + long + "\nping\n") == "ACK [2@0] {} line too long (at most 65536 bytes)\nOK\n")
     }
 

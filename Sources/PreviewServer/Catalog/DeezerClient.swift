@@ -115,7 +115,6 @@ final class DeezerClient {
     /// GET `apiBase + path` (path starts with `/`), decoded as `T`.
     /// `fresh` skips the cache (a preview URL that was refused must be
     /// resolved anew).
-
     func request<T: Decodable>(_ path: String, as type: T.Type, fresh: Bool = false,
                                completion: @escaping (Result<T, CatalogError>) -> Void) {
         if fresh {

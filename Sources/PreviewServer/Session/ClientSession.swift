@@ -1,11 +1,9 @@
 import PreviewCore
 
-/// One client connection's protocol state: line framing, command lists,
+/// One client connection's protocol state: lines (`LineFramer`), command lists,
 /// commands awaiting catalog answers, and idle. Bytes in, bytes out; the
 /// socket itself belongs to the server.
 final class ClientSession {
-    /// Longest request line accepted (see `LineFramer`).
-    static let maxLineBytes = LineFramer.maxLineBytes
     /// Most bytes a command list may collect before it is refused (mpd's
     /// default `max_command_list_size`, 2 MiB).
     let maxCommandListBytes: Int
