@@ -125,14 +125,20 @@ public final class CurlNetwork: HTTPClient, @unchecked Sendable {
 
     /// Ends the thread after removing every transfer.
     func shutdown() {
-        monitor.locked { stopping = true }
+        monitor.locked {
+            stopping = true
+            monitor.broadcast()
+        }
         curl_multi_wakeup(multi)
         if let thread { pthread_join(thread, nil) }
         thread = nil
     }
 
     private func send(_ command: Command) {
-        monitor.locked { commands.append(command) }
+        monitor.locked {
+            commands.append(command)
+            monitor.broadcast()  // the thread may wait here rather than in curl_multi_poll
+        }
         curl_multi_wakeup(multi)
     }
 
@@ -168,11 +174,20 @@ public final class CurlNetwork: HTTPClient, @unchecked Sendable {
                 let t = Unmanaged<Transfer>.fromOpaque(raw).takeUnretainedValue()
                 end(t, result: code)
             }
-            // curl_multi_poll wakes for socket activity, curl's own timers
-            // (it takes the shorter of its internal timeout and this one) and
-            // each command's curl_multi_wakeup, so no periodic wake-up is
-            // needed: none while paused or stopped.
-            curl_multi_poll(multi, nil, 0, 3_600_000, nil)
+            if !active.isEmpty, active.allSatisfy({ $0.paused }) {
+                // Every transfer waits for room in its ring: curl has no socket
+                // to read, and the one timer it may still hold is the connect
+                // timeout of a connection made long ago (curl 7.88 leaves it
+                // armed: one wake-up 10 s into a paused stream). Only a command
+                // (resume, remove, add) can give this thread work.
+                monitor.locked { while commands.isEmpty && !stopping { monitor.wait() } }
+            } else {
+                // curl_multi_poll wakes for socket activity, curl's own timers
+                // (it takes the shorter of its internal timeout and this one)
+                // and each command's curl_multi_wakeup, so no periodic wake-up
+                // is needed: none while paused or stopped.
+                curl_multi_poll(multi, nil, 0, 3_600_000, nil)
+            }
         }
         for t in active { end(t, result: nil) }
         curl_multi_cleanup(multi)
