@@ -192,12 +192,14 @@ final class Harness {
         return take(s)
     }
 
-    /// Everything the session has to write, as a socket taking it all would.
+    /// Everything the session has to write, as a socket taking it all would
+    /// (and the server answering requests held meanwhile).
     func take(_ s: ClientSession) -> String {
         var out: [UInt8] = []
-        while !s.pendingOutput.isEmpty {
+        while !s.pendingOutput.isEmpty || s.inputHeld {
             out += s.pendingOutput
             s.consumeOutput(s.pendingOutput.count)
+            if s.inputHeld && !s.outputFull { s.resumeInput() }
         }
         return String(decoding: out, as: UTF8.self)
     }

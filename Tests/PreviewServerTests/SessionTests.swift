@@ -51,6 +51,24 @@ import PreviewCore
         #expect(h.send(c, "ping\naddid http://x/a.mp3\nping\n") == "OK\nId: 1\nOK\nOK\n")
     }
 
+    @Test func pipelinedRequestsWaitWhileTheirRepliesBackUp() {
+        let h = Harness()
+        let c = h.connect()
+        let n = 3000  // about 0.8 MB of status replies
+        let requests = String(repeating: "status\n", count: n) + "addid http://x/a.mp3\n"
+        Array(requests.utf8).withUnsafeBytes { c.receive($0) }
+        // Answered up to the bound only; the rest waits in the session.
+        #expect(c.inputHeld)
+        #expect(c.pendingOutput.count >= ClientSession.replyHoldBytes)
+        #expect(c.pendingOutput.count < ClientSession.replyHoldBytes + 512)
+        #expect(h.controller.queue.count == 0)
+        let lines = h.take(c).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.filter { $0 == "state: stop" }.count == n)
+        #expect(lines.suffix(3) == ["Id: 1", "OK", ""])
+        #expect(!c.inputHeld)
+        #expect(h.controller.queue.count == 1)
+    }
+
     @Test func idleReportsOtherClientsChanges() {
         let h = Harness()
         let a = h.connect()

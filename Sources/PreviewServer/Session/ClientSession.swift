@@ -24,6 +24,23 @@ final class ClientSession {
     @discardableResult
     func consumeOutput(_ n: Int) -> Bool { output.consume(n) }
 
+    /// Reply bytes waiting for the socket at which buffered requests wait
+    /// too: 64 KiB of pipelined `status` lines would otherwise queue 2.5 MB
+    /// of replies at once, to be written, freed and faulted in again.
+    static let replyHoldBytes = 256 << 10
+
+    /// Whether requests read from the socket wait, unanswered, for the
+    /// replies before them to be taken (`resumeInput` answers them). The
+    /// server reads no more from such a client meanwhile.
+    private(set) var inputHeld = false
+
+    /// Whether enough reply bytes wait that requests should wait too (a
+    /// listing still being formatted counts as enough).
+    var outputFull: Bool { output.pending.count >= ClientSession.replyHoldBytes || output.hasMore }
+
+    /// Answers held requests, up to `replyHoldBytes` of replies.
+    func resumeInput() { process() }
+
     /// Set when the connection should close once its replies are written.
     private(set) var closing = false
 
@@ -125,7 +142,13 @@ final class ClientSession {
     // MARK: input
 
     private func process() {
-        while !closing, execution == nil, let line = nextLine() {
+        inputHeld = false
+        while !closing, execution == nil {
+            if outputFull {
+                inputHeld = framer.hasUnread
+                break
+            }
+            guard let line = nextLine() else { break }
             handle(line)
         }
         framer.compact()

@@ -22,6 +22,10 @@ struct LineFramer {
         input.append(contentsOf: bytes)
     }
 
+    /// Whether bytes not yet cut into lines are buffered (a whole line or
+    /// the start of one).
+    var hasUnread: Bool { start < input.count }
+
     /// The next complete line without its `\n`, its ACK when it cannot be
     /// a request, or nil until more bytes arrive.
     mutating func next() -> Result<String, ProtocolError>? {

@@ -45,8 +45,9 @@ struct ReplyOutput {
     /// Queues `bytes` after everything already queued.
     mutating func append(_ bytes: [UInt8]) {
         if later.isEmpty {
-            // A long reply into an empty buffer is taken over, not copied.
-            if ready.isEmpty { ready = bytes } else { ready.append(contentsOf: bytes) }
+            // A reply longer than the empty buffer's room is taken over, not
+            // copied; a short one goes into that room, which stays allocated.
+            if ready.isEmpty && bytes.count > ready.capacity { ready = bytes } else { ready.append(contentsOf: bytes) }
         } else {
             guard case .bytes(var last) = later.removeLast() else { preconditionFailure("a listing is always followed by bytes") }
             last.append(contentsOf: bytes)

@@ -179,6 +179,7 @@ public final class Server {
         sendTicks(now: now)
         hookRunner.reap(now: now)
         read(fds[3..<clientEnd])
+        for session in clients.values where session.inputHeld && !session.outputFull { session.resumeInput() }
         if fds.count > clientEnd, !fds[clientEnd].returnedEvents.isEmpty || (mpris?.deadline() ?? .infinity) <= now {
             mpris?.process()
         }
@@ -197,7 +198,7 @@ public final class Server {
         clients.map { fd, session in
             // A client that does not read its replies is not read from
             // either, so its requests cannot pile up replies in memory.
-            let backedUp = session.pendingOutput.count > Server.readPauseBytes || session.hasMoreOutput
+            let backedUp = session.pendingOutput.count > Server.readPauseBytes || session.hasMoreOutput || session.inputHeld
             var events: PollEvents = backedUp ? [] : .readable
             if !session.pendingOutput.isEmpty { events.insert(.writable) }
             return PollDescriptor(fd, events: events)
@@ -207,6 +208,8 @@ public final class Server {
     /// Milliseconds until the next timer, tick, hook or D-Bus deadline (at
     /// most a minute), or -1 when there is none.
     private func pollTimeout() -> Int32 {
+        // Held requests whose replies were taken are answered next turn.
+        if clients.values.contains(where: { $0.inputHeld && !$0.outputFull }) { return 0 }
         let ticks = clients.values.map(\.nextTick).filter(\.isFinite)
         let others = [hookRunner.nextDeadline, mpris?.deadline()].compactMap { $0 }
         guard let next = (timers.map(\.deadline) + ticks + others).min() else { return -1 }

@@ -198,6 +198,11 @@ public enum FuzzEntry {
         let session = ClientSession(table: table, log: log, hub: instance.hub)
         sessions.append(session)
         body(session, controller)
+        // As the server would: the replies taken, requests held meanwhile answered.
+        while !session.pendingOutput.isEmpty || session.inputHeld {
+            session.consumeOutput(session.pendingOutput.count)
+            if session.inputHeld && !session.outputFull { session.resumeInput() }
+        }
         for _ in 0..<20 where !timers.isEmpty {
             let due = timers
             timers = []
