@@ -98,24 +98,55 @@ def start_previewd(tmp, http, output="null", pace="realtime", env=None):
     return p, sock
 
 
-def start_mpd(tmp, fifo=None, pulse=None):
+def start_mpd(tmp, fifo=None, pulse=None, music=None):
     """Debian's mpd on a Unix socket with a null output (or a fifo output
-    at `fifo`), lists and queues large enough for the 100,000-song figures."""
+    at `fifo`), lists and queues large enough for the 100,000-song figures;
+    its music directory is empty unless `music` names one (with a database
+    of its own, built before this returns)."""
     root = os.path.join(tmp, "mpd")
     os.makedirs(os.path.join(root, "music"), exist_ok=True)
     sock = os.path.join(root, "socket")
+    db = os.path.join(root, "db-music" if music else "db")
     output = (f'audio_output {{\n type "fifo"\n name "fifo"\n path "{fifo}"\n format "44100:16:2"\n}}\n' if fifo
               else f'audio_output {{\n type "pulse"\n name "pulse"\n server "{pulse}"\n}}\n' if pulse
               else 'audio_output {\n type "null"\n name "null"\n mixer_type "software"\n}\n')
     with open(os.path.join(root, "mpd.conf"), "w") as f:
-        f.write(f'music_directory "{root}/music"\ndb_file "{root}/db"\nlog_file "{root}/log"\n'
+        f.write(f'music_directory "{music or root + "/music"}"\ndb_file "{db}"\nlog_file "{root}/log"\n'
                 f'bind_to_address "{sock}"\nmax_command_list_size "65536"\nmax_playlist_length "200000"\n'
                 f'max_connections "300"\n'
                 f'max_output_buffer_size "262144"\n{output}')
     p = subprocess.Popen(["mpd", "--no-daemon", os.path.join(root, "mpd.conf")],
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     benchlib.wait_socket(sock, p)
+    if music:
+        c = Conn(sock)
+        c.cmd("update")
+        while any(line.startswith("updating_db") for line in c.cmd("status")):
+            time.sleep(0.05)
     return p, sock
+
+
+def tagged_album(tmp):
+    """A music directory for mpd holding album 302127's 14 tracks as the
+    fixtures describe them (the tags previewd lists for those catalog
+    songs), each a copy of a corpus preview with ID3v2.4 tags written by
+    ffmpeg. Returns (directory, the songs' paths inside it)."""
+    music = os.path.join(tmp, "tagged")
+    album = json.load(open(os.path.join(catalog.FIXTURES, "album-302127.json")))
+    tracks = json.load(open(os.path.join(catalog.FIXTURES, "album-302127-tracks.json")))["data"]
+    os.makedirs(music, exist_ok=True)
+    songs = []
+    for i, t in enumerate(tracks):
+        name = f"{t['disk_number']}-{t['track_position']:02d}.mp3"
+        tags = {"artist": t["artist"]["name"], "title": t["title"], "album": album["title"],
+                "album_artist": album["artist"]["name"], "track": str(t["track_position"]),
+                "disc": str(t["disk_number"]), "date": album["release_date"],
+                "genre": album["genres"]["data"][0]["name"], "publisher": album["label"]}
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", os.path.join(catalog.CORPUS, PREVIEWS[i % len(PREVIEWS)]),
+                        "-c", "copy", "-map_metadata", "-1"] + [a for k, v in tags.items() for a in ("-metadata", f"{k}={v}")]
+                       + [os.path.join(music, name)], check=True)
+        songs.append(name)
+    return music, songs
 
 
 def start_pulse(tmp):
@@ -422,6 +453,27 @@ def main():
         if name == "mpd":  # mpd's figures are those of the same URLs
             for key, _ in keys[:3]:
                 results.setdefault(key + "_same_urls", {})[name] = results[key][name]
+
+    # 6b. The same listing with tags on both sides: mpd's queue holds songs
+    # of its database, tagged as previewd knows the album's tracks (artist,
+    # title, album, album artist, track, disc, date, genre, label), against
+    # previewd's catalog songs of that album (the first side above).
+    music, songs = tagged_album(tmp)
+    body = "command_list_begin\n" + "".join(f'addid "{songs[i % len(songs)]}"\n' for i in range(n)) + "command_list_end"
+    listings, sizes = [], []
+    for _ in range(RUNS):
+        p, sock = start_mpd(tmp, music=music)
+        c = Conn(sock)
+        c.bulk(body)
+        assert f"playlistlength: {n}" in c.cmd("status")
+        time.sleep(2)
+        listings.append(timed(lambda: c.bulk("playlistinfo")))
+        sizes.append(len(c.bulk("playlistinfo")) / n)
+        stop(p)
+    results["playlistinfo_100k_seconds_tags_both_sides"] = {"previewd": results["playlistinfo_100k_seconds"]["previewd"],
+                                                            "mpd": statistics.median(listings)}
+    results["playlistinfo_reply_bytes_per_song_tags_both_sides"] = {
+        "previewd": results["playlistinfo_reply_bytes_per_song"]["previewd"], "mpd": statistics.median(sizes)}
 
     # 7. 200 clients idle; one change; time until every one has its `changed:`.
     for name, start in [("previewd", lambda: start_previewd(tmp, http)), ("mpd", lambda: start_mpd(tmp))]:
