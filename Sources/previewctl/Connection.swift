@@ -109,8 +109,7 @@ final class Connection {
 
     /// Sends `lines` as one request (a command list when several) and reads the reply.
     func request(_ commands: [String]) -> ResponseParser.Reply {
-        let text = commands.count == 1 ? commands[0] + "\n"
-            : "command_list_begin\n" + commands.map { $0 + "\n" }.joined() + "command_list_end\n"
+        let text = commands.count == 1 ? commands[0] + "\n" : Connection.commandList(commands, begin: "command_list_begin")
         do { try fd.sendAll(Array(text.utf8)) } catch { fail("connection to previewd lost", 69) }
         var replyLines: [String] = []
         while true {
@@ -125,7 +124,7 @@ final class Connection {
     /// Sends `commands` as one `command_list_ok_begin` list (one round trip)
     /// and returns each command's fields; exits 1 on an ACK.
     func mustEach(_ commands: [String]) -> [[(String, String)]] {
-        let text = "command_list_ok_begin\n" + commands.map { $0 + "\n" }.joined() + "command_list_end\n"
+        let text = Connection.commandList(commands, begin: "command_list_ok_begin")
         do { try fd.sendAll(Array(text.utf8)) } catch { fail("connection to previewd lost", 69) }
         var results: [[(String, String)]] = []
         var fields: [(String, String)] = []
@@ -141,10 +140,22 @@ final class Connection {
                 return results
             } else if ResponseParser.isAck(line) {
                 failRefused(ackLine: line)
-            } else if let sep = line.firstRange(of: ": ") {
-                fields.append((String(line[..<sep.lowerBound]), String(line[sep.upperBound...])))
+            } else if let field = splitField(line) {
+                fields.append(field)
             }
         }
+    }
+
+    /// `commands` between `begin` and `command_list_end`, a line each. A
+    /// plain loop: `joined()` is generic over Sequence, and its first call
+    /// costs a conformance lookup at run time, on every hotkey press.
+    private static func commandList(_ commands: [String], begin: String) -> String {
+        var text = begin + "\n"
+        for command in commands {
+            text += command
+            text += "\n"
+        }
+        return text + "command_list_end\n"
     }
 
     /// Reads previewd's `events` stream (a `tick` every `interval` seconds
@@ -162,8 +173,8 @@ final class Connection {
                 fields = [:]
             } else if ResponseParser.isAck(line) {
                 failRefused(ackLine: line)
-            } else if let sep = line.firstRange(of: ": ") {
-                fields[String(line[..<sep.lowerBound])] = String(line[sep.upperBound...])
+            } else if let (name, value) = splitField(line) {
+                fields[name] = value
             }
         }
     }
@@ -183,6 +194,23 @@ func terminalWidth() -> Int {
     if let columns = FileDescriptor.standardOutput.terminalColumns { return columns }
     if let env = Environment.value("COLUMNS"), let n = Int(env), n > 0 { return n }
     return 80
+}
+
+/// A reply line's `NAME: VALUE`, split at the first ": ", or nil. A byte
+/// scan: `firstRange(of:)` would bring _StringProcessing's searcher (and its
+/// pages) onto the hotkey path.
+func splitField(_ line: String) -> (String, String)? {
+    let bytes = line.utf8
+    var from = bytes.startIndex
+    while let colon = bytes[from...].firstIndex(of: UInt8(ascii: ":")) {
+        let next = bytes.index(after: colon)
+        guard next < bytes.endIndex else { return nil }
+        if bytes[next] == UInt8(ascii: " ") {
+            return (String(line[..<colon]), String(line[bytes.index(after: next)...]))
+        }
+        from = next
+    }
+    return nil
 }
 
 func dictionary(_ fields: [(String, String)]) -> [String: String] {
