@@ -55,7 +55,7 @@ public struct Queue: Sendable {
     /// - Throws: `.playlistMax` "Playlist is too large" when full; `.argument`
     ///   "Bad song index" when `position` > count.
     @discardableResult
-    public mutating func add(_ song: Song, at position: Int? = nil) throws(ProtocolError) -> SongID {
+    public mutating func add(_ song: consuming Song, at position: Int? = nil) throws(ProtocolError) -> SongID {
         guard songs.count < maxLength else { throw ProtocolError(.playlistMax, "Playlist is too large") }
         guard nextID <= Queue.maxID else { throw ProtocolError(.playlistMax, "No song ids left") }
         let pos = position ?? songs.count

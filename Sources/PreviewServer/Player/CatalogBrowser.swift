@@ -33,7 +33,19 @@ final class CatalogBrowser {
     /// expiry of the cached answer they came from. Queued again, a track
     /// shares its strings (the URI above all) with its earlier copies
     /// instead of allocating them per queued song.
-    private var recentSongs: [Int: (track: DeezerTrack, song: Song, expires: Double)] = [:]
+    private var recentSongs: [Int: RecentSong] = [:]
+    /// One entry of `recentSongs`, boxed: a lookup then copies a reference,
+    /// not a track and a song of a dozen strings each (100,000 `addid` in
+    /// one command list look it up 100,000 times).
+    private final class RecentSong {
+        let track: DeezerTrack
+        let song: Song
+        /// When the cached answer the song came from expires.
+        let expires: Double
+        init(track: DeezerTrack, song: Song, expires: Double) {
+            (self.track, self.song, self.expires) = (track, song, expires)
+        }
+    }
     /// Most songs `recentSongs` holds before it starts over.
     static let recentSongCapacity = 4096
 
@@ -61,7 +73,7 @@ final class CatalogBrowser {
         // Only a song whose tags are all in is kept: the album lookup may still complete the others.
         if song.albumTags?.complete ?? true, song.track != nil {
             if recentSongs.count >= CatalogBrowser.recentSongCapacity { recentSongs.removeAll(keepingCapacity: true) }
-            recentSongs[id] = (track, song, expires)
+            recentSongs[id] = RecentSong(track: track, song: song, expires: expires)
         }
         return song
     }

@@ -31,8 +31,8 @@ extension PlayerController {
         }
         // An album's tracks, say: added at once, without the asynchronous
         // round, so long command lists of addid stay fast.
-        if case .track(let id) = uri, let song = catalog.cachedSong(track: id), catalog.tags.albumsToLookUp([song]).isEmpty {
-            completion(Result { () throws(ProtocolError) in try insert([song], at: position) })
+        if case .track(let id) = uri, let song = catalog.cachedSong(track: id), catalog.tags.albumToLookUp(song) == nil {
+            completion(Result { () throws(ProtocolError) in try insert(song, at: position) })
             return
         }
         catalog.songs(for: uri) { [weak self] result in
@@ -98,9 +98,17 @@ extension PlayerController {
     /// Inserts `songs` (already resolved) at `position` (default: the end).
     /// - Throws: `.playlistMax` when they do not fit; position errors as `resolve`.
     func insert(_ songs: [Song], at position: Arguments.Position?) throws(ProtocolError) -> [SongID] {
-        // One song (each addid of a long list) skips the batch's arrays.
-        let ids = songs.count == 1 ? [try queue.add(songs[0], at: try resolve(position))]
-                                   : try queue.add(contentsOf: songs, at: try resolve(position))
+        if songs.count == 1 { return try insert(songs[0], at: position) }
+        let ids = try queue.add(contentsOf: songs, at: try resolve(position))
+        player.songsAdded(ids)
+        notify(.playlist)
+        return ids
+    }
+
+    /// `insert` of one song (each `addid` of a long command list), without
+    /// the batch's arrays; the song moves into the queue.
+    func insert(_ song: consuming Song, at position: Arguments.Position?) throws(ProtocolError) -> [SongID] {
+        let ids = [try queue.add(song, at: try resolve(position))]
         player.songsAdded(ids)
         notify(.playlist)
         return ids

@@ -46,7 +46,7 @@ final class TagLookup {
         if let id = song.albumTags?.id, song.albumTags?.complete != true, let full = albums[id] {
             song.albumTags = full
         }
-        if song.track == nil, let id = Self.trackID(song), let known = positions[id] {
+        if song.track == nil, let id = Self.trackID(song.uri), let known = positions[id] {
             song.track = known.track
             song.disc = song.disc ?? known.disc
         }
@@ -57,13 +57,21 @@ final class TagLookup {
     func albumsToLookUp(_ songs: [Song]) -> [Int] {
         var seen = Set<Int>()
         var out: [Int] = []
-        for song in songs {
-            guard let id = song.albumTags?.id, !failed.contains(id), let track = Self.trackID(song) else { continue }
-            let needsAlbum = song.albumTags?.complete != true && albums[id] == nil
-            let needsPosition = song.track == nil && positions[track] == nil
-            if needsAlbum || needsPosition, seen.insert(id).inserted { out.append(id) }
+        // By index: `for song in songs` would copy each song (a dozen
+        // reference counts) to read three of its fields.
+        for i in songs.indices {
+            if let id = albumToLookUp(songs[i]), seen.insert(id).inserted { out.append(id) }
         }
         return out
+    }
+
+    /// The album `song` still needs looked up (its album tags or its track
+    /// and disc numbers are missing), or nil.
+    func albumToLookUp(_ song: borrowing Song) -> Int? {
+        guard let id = song.albumTags?.id, !failed.contains(id), let track = Self.trackID(song.uri) else { return nil }
+        let needsAlbum = song.albumTags?.complete != true && albums[id] == nil
+        let needsPosition = song.track == nil && positions[track] == nil
+        return needsAlbum || needsPosition ? id : nil
     }
 
     /// `songs` with every missing album looked up, one album after the
@@ -98,8 +106,8 @@ final class TagLookup {
         }
     }
 
-    private static func trackID(_ song: Song) -> Int? {
-        guard song.uri.hasPrefix("deezer:track:") else { return nil }
-        return Int(song.uri.dropFirst("deezer:track:".count))
+    private static func trackID(_ uri: String) -> Int? {
+        guard uri.hasPrefix("deezer:track:") else { return nil }
+        return Int(uri.dropFirst("deezer:track:".count))
     }
 }
