@@ -2,6 +2,7 @@
 
 Expected lines are those of the design brief and of mpd 0.23 as recorded in
 /tmp/mpdref/transcript.txt (ACK texts, reply shapes, list and idle rules)."""
+import socket
 import time
 
 import pytest
@@ -129,6 +130,24 @@ def test_close_closes_the_connection(daemon):
     c.send("close\n")
     assert_closed(c)
     assert daemon.client().cmd("ping") == ["OK"]
+
+
+def test_requests_sent_before_a_half_close_are_all_answered(daemon, http):
+    """A script that pipes its requests and shuts its side down (as `nc -N`
+    does) gets every reply, then end of file: 20,000 pipelined `status`
+    lines are 5 MB of replies, answered 256 KiB at a time as they are read."""
+    c = daemon.client()
+    n = 20_000
+    c.send("status\n" * n + f'addid "{url(http, 1)}"\n')
+    c.sock.shutdown(socket.SHUT_WR)
+    data = c.buf
+    while chunk := c.sock.recv(1 << 20):
+        data += chunk
+    lines = data.decode().split("\n")
+    assert lines.count("state: stop") == n
+    assert lines.count("OK") == n + 1
+    assert lines[-3:] == ["Id: 1", "OK", ""]
+    assert daemon.client().cmd("status")[7] == "playlistlength: 1"
 
 
 def test_line_longer_than_64k_gets_ack_and_connection_stays_usable(daemon):

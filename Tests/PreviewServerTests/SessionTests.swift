@@ -54,7 +54,7 @@ import PreviewCore
     @Test func pipelinedRequestsWaitWhileTheirRepliesBackUp() {
         let h = Harness()
         let c = h.connect()
-        let n = 3000  // about 0.8 MB of status replies
+        let n = 3000  // 390 KB of status replies
         let requests = String(repeating: "status\n", count: n) + "addid http://x/a.mp3\n"
         Array(requests.utf8).withUnsafeBytes { c.receive($0) }
         // Answered up to the bound only; the rest waits in the session.
@@ -67,6 +67,20 @@ import PreviewCore
         #expect(lines.suffix(3) == ["Id: 1", "OK", ""])
         #expect(!c.inputHeld)
         #expect(h.controller.queue.count == 1)
+    }
+
+    @Test func aClientThatClosedItsSideIsFinishedOnlyOnceAllIsWritten() {
+        let h = Harness()
+        let c = h.connect()
+        let requests = String(repeating: "status\n", count: 3000) + "ping\n"  // 390 KB of replies
+        Array(requests.utf8).withUnsafeBytes { c.receive($0) }
+        c.endOfInput()
+        // Replies wait, and requests behind them: not finished yet.
+        #expect(c.inputHeld)
+        #expect(!c.finished)
+        let lines = h.take(c).split(separator: "\n")
+        #expect(lines.filter { $0 == "OK" }.count == 3001)
+        #expect(c.finished)
     }
 
     @Test func idleReportsOtherClientsChanges() {

@@ -41,6 +41,21 @@ final class ClientSession {
     /// Answers held requests, up to `replyHoldBytes` of replies.
     func resumeInput() { process() }
 
+    /// Set once the client closed its side of the connection: the requests
+    /// it sent before are still answered and their replies written (a
+    /// script that pipes requests and half-closes waits for them all).
+    private(set) var inputEnded = false
+
+    /// The client sent its last byte (a read returned end of file).
+    func endOfInput() { inputEnded = true }
+
+    /// Whether a client whose input ended has nothing more coming: every
+    /// request it sent answered (none waits for the catalog or for room)
+    /// and every reply written. The server then closes the connection.
+    var finished: Bool {
+        inputEnded && execution == nil && !inputHeld && !output.hasMore && output.pending.isEmpty
+    }
+
     /// Set when the connection should close once its replies are written.
     private(set) var closing = false
 

@@ -191,7 +191,7 @@ public final class Server {
         deliverChanges()
         saver.saveIfChanged()
         // Write what is pending for every client (events may have produced output).
-        for (fd, session) in clients where !session.pendingOutput.isEmpty || session.closing {
+        for (fd, session) in clients where !session.pendingOutput.isEmpty || session.closing || session.finished {
             flush(fd, session)
         }
         if !fds[0].returnedEvents.isEmpty { accept(from: listener) }
@@ -200,10 +200,15 @@ public final class Server {
 
     /// What to poll each client for.
     private func clientPollSet() -> [PollDescriptor] {
-        clients.map { fd, session in
+        clients.compactMap { fd, session in
+            // After end of input there is nothing to read, and until a reply
+            // is ready nothing to write: polled, a closed peer's hang-up
+            // would be reported again on every turn.
+            if session.inputEnded && session.pendingOutput.isEmpty { return nil }
             // A client that does not read its replies is not read from
             // either, so its requests cannot pile up replies in memory.
             let backedUp = session.pendingOutput.count > Server.readPauseBytes || session.hasMoreOutput || session.inputHeld
+                || session.inputEnded
             var events: PollEvents = backedUp ? [] : .readable
             if !session.pendingOutput.isEmpty { events.insert(.writable) }
             return PollDescriptor(fd, events: events)
@@ -239,7 +244,9 @@ public final class Server {
                 continue
             }
             guard r > 0 else {
-                drop(pfd.descriptor)
+                // End of input: what was sent before is still answered.
+                session.endOfInput()
+                if session.finished { drop(pfd.descriptor) }
                 continue
             }
             readBuffer.withUnsafeBytes { session.receive(UnsafeRawBufferPointer(rebasing: $0[0..<r])) }
@@ -360,7 +367,7 @@ public final class Server {
         }
         // The lines of a long command list are freed between the songs it queued.
         if session.takeFinishedLargeList() { Heap.releaseFreePages() }
-        if session.closing { drop(fd) }
+        if session.closing || session.finished { drop(fd) }
     }
 
     private func drop(_ fd: FileDescriptor) {
