@@ -232,10 +232,26 @@ def timed(fn):
     return time.perf_counter() - t
 
 
+def installed_copies(tmp):
+    """previewd and previewctl copied into `tmp/bin`, as contrib/install
+    writes them (and as dpkg wrote mpd and mpc): the same bytes, but on
+    this machine (ext4) a file the linker just wrote runs slower than a
+    copy of it, while its pages fault in: 0.2 ms more for each previewctl
+    run, and the first decode runs 10-25 % slower. Returns the directory."""
+    copies = os.path.join(tmp, "bin")
+    os.makedirs(copies, exist_ok=True)
+    for name in ("previewd", "previewctl"):
+        shutil.copyfile(os.path.join(BIN, name), os.path.join(copies, name))
+        os.chmod(os.path.join(copies, name), 0o755)
+    return copies
+
+
 def main():
+    global BIN
     server = catalog.serve()
     http = f"http://127.0.0.1:{server.server_port}"
     tmp = tempfile.mkdtemp()
+    BIN = installed_copies(tmp)
     results = {}
 
     # 1. Decode throughput: the nine previews to WAV as fast as possible vs mpg123 -s.
@@ -326,13 +342,7 @@ def main():
     # 3. Client wall time and pipelined status round trips against each server.
     pd, psock = start_previewd(tmp, http)
     md, msock = start_mpd(tmp)
-    # previewctl as installed (contrib/install writes a copy, as dpkg wrote
-    # mpc), not the linker's output file: the same bytes, but executing the
-    # file the linker wrote takes 0.2 ms more on this machine (ext4), which
-    # the copy does not.
-    ctl = os.path.join(tmp, "previewctl")
-    shutil.copyfile(os.path.join(BIN, "previewctl"), ctl)
-    os.chmod(ctl, 0o755)
+    ctl = os.path.join(BIN, "previewctl")
     walls = {"previewctl status": [], "mpc status (previewd)": [], "mpc status (mpd)": []}
     for _ in range(RUNS * 20):
         walls["previewctl status"].append(timed(lambda: subprocess.run(
