@@ -140,7 +140,7 @@ final class Connection {
                 return results
             } else if ResponseParser.isAck(line) {
                 failRefused(ackLine: line)
-            } else if let field = splitField(line) {
+            } else if let field = ResponseParser.field(line[...]) {
                 fields.append(field)
             }
         }
@@ -173,7 +173,7 @@ final class Connection {
                 fields = [:]
             } else if ResponseParser.isAck(line) {
                 failRefused(ackLine: line)
-            } else if let (name, value) = splitField(line) {
+            } else if let (name, value) = ResponseParser.field(line[...]) {
                 fields[name] = value
             }
         }
@@ -194,23 +194,6 @@ func terminalWidth() -> Int {
     if let columns = FileDescriptor.standardOutput.terminalColumns { return columns }
     if let env = Environment.value("COLUMNS"), let n = Int(env), n > 0 { return n }
     return 80
-}
-
-/// A reply line's `NAME: VALUE`, split at the first ": ", or nil. A byte
-/// scan: `firstRange(of:)` would bring _StringProcessing's searcher (and its
-/// pages) onto the hotkey path.
-func splitField(_ line: String) -> (String, String)? {
-    let bytes = line.utf8
-    var from = bytes.startIndex
-    while let colon = bytes[from...].firstIndex(of: UInt8(ascii: ":")) {
-        let next = bytes.index(after: colon)
-        guard next < bytes.endIndex else { return nil }
-        if bytes[next] == UInt8(ascii: " ") {
-            return (String(line[..<colon]), String(line[bytes.index(after: next)...]))
-        }
-        from = next
-    }
-    return nil
 }
 
 func dictionary(_ fields: [(String, String)]) -> [String: String] {

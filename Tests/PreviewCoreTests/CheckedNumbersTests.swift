@@ -101,6 +101,17 @@ import Testing
         #expect(ResponseParser.parse(["ACK"][...])?.1 == 1)
     }
 
+    @Test func replyFieldsSplitAtTheFirstColonAndSpace() {
+        #expect(ResponseParser.field("Title: Aerodynamic: Live"[...])! == ("Title", "Aerodynamic: Live"))
+        #expect(ResponseParser.field("file: http://x/a.mp3"[...])! == ("file", "http://x/a.mp3"))
+        #expect(ResponseParser.field("Artist: "[...])! == ("Artist", ""))
+        #expect(ResponseParser.field("Album: Café Été"[...])! == ("Album", "Café Été"))
+        #expect(ResponseParser.field("no separator"[...]) == nil)
+        #expect(ResponseParser.field("time:12"[...]) == nil)
+        #expect(ResponseParser.field("ends with a colon:"[...]) == nil)
+        #expect(ResponseParser.fields(of: "a: 1\nnoise\nb: x: y\n").map { "\($0.0)=\($0.1)" } == ["a=1", "b=x: y"])
+    }
+
     @Test func catalogTablesOfAnyWidth() {
         let records = CatalogRecord.split([("file", "deezer:track:1"), ("Title", "T"), ("Time", "99999999999999999999")])
         for width in [Int.max, Int.min, 0, 100_000_000] {

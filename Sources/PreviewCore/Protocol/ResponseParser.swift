@@ -27,9 +27,7 @@ public enum ResponseParser {
             used += 1
             if line == "OK" || line == "list_OK" { return (.ok(fields), used) }
             if isAck(line) { return (parseAck(line, fields), used) }
-            if let sep = line.firstRange(of: ": ") {
-                fields.append((String(line[..<sep.lowerBound]), String(line[sep.upperBound...])))
-            }
+            if let field = field(line[...]) { fields.append(field) }
         }
         return nil
     }
@@ -40,12 +38,24 @@ public enum ResponseParser {
 
     /// The `key: value` pairs of reply text (lines without `: ` are skipped).
     public static func fields(of text: String) -> [(String, String)] {
-        text.split(separator: "\n").compactMap { (line: Substring) -> (String, String)? in
-            guard let sep = line.firstRange(of: ": ") else { return nil }
-            let key: Substring = line[line.startIndex..<sep.lowerBound]
-            let value: Substring = line[sep.upperBound..<line.endIndex]
-            return (String(key), String(value))
+        text.split(separator: "\n").compactMap(field)
+    }
+
+    /// A reply line's `NAME: VALUE`, split at the first ": ", or nil
+    /// without one. A byte scan: `firstRange(of:)` would bring
+    /// _StringProcessing's searcher, which costs previewctl's every start.
+    public static func field(_ line: Substring) -> (String, String)? {
+        let bytes = line.utf8
+        var from = bytes.startIndex
+        while let colon = bytes[from...].firstIndex(of: UInt8(ascii: ":")) {
+            let next = bytes.index(after: colon)
+            guard next < bytes.endIndex else { return nil }
+            if bytes[next] == UInt8(ascii: " ") {
+                return (String(line[..<colon]), String(line[bytes.index(after: next)...]))
+            }
+            from = next
         }
+        return nil
     }
 
     private static func parseAck(_ line: String, _ fields: [(String, String)]) -> Reply {
