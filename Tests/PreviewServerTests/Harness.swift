@@ -199,7 +199,7 @@ final class Harness {
         while !s.pendingOutput.isEmpty || s.inputHeld {
             out += s.pendingOutput
             s.consumeOutput(s.pendingOutput.count)
-            if s.inputHeld && !s.outputFull { s.resumeInput() }
+            s.resumeInput()
         }
         return String(decoding: out, as: UTF8.self)
     }

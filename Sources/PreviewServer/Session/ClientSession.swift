@@ -36,10 +36,17 @@ final class ClientSession {
 
     /// Whether enough reply bytes wait that requests should wait too (a
     /// listing still being formatted counts as enough).
-    var outputFull: Bool { output.pending.count >= ClientSession.replyHoldBytes || output.hasMore }
+    private var outputFull: Bool { output.pending.count >= ClientSession.replyHoldBytes || output.hasMore }
 
-    /// Answers held requests, up to `replyHoldBytes` of replies.
-    func resumeInput() { process() }
+    /// Whether held requests can be answered now: the replies before them
+    /// were taken (`resumeInput` then answers them).
+    var canResumeInput: Bool { inputHeld && !outputFull }
+
+    /// Answers held requests, up to `replyHoldBytes` of replies, once the
+    /// replies before them were taken; does nothing otherwise.
+    func resumeInput() {
+        if canResumeInput { process() }
+    }
 
     /// Set once the client closed its side of the connection: the requests
     /// it sent before are still answered and their replies written (a

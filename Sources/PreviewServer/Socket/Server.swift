@@ -184,7 +184,7 @@ public final class Server {
         sendTicks(now: now)
         hookRunner.reap(now: now)
         read(fds[3..<clientEnd])
-        for session in clients.values where session.inputHeld && !session.outputFull { session.resumeInput() }
+        for session in clients.values { session.resumeInput() }
         if fds.count > clientEnd, !fds[clientEnd].returnedEvents.isEmpty || (mpris?.deadline() ?? .infinity) <= now {
             mpris?.process()
         }
@@ -219,7 +219,7 @@ public final class Server {
     /// most a minute), or -1 when there is none.
     private func pollTimeout() -> Int32 {
         // Held requests whose replies were taken are answered next turn.
-        if clients.values.contains(where: { $0.inputHeld && !$0.outputFull }) { return 0 }
+        if clients.values.contains(where: \.canResumeInput) { return 0 }
         let ticks = clients.values.map(\.nextTick).filter(\.isFinite)
         let others = [hookRunner.nextDeadline, mpris?.deadline()].compactMap { $0 }
         guard let next = (timers.map(\.deadline) + ticks + others).min() else { return -1 }

@@ -201,7 +201,7 @@ public enum FuzzEntry {
         // As the server would: the replies taken, requests held meanwhile answered.
         while !session.pendingOutput.isEmpty || session.inputHeld {
             session.consumeOutput(session.pendingOutput.count)
-            if session.inputHeld && !session.outputFull { session.resumeInput() }
+            session.resumeInput()
         }
         for _ in 0..<20 where !timers.isEmpty {
             let due = timers
