@@ -39,21 +39,15 @@ final class ClientSession {
     private var outputFull: Bool { output.pending.count >= ClientSession.replyHoldBytes || output.hasMore }
 
     /// Whether held requests can be answered now: the replies before them
-    /// were taken (`resumeInput` then answers them).
+    /// were taken. `resumeInput` then answers them, up to `replyHoldBytes`
+    /// of replies; otherwise it does nothing.
     var canResumeInput: Bool { inputHeld && !outputFull }
+    func resumeInput() { if canResumeInput { process() } }
 
-    /// Answers held requests, up to `replyHoldBytes` of replies, once the
-    /// replies before them were taken; does nothing otherwise.
-    func resumeInput() {
-        if canResumeInput { process() }
-    }
-
-    /// Set once the client closed its side of the connection: the requests
-    /// it sent before are still answered and their replies written (a
-    /// script that pipes requests and half-closes waits for them all).
+    /// Set once the client closed its side (`endOfInput`: a read returned
+    /// end of file). What it sent before is still answered and written: a
+    /// script that pipes requests and half-closes waits for them all.
     private(set) var inputEnded = false
-
-    /// The client sent its last byte (a read returned end of file).
     func endOfInput() { inputEnded = true }
 
     /// Whether a client whose input ended has nothing more coming: every
