@@ -135,7 +135,7 @@ def test_close_closes_the_connection(daemon):
 def test_requests_sent_before_a_half_close_are_all_answered(daemon, http):
     """A script that pipes its requests and shuts its side down (as `nc -N`
     does) gets every reply, then end of file: 20,000 pipelined `status`
-    lines are 5 MB of replies, answered 256 KiB at a time as they are read."""
+    lines are 2.6 MB of replies, answered 256 KiB at a time as they are read."""
     c = daemon.client()
     n = 20_000
     c.send("status\n" * n + f'addid "{url(http, 1)}"\n')
