@@ -48,6 +48,27 @@ import Testing
         #expect(throws: ProtocolError(.noExist, "No such song")) { try p.play(id: 9, in: q) }
     }
 
+    @Test func songAfterCurrentIsWhereSongFinishedGoes() throws {
+        var (p, q) = try setup(2)
+        #expect(p.songAfterCurrent(in: q) == nil, "stopped")
+        _ = try p.play(position: 0, in: q)
+        #expect(p.songAfterCurrent(in: q) == 2)
+        p.setSingle(.on)
+        #expect(p.songAfterCurrent(in: q) == nil, "single: playback stops, though nextsong names 2")
+        #expect(p.nextSong(in: q) == 2)
+        p.setRepeat(true)
+        #expect(p.songAfterCurrent(in: q) == 1)
+        p.setSingle(.oneshot)
+        #expect(p.songAfterCurrent(in: q) == nil)
+        #expect(p.modes.single == .oneshot, "asking changes nothing")
+        p.setSingle(.off)
+        _ = try p.play(position: 1, in: q)
+        #expect(p.songAfterCurrent(in: q) == 1, "repeat wraps")
+        p.setRepeat(false)
+        #expect(p.songAfterCurrent(in: q) == nil)
+        #expect(p.songFinished(in: q) == [.halt])
+    }
+
     @Test func singleStopsAndOneshotResets() throws {
         var (p, q) = try setup(3)
         p.setSingle(.oneshot)

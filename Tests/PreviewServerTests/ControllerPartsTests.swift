@@ -196,6 +196,52 @@ import Testing
         h.advance(100)
         #expect(h.controller.uptime == h.clock - 1000, "uptime follows the injected clock")
     }
+
+    /// The last song, written whole while the output still holds
+    /// `unheard` seconds of it: the queue's end waits for them.
+    func lastSongWritten(unheard: Double) throws -> (Harness, ClientSession, StreamID) {
+        let (h, c) = playing([1], autoStart: true)
+        _ = h.send(c, "play\n")
+        let (stream, _) = try #require(h.engine.lastPlay)
+        let end = 44100 * 30
+        h.engine.positionValue = PlaybackPosition(stream: stream, frames: end - Int(unheard * 44100), format: Self.format, bitrate: 128)
+        h.controller.handle(.streamFinished(stream, frames: end))
+        return (h, c, stream)
+    }
+
+    @Test func theQueueStopsWhenItsLastSamplesAreAboutToBeHeard() throws {
+        let (h, c, _) = try lastSongWritten(unheard: 1)
+        #expect(h.controller.player.state == .play && !h.engine.calls.contains(.stop))
+        #expect(h.send(c, "status\n").contains("elapsed: 29.000\n"))
+        h.advance(0.85)
+        #expect(h.controller.player.state == .play, "still \(1 - 0.85) s to hear")
+        h.advance(1 - PlayerController.stopLead - 0.85 + 0.001)
+        #expect(h.controller.player.state == .stop && h.engine.calls.last == .stop)
+        #expect(h.controller.queue.songs[0].song.duration == 30.0)
+    }
+
+    @Test func aPauseBeforeTheQueuesLastSamplesAreHeardHoldsTheStop() throws {
+        let (h, c, stream) = try lastSongWritten(unheard: 1)
+        _ = h.send(c, "pause 1\n")
+        h.advance(5)
+        #expect(h.controller.player.state == .pause, "no stop while the end is not heard")
+        h.engine.positionValue?.frames = 44100 * 30 - 22050
+        _ = h.send(c, "pause 0\n")
+        h.advance(0.3)
+        #expect(h.controller.player.state == .play)
+        h.advance(0.5 - PlayerController.stopLead - 0.3 + 0.001)
+        #expect(h.controller.player.state == .stop)
+        #expect(h.engine.lastPlay?.0 == stream, "no other stream began")
+    }
+
+    @Test func aSongWithAnotherAfterItEndsWhenWrittenSoTheNextFollowsGaplessly() throws {
+        let (h, c) = playing([1, 2], autoStart: true)
+        _ = h.send(c, "play\n")
+        let (first, _) = try #require(h.engine.lastPlay)
+        h.engine.positionValue = PlaybackPosition(stream: first, frames: 44100 * 29, format: Self.format, bitrate: 128)
+        h.controller.handle(.streamFinished(first, frames: 44100 * 30))
+        #expect(h.controller.player.current == 2 && h.engine.lastPlay?.0 != first)
+    }
 }
 
 @Suite struct StateRoundTripTests {

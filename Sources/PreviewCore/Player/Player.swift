@@ -133,20 +133,24 @@ public struct Player: Sendable {
         return start(predecessor(of: current, in: queue) ?? current)
     }
 
+    /// The song `songFinished` would go on to from the current one (nil:
+    /// playback stops there, or nothing plays), by the `single` and
+    /// `repeat` modes and the play order.
+    public func songAfterCurrent(in queue: Queue) -> SongID? {
+        guard state != .stop, let current else { return nil }
+        switch modes.single {
+        case .off: return successor(of: current, in: queue, wrap: modes.repeat)
+        case .on: return modes.repeat ? current : nil
+        case .oneshot: return nil
+        }
+    }
+
     /// The current song's audio reached its end.
     public mutating func songFinished(in queue: Queue) -> [PlayerEffect] {
         guard state != .stop, let current else { return [] }
         var effects: [PlayerEffect] = []
-        let following: SongID?
-        switch modes.single {
-        case .off:
-            following = successor(of: current, in: queue, wrap: modes.repeat)
-        case .on:
-            following = modes.repeat ? current : nil
-        case .oneshot:
-            modes.single = .off
-            following = nil
-        }
+        let following = songAfterCurrent(in: queue)
+        if modes.single == .oneshot { modes.single = .off }
         if modes.consume, following != current {
             effects.append(.remove(current))
         }

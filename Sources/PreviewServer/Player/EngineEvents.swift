@@ -54,8 +54,18 @@ extension PlayerController {
         log.debug("\(uri): \(measured.integrated) LUFS, peak \(measured.peak)")
     }
 
-    private func streamFinished(_ id: StreamID, frames: Int) {
-        guard let current = streams.active, current.id == id else { return }
+    /// `heard`: its last samples were waited out (`awaitFinishHeard`).
+    private func streamFinished(_ id: StreamID, frames: Int, heard: Bool = false) {
+        guard var current = streams.active, current.id == id else { return }
+        if !heard, player.songAfterCurrent(in: queue) == nil, let wait = secondsUntilHeard(frames) {
+            // Playback stops with this song. Like mpd, which drains its
+            // outputs first, it stops once the last samples are heard, not
+            // when a sound server took them (up to its buffer earlier).
+            current.finishedAt = frames
+            streams.active = current
+            awaitFinishHeard(after: wait - PlayerController.stopLead)
+            return
+        }
         if current.whole, let format = current.format, format.sampleRate > 0 {
             let seconds = Double(frames) / Double(format.sampleRate)
             queue.update(id: current.song) { $0.song.duration = seconds }
@@ -63,6 +73,39 @@ extension PlayerController {
         finishStreamAccounting()
         streams.active = nil
         try? run({ (p: inout Player, q: Queue) in p.songFinished(in: q) }, user: false)
+    }
+
+    /// Seconds until the listener hears frame `frames` of the active stream,
+    /// by the output's clock; nil when it has (within 5 ms), or the output
+    /// plays what it takes at once.
+    func secondsUntilHeard(_ frames: Int) -> Double? {
+        guard let stream = streams.active, let pos = engine.position(), pos.stream == stream.id,
+              let rate = pos.format?.sampleRate, rate > 0 else { return nil }
+        let left = frames - pos.frames
+        return left > rate / 200 ? Double(left) / Double(rate) : nil
+    }
+
+    /// How long before the last samples are heard the end of the queue
+    /// stops the engine, in seconds. Its stop plays out what the output
+    /// holds (a drain), which then covers the rest and the clock's error:
+    /// PipeWire's pulse server answers a drain at once when its buffer is
+    /// empty, and closing the stream then cuts the last quantum (about
+    /// 46 ms) still in its graph.
+    static let stopLead = 0.1
+
+    /// Finishes the active stream `wait` seconds from now, when its end
+    /// (`finishedAt`) is heard, unless another stream replaced it. While
+    /// paused nothing is armed (no timer runs during a pause); resuming
+    /// arms it again for what is left.
+    func awaitFinishHeard(after wait: Double) {
+        guard let stream = streams.active, let frames = stream.finishedAt, player.state == .play else { return }
+        streams.finishWaits += 1
+        let armed = streams.finishWaits
+        schedule(max(0, wait)) { [weak self] in
+            guard let self, self.streams.finishWaits == armed, self.streams.active?.id == stream.id,
+                  self.player.state == .play else { return }
+            self.because(.eof) { self.streamFinished(stream.id, frames: frames, heard: true) }
+        }
     }
 
     /// The download broke off: fetch the rest from the same URL, or from a

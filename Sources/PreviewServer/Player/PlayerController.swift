@@ -175,7 +175,9 @@ final class PlayerController {
         for effect in effects {
             switch effect {
             case .start(let id): start(song: id, retried: false, offset: offset, skip: skip)
-            case .setPaused(let paused): engine.setPaused(paused)
+            case .setPaused(let paused):
+                engine.setPaused(paused)
+                if !paused, let end = streams.active?.finishedAt { awaitFinishHeard(after: (secondsUntilHeard(end) ?? 0) - PlayerController.stopLead) }
             case .halt: halt()
             case .remove(let id):
                 if let pos = queue.position(of: id) {

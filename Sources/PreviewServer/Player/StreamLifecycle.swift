@@ -22,6 +22,10 @@ struct ActiveStream {
     var bitrate = 0
     /// The replay gain it plays with, chosen as it opens.
     var gain: ReplayGain = .none
+    /// The frame (from the song's start) it finished at, once decoded and
+    /// written to an output that still holds its last samples: playback
+    /// stops with this song, and waits until they are heard.
+    var finishedAt: Int?
 }
 
 /// A stream named to the engine before it plays: the next song, for a crossfade.
@@ -61,6 +65,9 @@ struct StreamLifecycle {
     /// while the fade's `songFinished` runs, the one `start` adopts.
     var queued: QueuedStream?
     var fadingInto: QueuedStream?
+    /// Counts the waits for a last song's end to be heard: a wait armed
+    /// before a pause finds it changed once the resume armed another.
+    var finishWaits = 0
 
     /// Takes the next stream id.
     mutating func takeID() -> StreamID {
