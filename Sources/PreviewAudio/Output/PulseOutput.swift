@@ -29,9 +29,10 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// Target buffer length. Pause corks, a skip or seek flushes and a
     /// volume change applies at the sink, so none of them waits for the
     /// buffer: a long one only means fewer wake-ups (the server asks for
-    /// more every `bufferSeconds / 2`), and `elapsed` is corrected by it
-    /// (`clock`).
-    private let bufferSeconds = 0.5
+    /// more every `bufferSeconds / 2`). `elapsed` is corrected by it
+    /// (`clock`), and the end of the queue waits until the last samples
+    /// are heard (the controller's `awaitFinishHeard`).
+    private let bufferSeconds = 1.0
     /// The stream's frames written and kept back, and when to ask for its
     /// timing. PulseAudio's timing is asked for by `write`, at the stream's
     /// start (pa_stream_set_started_callback) and at a cork or uncork, so a
