@@ -14,6 +14,7 @@ final class SilentEngine: AudioEngine, @unchecked Sendable {
     func setPaused(_ paused: Bool) {}
     func selectOutput(main: Bool) {}
     func stop() {}
+    func dropBuffered() {}
     func setVolume(_ percent: Int) {}
     func position() -> PlaybackPosition? { nil }
     func shutdown() {}

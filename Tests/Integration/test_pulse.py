@@ -137,7 +137,7 @@ def test_pause_corks_and_resume_continues(pulse, daemon_factory, http):
 
 
 def test_elapsed_is_what_the_sink_has_played(pulse, daemon_factory, http, tmp_path):
-    """The stream's buffer is half a second: `elapsed` counts only what the
+    """The stream's buffer is a second: `elapsed` counts only what the
     sink took from it (the stream's latency subtracted), so at a pause it
     names the sample the recording stops at, not the last one written."""
     rec_path = tmp_path / "monitor.wav"
@@ -162,6 +162,51 @@ def test_elapsed_is_what_the_sink_has_played(pulse, daemon_factory, http, tmp_pa
     assert abs(elapsed - played) < 0.03, (elapsed, played)
     assert c.cmd("pause 0") == ["OK"]
     assert float(c.fields("status")["elapsed"]) >= elapsed
+
+
+def playing_the_last_seconds(pulse, daemon_factory, http, tmp_path):
+    """preview-05 from 27 s on, the only song, recorded: (client, stop the
+    recording and return its PCM)."""
+    rec_path = tmp_path / "monitor.wav"
+    recorder = record(pulse, rec_path)
+    time.sleep(0.3)
+    c = daemon_factory(output="pulse").client()
+    assert c.cmd(f'add "{http}/corpus/preview-05.mp3"') == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    assert c.cmd("seekcur 27") == ["OK"]
+    return c, lambda: stop_recording(recorder, rec_path)
+
+
+def test_the_queue_stops_as_its_last_samples_are_heard(pulse, daemon_factory, http, tmp_path):
+    """The last song is written to the server a second before it is heard:
+    `status` says `play` until then, and the recording holds its end."""
+    c, stop_recorder = playing_the_last_seconds(pulse, daemon_factory, http, tmp_path)
+    last_playing = 0.0
+    deadline = time.time() + 15
+    while (st := c.fields("status"))["state"] == "play" and time.time() < deadline:
+        last_playing = float(st.get("elapsed", "0"))
+        time.sleep(0.01)
+    assert st["state"] == "stop"
+    # Written whole at 29.0 s; stopped as heard, 0.1 s before its end (a
+    # slow poll may see less: 0.35 s of room).
+    assert last_playing >= 29.5, last_playing
+    recording = stop_recorder()
+    ref = reference_pcm("preview-05.mp3")
+    assert ref[27 * 44100 * 4:] in recording, "the song from the seek to its last sample"
+
+
+def test_a_stop_before_the_queues_end_is_heard_drops_that_end(pulse, daemon_factory, http, tmp_path):
+    """`stop` while the server still holds the last song's end (written
+    whole, not yet heard) drops it at once, as a `stop` mid-song does."""
+    c, stop_recorder = playing_the_last_seconds(pulse, daemon_factory, http, tmp_path)
+    assert wait_until(lambda: float(c.fields("status").get("elapsed", "0")) >= 29.1)
+    assert c.cmd("stop") == ["OK"]
+    assert c.fields("status")["state"] == "stop"
+    time.sleep(1.5)  # longer than the end would take to play out
+    recording = stop_recorder()
+    ref = reference_pcm("preview-05.mp3")
+    assert ref[28 * 44100 * 4:int(29.1 * 44100) * 4] in recording, "played up to the stop"
+    assert ref[-int(0.3 * 44100) * 4:] not in recording, "the song's last 0.3 s were dropped"
 
 
 def wait_until(predicate, timeout=10):

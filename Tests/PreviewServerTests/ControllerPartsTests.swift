@@ -217,7 +217,26 @@ import Testing
         #expect(h.controller.player.state == .play, "still \(1 - 0.85) s to hear")
         h.advance(1 - PlayerController.stopLead - 0.85 + 0.001)
         #expect(h.controller.player.state == .stop && h.engine.calls.last == .stop)
+        #expect(!h.engine.calls.contains(.dropBuffered), "its end was heard: nothing to drop")
         #expect(h.controller.queue.songs[0].song.duration == 30.0)
+    }
+
+    @Test func aCommandBeforeTheQueuesEndIsHeardDropsThatEnd() throws {
+        let (h, c, stream) = try lastSongWritten(unheard: 1)
+        _ = h.send(c, "seekcur 10\n")
+        let url = try #require(h.engine.lastPlay).1
+        #expect(h.engine.calls.suffix(4) == [.dropBuffered, .paused(false), .play(stream + 1, url), .range(10, nil)],
+                "dropped first, then the seek plays at once")
+        #expect(h.controller.player.state == .play && h.controller.streams.active?.finishedAt == nil)
+        h.engine.calls = []
+        _ = h.send(c, "stop\n")
+        #expect(h.engine.calls == [.stop], "the new stream holds no finished end")
+        let (h2, c2, _) = try lastSongWritten(unheard: 1)
+        _ = h2.send(c2, "stop\n")
+        #expect(h2.engine.calls.suffix(2) == [.dropBuffered, .stop])
+        #expect(h2.controller.player.state == .stop)
+        h2.advance(2)
+        #expect(h2.engine.calls.last == .stop && h2.controller.player.state == .stop, "the wait's timer did nothing")
     }
 
     @Test func aPauseBeforeTheQueuesLastSamplesAreHeardHoldsTheStop() throws {

@@ -10,6 +10,7 @@ final class FakeEngine: AudioEngine, @unchecked Sendable {
         case play(StreamID, String)
         case paused(Bool)
         case stop
+        case dropBuffered
         case volume(Int)
         case range(Double, Double?)
     }
@@ -43,6 +44,7 @@ final class FakeEngine: AudioEngine, @unchecked Sendable {
     var outputSelections: [Bool] = []
     func selectOutput(main: Bool) { outputSelections.append(main) }
     func stop() { calls.append(.stop) }
+    func dropBuffered() { calls.append(.dropBuffered) }
     /// Each `queueNext`, in order: the stream (nil: none) and the overlap.
     var queuedNext: [(NextStream?, Double)] = []
     func queueNext(_ next: NextStream?, crossfade seconds: Double) { queuedNext.append((next, seconds)) }

@@ -10,8 +10,9 @@ import Synchronization
 /// Three kinds of thread meet here: callers of the public methods, the
 /// network thread and the decode thread. What they share is declared in
 /// one block ("shared state"), each field with what guards it; the decode
-/// thread's work is in the Engine+ files: its input (Feed), the decode
-/// pass (Decode), the ranged seek (RangeSeek) and the output (Output).
+/// thread's work is in the Engine+ files: its loop (DecodeThread), its
+/// input (Feed), the decode pass (Decode), the ranged seek (RangeSeek)
+/// and the output (Output).
 public final class Engine: AudioEngine, @unchecked Sendable {
     /// Bytes buffered between network and decoder, per stream.
     public let ringCapacity: Int
@@ -31,7 +32,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     var output: AudioOutput?
     var nullOutput: NullOutput?
     /// Every output, for calls that reach them all.
-    private var outputs: [AudioOutput] { [output, nullOutput].compactMap { $0 } }
+    var outputs: [AudioOutput] { [output, nullOutput].compactMap { $0 } }
     /// Where outcomes go, from any of the engine's threads. Set in `start`,
     /// before the threads run; read-only afterwards.
     var events: (@Sendable (EngineEvent) -> Void)?
@@ -92,6 +93,10 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     var resumeURL: (id: StreamID, url: String)?
     /// Set once by `shutdown`. Guarded by `monitor`.
     var stopping = false
+    /// `dropBuffered` asked for the output's audio to be dropped while the
+    /// decode thread is idle. Guarded by `monitor`; set by `dropBuffered`,
+    /// cleared by the decode thread.
+    var dropPending = false
     /// `stop` asked for the output to be let go (played out, then closed)
     /// once the decode thread is idle; a `play` before then keeps it open,
     /// so a stop that only precedes the next song costs no reopen.
@@ -329,6 +334,13 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         positionState.withLock { $0 = nil }
     }
 
+    public func dropBuffered() {
+        monitor.locked {
+            dropPending = true
+            monitor.broadcast()
+        }
+    }
+
     public func setVolume(_ percent: Int) {
         softwareGain.store(SoftwareVolume.gain(percent: percent), ordering: .releasing)
         for o in outputs { o.setVolume(percent) }
@@ -365,74 +377,6 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         analyzer.shutdown()
         network.shutdown()
         for o in outputs { o.close() }
-    }
-
-    // MARK: decode thread
-
-    /// What the decode thread does next.
-    private enum Step {
-        case play(Request, Feed)
-        /// Let the output go after a `stop`: play out what it holds
-        /// (the end of the queue's last song), then close it.
-        case stopOutput
-        case exit
-    }
-
-    /// Waits for the next step; call locked.
-    private func nextStepLocked() -> Step {
-        while pending == nil && !outputToStop && !stopping { monitor.wait() }
-        if stopping { return .exit }
-        if let request = pending {
-            pending = nil
-            return .play(request, openFeed(request))
-        }
-        outputToStop = false
-        return .stopOutput
-    }
-
-    /// The decode thread's body: one request at a time, played to its end
-    /// (or its crossfade into the next) and reported, until `shutdown`.
-    private func decodeLoop() {
-        var handover: Handover?
-        while true {
-            var outcome: Outcome
-            var feed: Feed
-            let id: StreamID
-            if var next = handover {
-                // The crossfade's incoming stream plays on from its first mixed frames.
-                handover = nil
-                (id, feed) = (next.request.id, next.feed)
-                for o in outputs { o.nowPlaying(next.request.info) }
-                outcome = run(&next.pass, feed: &feed)
-            } else {
-                let step = monitor.locked { nextStepLocked() }
-                guard case .play(let request, let opened) = step else {
-                    if case .exit = step { return }
-                    configuredOutput?.stopped()
-                    configuredFormat = nil
-                    continue
-                }
-                (id, feed) = (request.id, opened)
-                if let t = feed.transfer { network.add(t) }
-                for o in outputs { o.nowPlaying(request.info) }
-                outcome = decode(request, feed: &feed)
-            }
-            if let t = feed.transfer { network.remove(t) }
-            monitor.locked { if currentInput === feed.input { currentInput = nil } }
-            switch outcome {
-            case .finished(let frames):
-                configuredOutput?.trackEnded()
-                events?(.streamFinished(id, frames: frames))
-            case .failed(let failure, let frames):
-                configuredOutput?.trackEnded()
-                events?(.streamFailed(id, failure, frames: frames))
-            case .cancelled:
-                configuredOutput?.discard()
-            case .faded(let next):
-                events?(.streamFaded(id, frames: next.fadedAt, into: next.request.id))
-                handover = next
-            }
-        }
     }
 
     // `network` stays private to this file; the decode thread's code in

@@ -228,6 +228,11 @@ public protocol AudioEngine: AnyObject, Sendable {
     func setPaused(_ paused: Bool)
     /// Stops and discards buffered audio.
     func stop()
+    /// Drops what the output still holds of a stream that already ended
+    /// (`.streamFinished`: up to a sound server's buffer, a second), so a
+    /// command taken before that end is heard (`stop`, `previous`, a seek)
+    /// is heard at once instead of after it.
+    func dropBuffered()
     /// Plays to the configured output (true) or, where there is one beside
     /// it, to a null output that keeps real time (false), so the sound
     /// device is let go while playback goes on. Takes effect at the next

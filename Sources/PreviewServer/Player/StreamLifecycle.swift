@@ -137,11 +137,20 @@ extension PlayerController {
 
     /// Stops the engine and forgets the stream (`stop`, an empty queue).
     func halt() {
+        dropUnheardEnd()
         finishStreamAccounting()
         streams.active = nil
         streams.queued = nil
         engine.stop()
         releaseWaiters()
+    }
+
+    /// A command replaces or stops the active stream while the output
+    /// still holds its end (`finishedAt`): that end is dropped, so the
+    /// command is heard at once. (When the end was heard, `streamFinished`
+    /// forgot the stream first.)
+    private func dropUnheardEnd() {
+        if streams.active?.finishedAt != nil { engine.dropBuffered() }
     }
 
     /// Seconds the active stream really played: from where it started (a
@@ -206,6 +215,7 @@ extension PlayerController {
     func start(song id: SongID, retried: Bool, offset: Double = 0, skip: Bool = false) {
         guard let entry = queue.song(withID: id) else { return }
         if adoptFade(of: id, offset: offset) { return }
+        dropUnheardEnd()
         finishStreamAccounting()
         streams.queued = nil
         let streamID = streams.takeID()

@@ -1,0 +1,84 @@
+import PreviewCore
+
+// The decode thread's body: it waits for the next step (a request to play,
+// an output to let go or to empty, the shutdown), plays one stream at a
+// time to its end or its crossfade into the next, and reports how it ended.
+extension Engine {
+    /// What the decode thread does next.
+    enum NextStep {
+        case play(Request, Feed)
+        /// Let the output go after a `stop`: play out what it holds
+        /// (the end of the queue's last song), then close it.
+        case stopOutput
+        /// Drop what the output holds (`dropBuffered`), first of all.
+        case drop
+        case exit
+    }
+
+    /// Waits for the next step; call locked.
+    func nextStepLocked() -> NextStep {
+        while pending == nil && !outputToStop && !stopping && !dropPending { monitor.wait() }
+        if stopping { return .exit }
+        if dropPending {
+            dropPending = false
+            return .drop
+        }
+        if let request = pending {
+            pending = nil
+            return .play(request, openFeed(request))
+        }
+        outputToStop = false
+        return .stopOutput
+    }
+
+    /// The decode thread's body: one request at a time, played to its end
+    /// (or its crossfade into the next) and reported, until `shutdown`.
+    func decodeLoop() {
+        var handover: Handover?
+        while true {
+            var outcome: Outcome
+            var feed: Feed
+            let id: StreamID
+            if var next = handover {
+                // The crossfade's incoming stream plays on from its first mixed frames.
+                handover = nil
+                (id, feed) = (next.request.id, next.feed)
+                for o in outputs { o.nowPlaying(next.request.info) }
+                outcome = run(&next.pass, feed: &feed)
+            } else {
+                let step = monitor.locked { nextStepLocked() }
+                let request: Request
+                switch step {
+                case .exit: return
+                case .drop:
+                    configuredOutput?.discard()
+                    continue
+                case .stopOutput:
+                    configuredOutput?.stopped()
+                    configuredFormat = nil
+                    continue
+                case .play(let r, let opened): (request, feed) = (r, opened)
+                }
+                id = request.id
+                if let t = feed.transfer { startTransfer(t) }
+                for o in outputs { o.nowPlaying(request.info) }
+                outcome = decode(request, feed: &feed)
+            }
+            if let t = feed.transfer { stopTransfer(t) }
+            monitor.locked { if currentInput === feed.input { currentInput = nil } }
+            switch outcome {
+            case .finished(let frames):
+                configuredOutput?.trackEnded()
+                events?(.streamFinished(id, frames: frames))
+            case .failed(let failure, let frames):
+                configuredOutput?.trackEnded()
+                events?(.streamFailed(id, failure, frames: frames))
+            case .cancelled:
+                configuredOutput?.discard()
+            case .faded(let next):
+                events?(.streamFaded(id, frames: next.fadedAt, into: next.request.id))
+                handover = next
+            }
+        }
+    }
+}
