@@ -209,6 +209,37 @@ def test_a_stop_before_the_queues_end_is_heard_drops_that_end(pulse, daemon_fact
     assert ref[-int(0.3 * 44100) * 4:] not in recording, "the song's last 0.3 s were dropped"
 
 
+def test_a_resume_in_the_last_half_second_plays_on_at_once(pulse, daemon_factory, http, tmp_path):
+    """An uncorked stream waits for a full prebuffer again; at a song's end
+    nothing more comes to fill it, so it must be started by hand."""
+    c, stop_recorder = playing_the_last_seconds(pulse, daemon_factory, http, tmp_path)
+    assert wait_until(lambda: float(c.fields("status").get("elapsed", "0")) >= 29.6)
+    assert c.cmd("pause 1") == ["OK"]
+    time.sleep(0.2)
+    paused = float(c.fields("status")["elapsed"])
+    assert c.cmd("pause 0") == ["OK"]
+    last_playing = paused
+    deadline = time.time() + 5
+    while (st := c.fields("status"))["state"] == "play" and time.time() < deadline:
+        last_playing = float(st["elapsed"])
+        time.sleep(0.01)
+    assert st["state"] == "stop"
+    # Silent until the stop, it stayed at the pause's `elapsed`.
+    assert last_playing > paused + 0.1, (paused, last_playing)
+    recording = stop_recorder()
+    assert reference_pcm("preview-05.mp3")[-int(0.3 * 44100) * 4:] in recording, "the end was heard"
+
+
+def test_disabling_the_output_in_the_last_second_silences_it(pulse, daemon_factory, http, tmp_path):
+    c, stop_recorder = playing_the_last_seconds(pulse, daemon_factory, http, tmp_path)
+    assert wait_until(lambda: float(c.fields("status").get("elapsed", "0")) >= 29.1)
+    assert c.cmd("disableoutput 0") == ["OK"]
+    time.sleep(1.5)
+    assert c.fields("status")["state"] == "stop", "the null output played the rest"
+    recording = stop_recorder()
+    assert reference_pcm("preview-05.mp3")[-int(0.3 * 44100) * 4:] not in recording, "the last 0.3 s were dropped"
+
+
 def wait_until(predicate, timeout=10):
     """Polls `predicate` until true or `timeout` seconds; its last value."""
     deadline = time.time() + timeout

@@ -253,6 +253,29 @@ import Testing
         #expect(h.engine.lastPlay?.0 == stream, "no other stream began")
     }
 
+    @Test func aLastSongBehindTheUnheardEndOfTheOneBeforeWaitsForBoth() throws {
+        let (h, c) = playing([1], autoStart: true)
+        _ = h.send(c, "play\n")
+        let (stream, _) = try #require(h.engine.lastPlay)
+        // Its 0.3 s were all written while 0.5 s of the song before it still play.
+        var heard = PlaybackPosition(stream: stream, frames: 0, format: Self.format, bitrate: 128)
+        heard.framesBeforeStart = 22050
+        h.engine.positionValue = heard
+        h.controller.handle(.streamFinished(stream, frames: 13230))
+        h.advance(0.6)
+        #expect(h.controller.player.state == .play, "0.8 s to hear, less the stop's lead")
+        h.advance(0.8 - PlayerController.stopLead - 0.6 + 0.001)
+        #expect(h.controller.player.state == .stop)
+    }
+
+    @Test func aSongAddedBeforeTheQueuesEndIsHeardStartsAtOnce() throws {
+        let (h, c, stream) = try lastSongWritten(unheard: 1)
+        _ = h.send(c, "add deezer:track:2\n")
+        h.advance(0)
+        #expect(h.controller.player.current == 2 && h.engine.lastPlay?.0 != stream, "written behind the end, no gap")
+        #expect(!h.engine.calls.contains(.dropBuffered))
+    }
+
     @Test func aSongWithAnotherAfterItEndsWhenWrittenSoTheNextFollowsGaplessly() throws {
         let (h, c) = playing([1, 2], autoStart: true)
         _ = h.send(c, "play\n")

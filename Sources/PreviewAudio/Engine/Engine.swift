@@ -354,7 +354,9 @@ public final class Engine: AudioEngine, @unchecked Sendable {
             // (of this song or, at its start, of the one before).
             let base = state.clockAtStart.flatMap { $0.stream == clock.stream ? $0.accepted : nil } ?? 0
             let written = min(max(0, clock.accepted - base), state.pending)
-            p.frames = max(0, p.frames + written - clock.unplayed)
+            let heard = p.frames + written - clock.unplayed
+            p.frames = max(0, heard)
+            p.framesBeforeStart = max(0, -heard)
         } else if state.pending > 0, let rate = p.format?.sampleRate, rate > 0, !pausedFlag.load(ordering: .acquiring) {
             // Within the chunk being written, as far as real time has gone (none while paused).
             let moved = Int((monotonicSeconds() - state.since) * Double(rate))

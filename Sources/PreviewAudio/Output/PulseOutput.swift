@@ -246,6 +246,10 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         self.paused = paused
         if let stream {
             if let op = pa_stream_cork(stream, paused ? 1 : 0, nil, nil) { pa_operation_unref(op) }
+            // An uncorked stream waits for its prebuffer (the whole buffer)
+            // again: at a song's end nothing more comes to fill it, and it
+            // would stay silent until the stop's drain played it.
+            if !paused, holdsPCM, let op = pa_stream_trigger(stream, nil, nil) { pa_operation_unref(op) }
             askTimingLocked(stream, afresh: true)
         }
         pa_threaded_mainloop_signal(mainloop, 0)

@@ -164,12 +164,16 @@ public struct MediaItem: Equatable, Sendable {
 }
 
 /// Where the output stands: which stream and how many of its frames have
-/// been handed to the output.
+/// been played (counted from the song's start, skipped ones included).
 public struct PlaybackPosition: Equatable, Sendable {
     public var stream: StreamID
     public var frames: Int
     public var format: AudioFormat?
     public var bitrate: Int
+    /// Frames of the stream before this one that the output still has to
+    /// play before this one is heard (a sound server's buffer holding the
+    /// previous song's end); `frames` stays 0 meanwhile.
+    public var framesBeforeStart = 0
     /// - Parameters: as the properties.
     public init(stream: StreamID, frames: Int, format: AudioFormat?, bitrate: Int) {
         self.stream = stream

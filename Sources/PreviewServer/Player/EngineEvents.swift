@@ -81,7 +81,7 @@ extension PlayerController {
     func secondsUntilHeard(_ frames: Int) -> Double? {
         guard let stream = streams.active, let pos = engine.position(), pos.stream == stream.id,
               let rate = pos.format?.sampleRate, rate > 0 else { return nil }
-        let left = frames - pos.frames
+        let left = frames - pos.frames + pos.framesBeforeStart
         return left > rate / 200 ? Double(left) / Double(rate) : nil
     }
 
@@ -94,11 +94,14 @@ extension PlayerController {
     static let stopLead = 0.1
 
     /// Finishes the active stream `wait` seconds from now, when its end
-    /// (`finishedAt`) is heard, unless another stream replaced it. While
-    /// paused nothing is armed (no timer runs during a pause); resuming
-    /// arms it again for what is left.
+    /// (`finishedAt`) is heard, unless another stream replaced it; at once
+    /// when a song now follows it. While paused nothing is armed (no timer
+    /// runs during a pause); resuming arms it again for what is left.
     func awaitFinishHeard(after wait: Double) {
         guard let stream = streams.active, let frames = stream.finishedAt, player.state == .play else { return }
+        // A song queued meanwhile (an `add`, `repeat`) starts now, written
+        // behind the end still playing, so it follows without a gap.
+        let wait = player.songAfterCurrent(in: queue) == nil ? wait : 0
         streams.finishWaits += 1
         let armed = streams.finishWaits
         schedule(max(0, wait)) { [weak self] in

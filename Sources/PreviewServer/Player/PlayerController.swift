@@ -128,6 +128,10 @@ final class PlayerController {
     func notify(_ changed: Subsystems) {
         if !changed.isSubset(of: [.message, .subscription, .update]) { changeCount += 1 }
         if !changed.isDisjoint(with: [.player, .playlist, .options]) { prefetcher.scheduleRefresh() }
+        if !changed.isDisjoint(with: [.playlist, .options]), streams.active?.finishedAt != nil,
+           player.songAfterCurrent(in: queue) != nil {
+            awaitFinishHeard(after: 0)
+        }
         notifyServer(changed)
         let recorded = changed.intersection(PlayerEvent.subsystems)
         if !recorded.isEmpty { onEvent?(recorded, reason) }
@@ -265,6 +269,8 @@ final class PlayerController {
 
     private func applyOutputs() {
         if outputs.count > 1 {
+            // Like a `stop`, turning the sound device off silences it at once.
+            if !outputs[0].enabled { dropUnheardEnd() }
             engine.selectOutput(main: outputs[0].enabled)
             engine.setVolume(volume)
         } else {

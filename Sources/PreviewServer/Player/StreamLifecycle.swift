@@ -149,7 +149,7 @@ extension PlayerController {
     /// still holds its end (`finishedAt`): that end is dropped, so the
     /// command is heard at once. (When the end was heard, `streamFinished`
     /// forgot the stream first.)
-    private func dropUnheardEnd() {
+    func dropUnheardEnd() {
         if streams.active?.finishedAt != nil { engine.dropBuffered() }
     }
 
