@@ -20,9 +20,9 @@ extension Engine {
     final class PassBuffers {
         let input = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
         // 1152 frames x 2 channels x 2 bytes x 24: 0.63 s of 44.1 kHz stereo
-        // per write, more than the sound server asks for at once (0.5 s), so each of
-        // its requests takes one write (one memory block it hands back, one
-        // wake-up) instead of three. Input ends a write early, so a slow
+        // per write, more than the sound server asks for at once (0.5 s),
+        // so each of its requests takes one write (one memory block it
+        // hands back, one wake-up) instead of two or three. Input ends a write early, so a slow
         // stream's samples do not wait for a full buffer.
         let pcm = UnsafeMutableRawBufferPointer.allocate(byteCount: 1152 * 4 * 24, alignment: 16)
         deinit {

@@ -57,13 +57,14 @@ extension PlayerController {
     /// `heard`: its last samples were waited out (`awaitFinishHeard`).
     private func streamFinished(_ id: StreamID, frames: Int, heard: Bool = false) {
         guard var current = streams.active, current.id == id else { return }
-        if !heard, player.songAfterCurrent(in: queue) == nil, let wait = secondsUntilHeard(frames) {
+        if !heard, player.songAfterCurrent(in: queue) == nil, secondsUntilHeard(frames) != nil {
             // Playback stops with this song. Like mpd, which drains its
-            // outputs first, it stops once the last samples are heard, not
-            // when a sound server took them (up to its buffer earlier).
+            // outputs first, it stops as the last samples are heard (within
+            // `stopLead`), not when a sound server took them, up to its
+            // buffer earlier.
             current.finishedAt = frames
             streams.active = current
-            awaitFinishHeard(after: wait - PlayerController.stopLead)
+            awaitFinishHeard()
             return
         }
         if current.whole, let format = current.format, format.sampleRate > 0 {
@@ -93,15 +94,17 @@ extension PlayerController {
     /// 46 ms) still in its graph.
     static let stopLead = 0.1
 
-    /// Finishes the active stream `wait` seconds from now, when its end
-    /// (`finishedAt`) is heard, unless another stream replaced it; at once
-    /// when a song now follows it. While paused nothing is armed (no timer
-    /// runs during a pause); resuming arms it again for what is left.
-    func awaitFinishHeard(after wait: Double) {
+    /// Finishes the active stream when its end (`finishedAt`) is about to
+    /// be heard (`stopLead` before, by the output's clock), unless another
+    /// stream replaced it; at once when a song now follows it. Arms a
+    /// timer only while playing (none runs during a pause): resuming arms
+    /// it again for what is left, and a wait armed before is void.
+    func awaitFinishHeard() {
         guard let stream = streams.active, let frames = stream.finishedAt, player.state == .play else { return }
         // A song queued meanwhile (an `add`, `repeat`) starts now, written
         // behind the end still playing, so it follows without a gap.
-        let wait = player.songAfterCurrent(in: queue) == nil ? wait : 0
+        let followed = player.songAfterCurrent(in: queue) != nil
+        let wait = followed ? 0 : (secondsUntilHeard(frames) ?? 0) - PlayerController.stopLead
         streams.finishWaits += 1
         let armed = streams.finishWaits
         schedule(max(0, wait)) { [weak self] in

@@ -130,7 +130,7 @@ final class PlayerController {
         if !changed.isDisjoint(with: [.player, .playlist, .options]) { prefetcher.scheduleRefresh() }
         if !changed.isDisjoint(with: [.playlist, .options]), streams.active?.finishedAt != nil,
            player.songAfterCurrent(in: queue) != nil {
-            awaitFinishHeard(after: 0)
+            awaitFinishHeard()
         }
         notifyServer(changed)
         let recorded = changed.intersection(PlayerEvent.subsystems)
@@ -181,7 +181,7 @@ final class PlayerController {
             case .start(let id): start(song: id, retried: false, offset: offset, skip: skip)
             case .setPaused(let paused):
                 engine.setPaused(paused)
-                if !paused, let end = streams.active?.finishedAt { awaitFinishHeard(after: (secondsUntilHeard(end) ?? 0) - PlayerController.stopLead) }
+                if !paused { awaitFinishHeard() }
             case .halt: halt()
             case .remove(let id):
                 if let pos = queue.position(of: id) {
