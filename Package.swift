@@ -54,7 +54,14 @@ let package = Package(
         // ships no libsystemd.a.
         .target(name: "PreviewDBus", dependencies: ["PreviewPlatform", "CSystemd"], path: "Sources/PreviewPlatform/DBus"),
         .target(name: "PreviewAudio", dependencies: ["PreviewCore", "CCurl", "CMpg123", "CPulse", "CEbur128"]),
-        .target(name: "PreviewServer", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewDBus"],
+        // The control side, by concern; each imports only the ones above it.
+        .target(name: "PreviewStorage", dependencies: ["PreviewCore", "PreviewPlatform"]),
+        .target(name: "PreviewCatalog", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewStorage"]),
+        .target(name: "PreviewPlayback", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewCatalog"]),
+        .target(name: "PreviewDesktop", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewDBus", "PreviewPlayback"]),
+        .target(name: "PreviewServer",
+                dependencies: ["PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewCatalog", "PreviewPlayback",
+                               "PreviewDesktop"],
                 swiftSettings: perCommandPath),
         .executableTarget(name: "previewd", dependencies: ["PreviewServer", "PreviewAudio", "PreviewPlatform"]),
         .executableTarget(
@@ -66,10 +73,11 @@ let package = Package(
         // built normally, it replays inputs.
         .target(name: "CFuzzDriver", path: "Sources/CFuzzDriver"),
         .executableTarget(
-            name: "previewfuzz", dependencies: ["PreviewServer", "PreviewCore", "CFuzzDriver"],
+            name: "previewfuzz", dependencies: ["PreviewServer", "PreviewCore", "PreviewPlatform", "CFuzzDriver"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "PreviewCoreTests", dependencies: ["PreviewCore"]),
-        .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "PreviewCore", "PreviewPlatform", "PreviewDBus"]),
+        .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "PreviewCore", "PreviewPlatform", "PreviewDBus", "PreviewStorage",
+                                                          "PreviewCatalog", "PreviewPlayback", "PreviewDesktop"]),
         .testTarget(name: "PreviewPlatformTests", dependencies: ["PreviewPlatform", "PreviewDBus"]),
         .testTarget(name: "PreviewAudioTests", dependencies: ["PreviewAudio", "PreviewCore"]),
     ],

@@ -39,4 +39,9 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     public var isNotFound: Bool { errno == ENOENT }
     /// ECHILD: no such child to wait for (it was reaped already).
     public var isNoSuchChild: Bool { errno == ECHILD }
+    /// EEXIST: the file, or a name on a bus, exists or is owned already.
+    public var isAlreadyExisting: Bool { errno == EEXIST }
+    /// ENOENT, ECONNREFUSED, ECONNRESET, ENOTCONN: nobody answers at the
+    /// other end (no socket there, nobody listening, or the peer went away).
+    public var isNoPeer: Bool { [ENOENT, ECONNREFUSED, ECONNRESET, ENOTCONN].contains(errno) }
 }

@@ -1,6 +1,7 @@
 import CFuzzDriver
 import Glibc
 import PreviewCore
+import PreviewPlatform
 import PreviewServer
 
 /// An engine that plays nothing: the fuzzed code is the server's.

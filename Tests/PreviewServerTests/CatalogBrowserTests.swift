@@ -1,6 +1,8 @@
 import PreviewCore
 import Testing
 @testable import PreviewServer
+@testable import PreviewCatalog
+@testable import PreviewPlayback
 
 /// Catalog browsing answers with models (songs, tracks, albums) or an ACK
 /// naming the item, from the recorded Deezer bodies in ../shared/fixtures.

@@ -1,7 +1,11 @@
 import FoundationEssentials
 import PreviewCore
+import PreviewPlatform
 import Testing
 @testable import PreviewServer
+@testable import PreviewCatalog
+@testable import PreviewPlayback
+@testable import PreviewStorage
 
 /// The named parts of the controller, each on its own: preview URL expiry,
 /// the prefetch order, the stream lifecycle under a clock the test moves,
@@ -161,11 +165,11 @@ import Testing
         #expect(h.engine.lastPlay?.0 == stream, "not before Retry-After")
         h.advance(0.1)
         let (again, againURL) = try #require(h.engine.lastPlay)
-        #expect(again == stream + 1 && againURL == url && h.controller.player.current == 1)
+        #expect(again == stream + 1 && againURL == url && h.controller.currentID == 1)
         h.controller.handle(.streamFailed(again, .unavailable(retryAfter: 3), frames: 0))
         h.settle()
         h.advance(PlayerController.startWaitLimit)
-        #expect(h.controller.player.current == 2, "the second 503 skips")
+        #expect(h.controller.currentID == 2, "the second 503 skips")
         #expect(h.controller.lastError == "deezer:track:1: HTTP status 503 (retry after 3 s)")
     }
 
@@ -177,7 +181,7 @@ import Testing
             h.controller.handle(.streamFailed(stream, .decode("junk"), frames: 0))
             h.settle()
         }
-        #expect(h.controller.player.state == .stop)
+        #expect(h.controller.state == .stop)
         #expect(h.controller.streams.active == nil)
         #expect(h.controller.lastError == "deezer:track:2: decode error: junk")
     }
@@ -211,14 +215,14 @@ import Testing
 
     @Test func theQueueStopsWhenItsLastSamplesAreAboutToBeHeard() throws {
         let (h, c, _) = try lastSongWritten(unheard: 1)
-        #expect(h.controller.player.state == .play && !h.engine.calls.contains(.stop))
+        #expect(h.controller.state == .play && !h.engine.calls.contains(.stop))
         #expect(h.send(c, "status\n").contains("elapsed: 29.000\n"))
         h.advance(0.85)
-        #expect(h.controller.player.state == .play, "still \(1 - 0.85) s to hear")
+        #expect(h.controller.state == .play, "still \(1 - 0.85) s to hear")
         h.advance(1 - PlayerController.stopLead - 0.85 + 0.001)
-        #expect(h.controller.player.state == .stop && h.engine.calls.last == .stop)
+        #expect(h.controller.state == .stop && h.engine.calls.last == .stop)
         #expect(!h.engine.calls.contains(.dropBuffered), "its end was heard: nothing to drop")
-        #expect(h.controller.queue.songs[0].song.duration == 30.0)
+        #expect(h.controller.queuedSongs[0].song.duration == 30.0)
     }
 
     @Test func aCommandBeforeTheQueuesEndIsHeardDropsThatEnd() throws {
@@ -227,29 +231,29 @@ import Testing
         let url = try #require(h.engine.lastPlay).1
         #expect(h.engine.calls.suffix(4) == [.dropBuffered, .paused(false), .play(stream + 1, url), .range(10, nil)],
                 "dropped first, then the seek plays at once")
-        #expect(h.controller.player.state == .play && h.controller.streams.active?.finishedAt == nil)
+        #expect(h.controller.state == .play && h.controller.streams.active?.finishedAt == nil)
         h.engine.calls = []
         _ = h.send(c, "stop\n")
         #expect(h.engine.calls == [.stop], "the new stream holds no finished end")
         let (h2, c2, _) = try lastSongWritten(unheard: 1)
         _ = h2.send(c2, "stop\n")
         #expect(h2.engine.calls.suffix(2) == [.dropBuffered, .stop])
-        #expect(h2.controller.player.state == .stop)
+        #expect(h2.controller.state == .stop)
         h2.advance(2)
-        #expect(h2.engine.calls.last == .stop && h2.controller.player.state == .stop, "the wait's timer did nothing")
+        #expect(h2.engine.calls.last == .stop && h2.controller.state == .stop, "the wait's timer did nothing")
     }
 
     @Test func aPauseBeforeTheQueuesLastSamplesAreHeardHoldsTheStop() throws {
         let (h, c, stream) = try lastSongWritten(unheard: 1)
         _ = h.send(c, "pause 1\n")
         h.advance(5)
-        #expect(h.controller.player.state == .pause, "no stop while the end is not heard")
+        #expect(h.controller.state == .pause, "no stop while the end is not heard")
         h.engine.positionValue?.frames = 44100 * 30 - 22050
         _ = h.send(c, "pause 0\n")
         h.advance(0.3)
-        #expect(h.controller.player.state == .play)
+        #expect(h.controller.state == .play)
         h.advance(0.5 - PlayerController.stopLead - 0.3 + 0.001)
-        #expect(h.controller.player.state == .stop)
+        #expect(h.controller.state == .stop)
         #expect(h.engine.lastPlay?.0 == stream, "no other stream began")
     }
 
@@ -263,16 +267,16 @@ import Testing
         h.engine.positionValue = heard
         h.controller.handle(.streamFinished(stream, frames: 13230))
         h.advance(0.6)
-        #expect(h.controller.player.state == .play, "0.8 s to hear, less the stop's lead")
+        #expect(h.controller.state == .play, "0.8 s to hear, less the stop's lead")
         h.advance(0.8 - PlayerController.stopLead - 0.6 + 0.001)
-        #expect(h.controller.player.state == .stop)
+        #expect(h.controller.state == .stop)
     }
 
     @Test func aSongAddedBeforeTheQueuesEndIsHeardStartsAtOnce() throws {
         let (h, c, stream) = try lastSongWritten(unheard: 1)
         _ = h.send(c, "add deezer:track:2\n")
         h.advance(0)
-        #expect(h.controller.player.current == 2 && h.engine.lastPlay?.0 != stream, "written behind the end, no gap")
+        #expect(h.controller.currentID == 2 && h.engine.lastPlay?.0 != stream, "written behind the end, no gap")
         #expect(!h.engine.calls.contains(.dropBuffered))
     }
 
@@ -282,7 +286,7 @@ import Testing
         let (first, _) = try #require(h.engine.lastPlay)
         h.engine.positionValue = PlaybackPosition(stream: first, frames: 44100 * 29, format: Self.format, bitrate: 128)
         h.controller.handle(.streamFinished(first, frames: 44100 * 30))
-        #expect(h.controller.player.current == 2 && h.engine.lastPlay?.0 != first)
+        #expect(h.controller.currentID == 2 && h.engine.lastPlay?.0 != first)
     }
 }
 
@@ -324,6 +328,6 @@ import Testing
         restored.controller.restore(saved, playing: true)
         #expect(restored.controller.snapshot() == saved)
         #expect(restored.engine.lastPlay == nil)
-        #expect(restored.controller.player.modes == h.controller.player.modes)
+        #expect(restored.controller.modes == h.controller.modes)
     }
 }

@@ -1,5 +1,6 @@
 import PreviewCore
 import Testing
+@testable import PreviewPlayback
 @testable import PreviewServer
 
 /// The controller's side of crossfade: it names the next song to the engine

@@ -1,6 +1,7 @@
 import PreviewCore
 import Testing
 @testable import PreviewServer
+@testable import PreviewCatalog
 
 /// DeezerClient against a scripted HTTP side and a manual clock.
 final class ScriptedAPI {

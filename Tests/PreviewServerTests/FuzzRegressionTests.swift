@@ -4,6 +4,7 @@ import PreviewCore
 import Testing
 @testable import PreviewServer
 import PreviewPlatform
+@testable import PreviewStorage
 
 /// Every fuzzing seed and every input that once crashed (contrib/fuzz),
 /// replayed through the same entry points the fuzzer drives.

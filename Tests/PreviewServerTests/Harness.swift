@@ -1,6 +1,7 @@
 import PreviewCore
 import PreviewPlatform
 import Testing
+@testable import PreviewPlayback
 @testable import PreviewServer
 
 /// The engine interface, recorded: tests see what the server asked for and

@@ -1,6 +1,7 @@
 import PreviewCore
 import Testing
 @testable import PreviewServer
+@testable import PreviewDesktop
 
 /// `--on-event` parsing.
 @Suite struct HookTests {

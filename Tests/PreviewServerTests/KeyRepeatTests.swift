@@ -1,6 +1,7 @@
 import PreviewCore
 import Testing
 @testable import PreviewServer
+@testable import PreviewPlayback
 
 /// The key-repeat rule: a burst of `next`/`previous`, pipelined on one
 /// connection or spread over many, is answered at once, opens only the
@@ -47,7 +48,7 @@ import Testing
         let lists = h.engine.prefetches.count
         let calls = h.engine.calls.count
         send(h)
-        #expect(h.controller.player.current == 7, "the cursor moves at once")
+        #expect(h.controller.currentID == 7, "the cursor moves at once")
         #expect(opened(h, from: calls) == [2, 3], "only what was prefetched starts at once")
         h.advance(PlayerController.skipSettle)
         #expect(opened(h, from: calls) == [2, 3, 7], "then the song the burst landed on")
@@ -79,7 +80,7 @@ import Testing
         #expect(h.take(c) == "OK\n")
         let calls = h.engine.calls.count
         #expect(h.send(c, "previous\nprevious\nprevious\n") == "OK\nOK\nOK\n")
-        #expect(h.controller.player.current == 4)
+        #expect(h.controller.currentID == 4)
         h.advance(PlayerController.skipSettle)
         #expect(opened(h, from: calls) == [4])
     }

@@ -1,6 +1,7 @@
 import PreviewCore
 import Testing
 @testable import PreviewServer
+@testable import PreviewCatalog
 
 /// Country and tag charts of tracks, artists and albums: Last.fm's recorded
 /// bodies (../shared/fixtures/lastfm) decoded, and `catalogchart` finding

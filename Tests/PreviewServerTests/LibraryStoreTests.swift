@@ -3,6 +3,7 @@ import PreviewCore
 import PreviewPlatform
 import Testing
 @testable import PreviewServer
+@testable import PreviewStorage
 
 /// `library.sqlite` itself: the import of a `library.json`, a damaged
 /// file, a database that cannot be opened.

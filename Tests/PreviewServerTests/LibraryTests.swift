@@ -3,6 +3,7 @@ import PreviewCore
 import PreviewPlatform
 import Testing
 @testable import PreviewServer
+@testable import PreviewStorage
 
 /// The Library over the harness: album 302127 "Discovery" (14 tracks),
 /// track 3135556 and artist 27 answer from the recorded fixtures.

@@ -3,6 +3,8 @@ import Glibc
 import PreviewPlatform
 import Testing
 @testable import PreviewServer
+@testable import PreviewPlayback
+@testable import PreviewStorage
 
 /// Replay gain as the controller drives it: measurements asked of the
 /// engine, kept, and the gain handed to the next play of the song.

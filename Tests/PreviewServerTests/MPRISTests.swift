@@ -1,7 +1,10 @@
 @testable import PreviewCore
 import PreviewDBus
+import PreviewPlatform
 import Testing
+@testable import PreviewPlayback
 @testable import PreviewServer
+@testable import PreviewDesktop
 
 /// MPRIS: the pure mapping (PlaybackStatus, LoopStatus, Volume, Metadata),
 /// and the adapter's calls and signals over the harness's controller.
@@ -84,7 +87,7 @@ import Testing
         var adapter: MPRISAdapter!
 
         init() {
-            adapter = MPRISAdapter(controller: h.controller, log: Log(level: .error)) { [unowned self] in
+            adapter = MPRISAdapter(controller: h.controller, apiBase: h.instance.catalog.apiBase, log: Log(level: .error)) { [unowned self] in
                 signals.append(($0, $1, $2))
             }
             let c = h.connect()
@@ -120,11 +123,11 @@ import Testing
         #expect(b.get("PlaybackStatus") == .string("Stopped"))
         #expect(b.get("CanGoNext") == .boolean(false))
         #expect(b.call("Play") == .values([]))
-        #expect(b.h.controller.player.state == .play)
+        #expect(b.h.controller.state == .play)
         b.adapter.changed(.player)
         #expect(b.changedNames() == [["PlaybackStatus", "Metadata", "CanGoNext", "CanGoPrevious", "CanSeek"]])
         #expect(b.call("PlayPause") == .values([]))
-        #expect(b.h.controller.player.state == .pause)
+        #expect(b.h.controller.state == .pause)
         b.adapter.changed(.player)
         #expect(b.changedNames() == [["PlaybackStatus"]])
         b.adapter.changed(.player)
@@ -146,9 +149,9 @@ import Testing
         #expect(set("Volume", .double(0.25)) == .values([]))
         #expect(b.h.controller.volume == 25)
         #expect(set("LoopStatus", .string("Track")) == .values([]))
-        #expect(b.h.controller.player.modes.repeat && b.h.controller.player.modes.single == .on)
+        #expect(b.h.controller.modes.repeat && b.h.controller.modes.single == .on)
         #expect(set("Shuffle", .boolean(true)) == .values([]))
-        #expect(b.h.controller.player.modes.random)
+        #expect(b.h.controller.modes.random)
         b.adapter.changed([.mixer, .options])
         #expect(b.changedNames() == [["LoopStatus", "Shuffle", "Volume"]])
         #expect(set("LoopStatus", .string("Sometimes")) == .invalidArguments("LoopStatus is None, Track or Playlist"))
@@ -160,16 +163,16 @@ import Testing
     @Test func seekAndSetPosition() {
         let b = Bench()
         #expect(b.call("Play") == .values([]))
-        let id = try! #require(b.h.controller.player.current)
+        let id = try! #require(b.h.controller.currentID)
         #expect(b.call("SetPosition", [.objectPath(MPRIS.trackID(id)), .int64(12_000_000)]) == .values([]))
         #expect(b.h.engine.calls.last == .range(12, nil))
         let calls = b.h.engine.calls.count
         #expect(b.call("SetPosition", [.objectPath(MPRIS.trackID(id + 1)), .int64(1_000_000)]) == .values([]))
         #expect(b.h.engine.calls.count == calls, "a stale track id is ignored")
         #expect(b.call("Seek", [.int64(-60_000_000)]) == .values([]))
-        #expect(b.h.controller.player.current == id)
+        #expect(b.h.controller.currentID == id)
         #expect(b.call("Seek", [.int64(600_000_000)]) == .values([]))
-        #expect(b.h.controller.player.current != id, "past the end is Next")
+        #expect(b.h.controller.currentID != id, "past the end is Next")
         #expect(b.call("Seek", []) == .invalidArguments("Seek takes an offset in µs"))
     }
 
@@ -179,7 +182,7 @@ import Testing
         let c = b.h.connect()
         #expect(b.h.send(c, "play\n") == "OK\n")
         #expect(b.h.send(c, "seekcur 7.5\n") == "OK\n")
-        let id = try! #require(b.h.controller.player.current)
+        let id = try! #require(b.h.controller.currentID)
         #expect(b.call("SetPosition", [.objectPath(MPRIS.trackID(id)), .int64(2_000_000)]) == .values([]))
         let seeked = b.signals.filter { $0.1 == "Seeked" }.map(\.2)
         #expect(seeked == [[.int64(7_500_000)], [.int64(2_000_000)]])
@@ -188,15 +191,15 @@ import Testing
     @Test func openUriAddsAndPlays() {
         let b = Bench()
         #expect(b.call("OpenUri", [.string("deezer:track:9")]) == .values([]))
-        #expect(b.h.controller.queue.count == 4)
-        #expect(b.h.controller.player.current.flatMap { b.h.controller.queue.song(withID: $0)?.song.uri } == "deezer:track:9")
-        #expect(b.h.controller.player.state == .play)
+        #expect(b.h.controller.queueLength == 4)
+        #expect(b.h.controller.currentID.flatMap { b.h.controller.queuedSong(withID: $0)?.song.uri } == "deezer:track:9")
+        #expect(b.h.controller.state == .play)
         if case .error(let name, _) = b.call("OpenUri", [.string("file:///etc/passwd")]) {
             #expect(name == "org.freedesktop.DBus.Error.Failed")
         } else {
             Issue.record("file:// must be refused")
         }
-        #expect(b.h.controller.queue.count == 4)
+        #expect(b.h.controller.queueLength == 4)
     }
 
     @Test func rootPropertiesAndIntrospection() {

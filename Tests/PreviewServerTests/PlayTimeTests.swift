@@ -1,6 +1,7 @@
 import PreviewCore
 import Testing
 @testable import PreviewServer
+@testable import PreviewPlayback
 
 /// `stats` playtime counts what was heard: a restored position and the
 /// part of a song a seek jumped over are never played time.

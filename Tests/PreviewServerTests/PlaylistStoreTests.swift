@@ -3,6 +3,7 @@ import PreviewCore
 import Testing
 @testable import PreviewServer
 import PreviewPlatform
+@testable import PreviewStorage
 
 @Suite struct PlaylistStoreTests {
     /// A directory of its own per call: the tests run in parallel, and one's

@@ -1,6 +1,7 @@
 import PreviewCore
 import Testing
 @testable import PreviewServer
+@testable import PreviewPlayback
 
 /// Prefetch lists and cut downloads, as the controller drives the engine.
 @Suite struct PrefetchTests {
@@ -70,7 +71,7 @@ import Testing
         let plays = h.engine.calls.filter { if case .play = $0 { return true } else { return false } }.count
         let keys = (0..<3).map { _ in h.connect() }
         for k in keys { _ = h.send(k, "next\n") }
-        #expect(h.controller.player.current == 4, "the cursor moves at once")
+        #expect(h.controller.currentID == 4, "the cursor moves at once")
         #expect(h.engine.lastPlay?.1 == Self.preview(1), "nothing opened yet")
         h.advance(PlayerController.skipSettle)
         let after = h.engine.calls.filter { if case .play = $0 { return true } else { return false } }.count
@@ -103,7 +104,7 @@ import Testing
         #expect(h.requested.count == requests + 1)
         #expect(h.requested.last == "http://api.test/track/1")
         #expect(h.engine.resumes.map(\.0) == [stream])
-        #expect(h.controller.player.current == 1 && h.controller.lastError == nil)
+        #expect(h.controller.currentID == 1 && h.controller.lastError == nil)
     }
 
     @Test func aLostOutputIsAnErrorUntilItIsBack() {

@@ -2,6 +2,7 @@ import FoundationEssentials
 @testable import PreviewCore
 @testable import PreviewServer
 import Testing
+@testable import PreviewStorage
 
 /// `state.json`'s queue is written by hand (`QueueJSON`); `JSONDecoder`
 /// must read it back as the very value, as it reads `JSONEncoder`'s.

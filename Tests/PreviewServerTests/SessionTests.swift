@@ -1,5 +1,6 @@
 import Testing
 import PreviewCore
+@testable import PreviewPlayback
 @testable import PreviewServer
 
 @Suite struct SessionTests {
@@ -41,7 +42,7 @@ import PreviewCore
         let c = h.connect()
         #expect(h.send(c, "command_list_ok_begin\nping\nadd http://x/a.mp3\nfoo\nping\ncommand_list_end\n")
                 == "list_OK\nlist_OK\nACK [5@2] {} unknown command \"foo\"\n")
-        #expect(h.controller.queue.count == 1)
+        #expect(h.controller.queueLength == 1)
         #expect(h.send(c, "command_list_begin\nping\nstatus\ncommand_list_end\n").hasSuffix("state: stop\nOK\n"))
     }
 
@@ -61,12 +62,12 @@ import PreviewCore
         #expect(c.inputHeld)
         #expect(c.pendingOutput.count >= ClientSession.replyHoldBytes)
         #expect(c.pendingOutput.count < ClientSession.replyHoldBytes + 512)
-        #expect(h.controller.queue.count == 0)
+        #expect(h.controller.queueLength == 0)
         let lines = h.take(c).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.filter { $0 == "state: stop" }.count == n)
         #expect(lines.suffix(3) == ["Id: 1", "OK", ""])
         #expect(!c.inputHeld)
-        #expect(h.controller.queue.count == 1)
+        #expect(h.controller.queueLength == 1)
     }
 
     @Test func aClientThatClosedItsSideIsFinishedOnlyOnceAllIsWritten() {
@@ -159,12 +160,12 @@ import PreviewCore
         h.release()  // /album/302127
         h.release()  // /album/302127/tracks
         #expect(h.take(a) == "OK\n")
-        #expect(h.controller.queue.count == 14)
-        let first = h.controller.queue.songs[0].song
+        #expect(h.controller.queueLength == 14)
+        let first = h.controller.queuedSongs[0].song
         #expect([first.uri, first.title, first.artist, first.album] == ["deezer:track:3135553", "One More Time", "Daft Punk", "Discovery"])
         #expect(first.duration == 30 && first.track == 1 && first.disc == 1)
         // Every track of the album shares one AlbumTags, from /album/302127.
-        #expect(first.albumTags === h.controller.queue.songs[13].song.albumTags)
+        #expect(first.albumTags === h.controller.queuedSongs[13].song.albumTags)
         #expect(first.albumTags.map { [$0.artist, $0.date, $0.label] } == ["Daft Punk", "2001-03-07", "Daft Life Ltd./ADA France"])
         #expect(first.albumTags?.genres == ["Dance"])
     }
@@ -184,9 +185,9 @@ import PreviewCore
         #expect(h.send(c, "addid http://x/a.mp3 +0\n") == "ACK [55@0] {addid} No current song\n")
         h.send(c, "add http://x/0.mp3\nadd http://x/1.mp3\nadd http://x/2.mp3\nplay 1\n")
         #expect(h.send(c, "addid http://x/n.mp3 +0\n") == "Id: 4\nOK\n")
-        #expect(h.controller.queue.position(of: 4) == 2)
+        #expect(h.controller.position(of: 4) == 2)
         #expect(h.send(c, "addid http://x/m.mp3 -0\n") == "Id: 5\nOK\n")
-        #expect(h.controller.queue.position(of: 5) == 1)
+        #expect(h.controller.position(of: 5) == 1)
         #expect(h.send(c, "addid http://x/z.mp3 9\n") == "ACK [2@0] {addid} Number too large: 9\n")
     }
 }
@@ -202,8 +203,8 @@ import PreviewCore
         #expect(url.hasPrefix("https://cdnt-preview.dzcdn.net/") == false || h.requested.count > before)
         h.controller.handle(.streamStarted(stream, AudioFormat(sampleRate: 44100, channels: 2), bitrate: 128, totalFrames: nil))
         h.controller.handle(.streamFinished(stream, frames: 1_323_000))
-        #expect(h.controller.player.current == 2)
-        #expect(h.controller.queue.songs[0].song.duration == 30.0)
+        #expect(h.controller.currentID == 2)
+        #expect(h.controller.queuedSongs[0].song.duration == 30.0)
     }
 
     @Test func forbiddenPreviewIsResolvedOnceMore() throws {
@@ -222,7 +223,7 @@ import PreviewCore
         // A second 403 on the fresh URL skips the song with an error.
         h.controller.handle(.streamFailed(second, .httpStatus(403), frames: 0))
         #expect(h.controller.lastError == "deezer:track:3135556: HTTP status 403")
-        #expect(h.controller.player.state == .stop)
+        #expect(h.controller.state == .stop)
     }
 
     @Test func failedSongIsSkippedWithError() throws {
@@ -257,7 +258,7 @@ import PreviewCore
             let (id, _) = try #require(h.engine.lastPlay)
             h.controller.handle(.streamFailed(id, .httpStatus(404), frames: 0))
         }
-        #expect(h.controller.player.state == .stop)
+        #expect(h.controller.state == .stop)
     }
 
     @Test func statusWhilePlaying() throws {

@@ -1,5 +1,6 @@
 import Testing
 @testable import PreviewCore
+@testable import PreviewPlayback
 @testable import PreviewServer
 
 /// Tags a listing lacks, looked up once per album (issue 15's "look it up
@@ -14,7 +15,7 @@ import Testing
         let c = h.connect()
         #expect(h.send(c, "add deezer:track:3135556\n") == "OK\n")
         #expect(paths(h) == ["/track/3135556", "/album/302127"])
-        let song = h.controller.queue.songs[0].song
+        let song = h.controller.queuedSongs[0].song
         #expect(song.values(of: .genre) == ["Dance"])
         #expect(song.values(of: .date) == ["2001-03-07"])
         #expect(song.values(of: .albumArtist) == ["Daft Punk"])
@@ -25,7 +26,7 @@ import Testing
         // (The recorded album body holds preview URLs long expired, so the
         // API client does not keep it: queuing the album asks for it again.)
         #expect(paths(h) == ["/track/3135556", "/album/302127", "/album/302127", "/album/302127/tracks"])
-        #expect(h.controller.queue.songs[1].song.albumTags === song.albumTags)
+        #expect(h.controller.queuedSongs[1].song.albumTags === song.albumTags)
     }
 
     @Test func aListingOfManyAlbumsIsQueuedFirstAndRetaggedAfter() {
@@ -36,22 +37,22 @@ import Testing
         h.release()  // /artist/27/top: three albums, so the songs go in before their lookups
         #expect(h.take(c) == "OK\n")
         let idle = h.connect()
-        #expect(h.controller.queue.count == 5)
-        #expect(h.controller.queue.songs[0].song.values(of: .genre) == [])
+        #expect(h.controller.queueLength == 5)
+        #expect(h.controller.queuedSongs[0].song.values(of: .genre) == [])
         #expect(h.send(idle, "idle playlist\n") == "")
         h.release()  // /album/302127
         h.release()  // /album/302127/tracks (the top list gives no track numbers)
         h.release()  // /album/6575789: no recorded body (error 800), so not asked again
         h.release()  // /album/6516139: likewise
         #expect(h.take(idle) == "changed: playlist\nOK\n")
-        let songs = h.controller.queue.songs.map(\.song)
+        let songs = h.controller.queuedSongs.map(\.song)
         #expect(songs.map { $0.values(of: .genre) } == [["Dance"], [], [], ["Dance"], []])
         #expect(songs.map { $0.values(of: .track) } == [["11"], [], [], ["1"], []])
         #expect(paths(h) == ["/artist/27/top", "/album/302127", "/album/302127/tracks", "/album/6575789", "/album/6516139"])
         h.holdAnswers = false
         #expect(h.send(c, "add deezer:artist:27\n") == "OK\n")
         #expect(paths(h).filter { $0.hasPrefix("/album/") }.count == 4, "the albums are known, or known to fail")
-        #expect(h.controller.queue.songs[5].song.values(of: .genre) == ["Dance"], "and the second time in whole")
+        #expect(h.controller.queuedSongs[5].song.values(of: .genre) == ["Dance"], "and the second time in whole")
     }
 
     @Test func listAndFindUseTheNewTags() {

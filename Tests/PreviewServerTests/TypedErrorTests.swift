@@ -1,6 +1,7 @@
 import PreviewCore
 import Testing
 @testable import PreviewServer
+@testable import PreviewCatalog
 
 /// Last.fm's client reports what happened; `LastfmError.protocolError` alone
 /// words it for clients.

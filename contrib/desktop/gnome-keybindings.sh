@@ -1,7 +1,7 @@
 #!/bin/sh
 # Adds GNOME custom shortcuts for previewd (Super+Alt+P toggle, Super+Alt+N
 # next, Super+Alt+B previous). Media keys reach previewd through MPRIS
-# instead: previewd serves it on the session bus (see the README).
+# instead: previewd serves it on the session bus (see docs/clients.md).
 set -eu
 base=/org/gnome/settings-daemon/plugins/media-keys/custom-keybindings
 add() {  # add SLOT NAME COMMAND BINDING

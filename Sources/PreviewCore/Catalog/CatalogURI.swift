@@ -1,4 +1,4 @@
-/// What a client may pass to `add`/`addid` (DESIGN section 1): a Deezer
+/// What a client may pass to `add`/`addid` (docs/protocol.md, "What can be queued"): a Deezer
 /// catalog item, in `deezer:KIND:ID` form or as a pasted web link, or a
 /// direct `http(s)://` MP3 URL.
 public enum CatalogURI: Equatable, Sendable {

@@ -1,7 +1,7 @@
 /// previewctl's `--json` documents for `status`, `queue`, `want`,
 /// `library` and `playlists`, built from the daemon's reply fields. Numbers
 /// are JSON numbers, switches booleans, absent values `null` or left out
-/// (the shapes are in the README, "previewctl").
+/// (the shapes are in docs/clients.md, "JSON").
 public enum ControlJSON {
     /// A JSON value.
     public indirect enum Value: Equatable, Sendable {

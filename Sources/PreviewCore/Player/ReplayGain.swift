@@ -100,7 +100,7 @@ public struct ReplayGain: Equatable, Sendable {
 
     /// The gain from Deezer's `gain` field, which is believed to be the
     /// track's loudness in dB (loud modern masters have the highest values;
-    /// see the README), plus `preamp`. Its peak is unknown, so it never
+    /// see docs/sound.md), plus `preamp`. Its peak is unknown, so it never
     /// raises the level: a lift could clip.
     public static func deezer(_ gain: Double, preamp: Double) -> ReplayGain {
         ReplayGain(decibels: min(referenceLoudness - gain + preamp, 0), source: .deezer)

@@ -1,3 +1,4 @@
+import PreviewCatalog
 import PreviewCore
 
 // previewd's own commands for looking around the Deezer catalog. Replies are
@@ -9,7 +10,7 @@ extension Commands {
     /// `catalogsearch tracks|albums|artists|playlists|radios QUERY [FIELD
     /// VALUE]...`: one page of Deezer's search, with its `total`.
     static func registerCatalogSearch(_ t: inout CommandTable, _ s: Services) {
-        let b = s.controller.catalog
+        let b = s.catalog
         t.register("catalogsearch", 2, nil) { call throws(ProtocolError) in
             let search = try CatalogSearch(call.args)
             // One page of KIND, each item written by `write`, then the total.
@@ -33,7 +34,7 @@ extension Commands {
     /// Lists to start from: Deezer's charts, Last.fm's country and tag
     /// charts (found on Deezer), and Deezer's genres.
     static func registerCatalogCharts(_ t: inout CommandTable, _ s: Services) {
-        let b = s.controller.catalog
+        let b = s.catalog
 
         // catalogchart [tracks|albums|artists|playlists]
         // catalogchart KIND [genre G] [limit N] [index N] (Commands+Discovery.swift)
@@ -91,7 +92,7 @@ extension Commands {
     /// lacks, then `unresolved: N` counting them, so a client can tell a
     /// short list from a short chart and say which entries are missing.
     private static func lastfmChart(_ kind: LastfmClient.Kind, _ filter: ChartFilter, _ s: Services, call: CommandCall) {
-        let b = s.controller.catalog
+        let b = s.catalog
         s.lastfm.top(kind, country: filter.country, tag: filter.tag, limit: filter.limit, page: filter.page) { result in
             switch result {
             case .failure(let e): call.finish(e.protocolError)
@@ -131,7 +132,7 @@ extension Commands {
     /// One item and what hangs off it: `cataloginfo` for any URI (or
     /// `isrc:CODE`), and an artist's albums, related artists and radio.
     static func registerCatalogItems(_ t: inout CommandTable, _ s: Services) {
-        let b = s.controller.catalog
+        let b = s.catalog
 
         // cataloginfo URI (or isrc:CODE): one record with the item's details.
         t.register("cataloginfo", 1, 1) { call throws(ProtocolError) in
@@ -223,7 +224,7 @@ extension Commands {
     /// `catalogstats`: how the API was used (requests sent, cache hits), to
     /// see the cache at work.
     static func registerCatalogStats(_ t: inout CommandTable, _ s: Services) {
-        let b = s.controller.catalog
+        let b = s.catalog
         t.register("catalogstats", 0, 0) { call in
             call.reply.field("requests", b.counts.requests)
             call.reply.field("cache_hits", b.counts.cacheHits)

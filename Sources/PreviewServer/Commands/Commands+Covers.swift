@@ -13,7 +13,7 @@ extension Commands {
             t.register(name, 2, 2) { call throws(ProtocolError) in
                 let offset = try Arguments.unsigned(call.args[1])
                 let uri = call.args[0]
-                c.catalog.cover(for: uri) { result in
+                s.catalog.cover(for: uri) { result in
                     switch result {
                     case .failure(let e):
                         if name == "readpicture", e.code == .noExist { call.finish(nil) } else { call.finish(e) }

@@ -1,4 +1,6 @@
 import PreviewCore
+import PreviewPlatform
+import PreviewStorage
 
 // MPD's database view, mapped onto the Deezer catalog. Searching lives in
 // Commands+Search.swift, album art in Commands+Covers.swift.
@@ -19,7 +21,7 @@ extension Commands {
                 for d in discoveryDirectories { call.reply.field("directory", d) }
                 for entry in store.list() {
                     call.reply.field("playlist", entry.name)
-                    call.reply.field("Last-Modified", isoTime(entry.modified))
+                    call.reply.field("Last-Modified", SystemClock.iso8601(entry.modified))
                 }
                 return .done
             }
@@ -42,7 +44,7 @@ extension Commands {
                 throw ProtocolError(.noExist, "No such directory")
             }
             if case .stream = item { throw ProtocolError(.noExist, "No such directory") }
-            c.catalog.songs(for: item) { result in
+            s.catalog.songs(for: item) { result in
                 switch result {
                 case .failure(let e): call.finish(e)
                 case .success(let songs):
@@ -70,14 +72,14 @@ extension Commands {
     /// songs with their tags (from the catalog, cached), newest first.
     private static func wantListing(_ call: CommandCall, _ s: Services) {
         let entries = s.wants.entries
-        s.controller.catalog.describe(entries.map(\.uri)) { details in
+        s.catalog.describe(entries.map(\.uri)) { details in
             for (entry, description) in zip(entries, details) {
                 if case .track(let song) = description {
                     call.reply.song(song, tags: call.session.tags)
                 } else {
                     call.reply.field(entry.uri.hasPrefix("deezer:album:") ? "directory" : "file", entry.uri)
                 }
-                call.reply.field("Last-Modified", isoTime(entry.added))
+                call.reply.field("Last-Modified", SystemClock.iso8601(entry.added))
             }
             call.finish(nil)
         }

@@ -1,3 +1,4 @@
+import PreviewCatalog
 import PreviewCore
 
 // Discovery lists (issue 16, items 2 to 4): genre charts, editorial picks
@@ -8,7 +9,7 @@ extension Commands {
     /// `catalogeditorial picks|releases [genre G] [limit N] [index N]` and
     /// `catalogradios [genre G | top] [limit N] [index N]`.
     static func registerDiscovery(_ t: inout CommandTable, _ s: Services) {
-        let b = s.controller.catalog
+        let b = s.catalog
         t.register("catalogeditorial", 1, 7) { call throws(ProtocolError) in
             let list = call.args[0]
             guard list == "picks" || list == "releases" else {
@@ -45,7 +46,7 @@ extension Commands {
     ///   genre name is the call's ACK.
     static func pagedChart(_ kind: String, _ args: ArraySlice<String>, _ s: Services, call: CommandCall) throws(ProtocolError) {
         let w = try ListWindow(args)
-        let b = s.controller.catalog
+        let b = s.catalog
         withGenre(w.genre, b, call: call) { id in
             let path = "/chart/\(id)/\(kind)"
             switch kind {

@@ -16,7 +16,7 @@ extension Commands {
     ///   `lsinfo` lists the radio's tracks).
     /// Answers false (and does nothing) for any other URI.
     static func discoveryListing(_ uri: String, _ call: CommandCall, _ s: Services) -> Bool {
-        let b = s.controller.catalog
+        let b = s.catalog
         func directories<T: Decodable & Sendable>(_ path: String, as type: T.Type, _ name: @escaping (T) -> String) {
             catalogRequest(b, path, as: DeezerPage<T>.self, call: call) { page in
                 for item in page.data { call.reply.field("directory", name(item)) }

@@ -1,4 +1,6 @@
 import PreviewCore
+import PreviewPlatform
+import PreviewStorage
 
 extension Commands {
     /// The Library's own commands: `libraryadd URI`, `libraryrm URI`,
@@ -63,7 +65,7 @@ extension Commands {
                 }
                 let item = try CatalogURI(parsing: uri)
                 if case .stream = item { throw ProtocolError(.noExist, "No such directory") }
-                s.controller.catalog.songs(for: item) { result in call.answer(result, fill: write) }
+                s.catalog.songs(for: item) { result in call.answer(result, fill: write) }
                 return .pending
             }
         }
@@ -86,6 +88,6 @@ extension Reply {
             // Checked on load and on add: a track entry holds its one song.
             if let first = entry.songs.first { song(first, tags: .all) } else { field("file", entry.uri) }
         }
-        field("added", isoTime(entry.added))
+        field("added", SystemClock.iso8601(entry.added))
     }
 }

@@ -1,3 +1,4 @@
+import PreviewCatalog
 import PreviewCore
 
 extension Commands {
@@ -7,7 +8,7 @@ extension Commands {
     /// describe is `file:` or `album:` with its URI alone.
     static func registerListenNow(_ t: inout CommandTable, _ s: Services) {
         t.register("catalognow", 0, 0) { call in
-            ListenNow.build(s.controller.catalog, library: Array(s.library.entries), wants: s.wants.entries) { sections in
+            ListenNow.build(s.catalog, library: Array(s.library.entries), wants: s.wants.entries) { sections in
                 for section in sections {
                     call.reply.field("section", section.title)
                     for entry in section.entries { call.reply.listenNowEntry(entry, tags: call.session.tags) }
@@ -32,7 +33,7 @@ extension Commands {
             }
             call.finish(nil)
         case "deezer:morelike":
-            ListenNow.moreLike(s.controller.catalog, seed) { section in
+            ListenNow.moreLike(s.catalog, seed) { section in
                 for case .album(let album) in section?.entries ?? [] { call.reply.field("directory", "deezer:album:\(album.id)") }
                 call.finish(nil)
             }

@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewPlayback
 
 extension Commands {
     /// Starting, pausing, stopping and skipping. Those that start a song
@@ -17,7 +18,7 @@ extension Commands {
                 guard p >= -1 else { throw ProtocolError(.argument, "Bad song index") }
                 if p >= 0 { position = p }
             }
-            try c.run { (p: inout Player, q: Queue) throws(ProtocolError) in try p.play(position: position, in: q) }
+            try c.play(position: position)
             return awaitAudible(c, call)
         }
         t.register("playid", 0, 1) { call throws(ProtocolError) in
@@ -27,28 +28,24 @@ extension Commands {
                 guard n >= -1 else { throw ProtocolError(.noExist, "No such song") }
                 if n >= 0 { id = SongID(n) }
             }
-            try c.run { (p: inout Player, q: Queue) throws(ProtocolError) in try p.play(id: id, in: q) }
+            try c.play(id: id)
             return awaitAudible(c, call)
         }
         t.register("pause", 0, 1) { call throws(ProtocolError) in
             let paused = try call.args.first.map { (a) throws(ProtocolError) in try Arguments.boolean(a) }
-            try c.run { (p: inout Player, q: Queue) in p.pause(paused, in: q) }
+            c.pause(paused)
             return .done
         }
-        t.register("stop", 0, 0) { _ throws(ProtocolError) in
-            try c.run { (p: inout Player, _: Queue) in p.stop() }
+        t.register("stop", 0, 0) { _ in
+            c.stop()
             return .done
         }
-        t.register("next", 0, 0) { call throws(ProtocolError) in
-            guard c.player.state != .stop else { throw ProtocolError(.playerSync, "Not playing") }
-            try c.run({ (p: inout Player, q: Queue) in p.next(in: q) }, skip: true)
+        t.register("next", 0, 0) { _ throws(ProtocolError) in
+            try c.next()
             return .done
         }
-        t.register("previous", 0, 0) { call throws(ProtocolError) in
-            guard c.player.state != .stop else { throw ProtocolError(.playerSync, "Not playing") }
-            let elapsed = c.elapsed
-            let after = c.previousRestartSeconds
-            try c.run({ (p: inout Player, q: Queue) in p.previous(in: q, elapsed: elapsed, restartAfter: after) }, skip: true)
+        t.register("previous", 0, 0) { _ throws(ProtocolError) in
+            try c.previous()
             return .done
         }
     }
@@ -58,9 +55,8 @@ extension Commands {
     static func registerSeeking(_ t: inout CommandTable, _ s: Services) {
         let c = s.controller
         t.register("seek", 2, 2) { call throws(ProtocolError) in
-            let pos = try Arguments.unsigned(call.args[0])
-            guard pos < c.queue.count else { throw ProtocolError(.argument, "Bad song index") }
-            try c.seek(id: c.queue.songs[pos].id, to: try seconds(call.args[1]))
+            let id = try c.songID(at: try Arguments.unsigned(call.args[0]))
+            try c.seek(id: id, to: try seconds(call.args[1]))
             return awaitAudible(c, call)
         }
         t.register("seekid", 2, 2) { call throws(ProtocolError) in
@@ -68,44 +64,41 @@ extension Commands {
             return awaitAudible(c, call)
         }
         t.register("seekcur", 1, 1) { call throws(ProtocolError) in
-            guard c.player.state != .stop, let id = c.player.current else { throw ProtocolError(.playerSync, "Not playing") }
+            try c.requirePlaying()
             let text = call.args[0]
-            var target: Double
             if text.hasPrefix("+") || text.hasPrefix("-") {
-                target = c.elapsed + (text.hasPrefix("-") ? -1 : 1) * (try seconds(String(text.dropFirst())))
-                target = max(0, target)
+                try c.seekCurrent(by: (text.hasPrefix("-") ? -1 : 1) * (try seconds(String(text.dropFirst()))))
             } else {
-                target = try seconds(text)
+                try c.seekCurrent(to: try seconds(text))
             }
-            try c.seek(id: id, to: target)
             return awaitAudible(c, call)
         }
     }
 
     /// The playback modes: random, repeat, consume, single, and crossfade
-    /// (only 0: previews play gapless).
+    /// (0, gapless, up to `Crossfade.maxSeconds`).
     static func registerPlaybackModes(_ t: inout CommandTable, _ s: Services) {
         let c = s.controller
         t.register("random", 1, 1) { call throws(ProtocolError) in
             let on = try Arguments.boolean(call.args[0])
-            c.setModes { p, q in p.setRandom(on, in: q) }
+            c.setRandom(on)
             return .done
         }
         t.register("repeat", 1, 1) { call throws(ProtocolError) in
             let on = try Arguments.boolean(call.args[0])
-            c.setModes { p, _ in p.setRepeat(on) }
+            c.setRepeat(on)
             return .done
         }
         t.register("consume", 1, 1) { call throws(ProtocolError) in
             let on = try Arguments.boolean(call.args[0])
-            c.setModes { p, _ in p.setConsume(on) }
+            c.setConsume(on)
             return .done
         }
         t.register("single", 1, 1) { call throws(ProtocolError) in
             guard let mode = SingleMode(rawValue: call.args[0]) else {
                 throw ProtocolError(.argument, "Unrecognized single mode, expected 0, 1, or oneshot")
             }
-            c.setModes { p, _ in p.setSingle(mode) }
+            c.setSingle(mode)
             return .done
         }
         t.register("crossfade", 1, 1) { call throws(ProtocolError) in
@@ -130,7 +123,7 @@ extension Commands {
         t.register("volume", 1, 1) { call throws(ProtocolError) in
             let delta = try Arguments.integer(call.args[0])
             guard (-100...100).contains(delta) else { throw ProtocolError(.argument, "Number too large: \(call.args[0])") }
-            c.setVolume(max(0, min(100, c.volume + delta)))
+            c.changeVolume(by: delta)
             return .done
         }
         t.register("getvol", 0, 0) { call in

@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewPlayback
 
 extension Commands {
     /// Changing what is queued: adding (catalog URIs resolve first, so
@@ -26,7 +27,7 @@ extension Commands {
             return .pending
         }
         t.register("delete", 1, 1) { call throws(ProtocolError) in
-            try c.delete(positions: try range(call.args[0], count: c.queue.count))
+            try c.delete(positions: try range(call.args[0], count: c.queueLength))
             return .done
         }
         t.register("deleteid", 1, 1) { call throws(ProtocolError) in
@@ -38,12 +39,12 @@ extension Commands {
             return .done
         }
         t.register("move", 2, 2) { call throws(ProtocolError) in
-            let from = try range(call.args[0], count: c.queue.count)
+            let from = try range(call.args[0], count: c.queueLength)
             try c.move(positions: from, to: try moveTarget(c, call.args[1]))
             return .done
         }
         t.register("moveid", 2, 2) { call throws(ProtocolError) in
-            guard let from = c.queue.position(of: try songID(call.args[0])) else { throw ProtocolError(.noExist, "No such song") }
+            guard let from = c.position(of: try songID(call.args[0])) else { throw ProtocolError(.noExist, "No such song") }
             try c.move(positions: from..<(from + 1), to: try moveTarget(c, call.args[1]))
             return .done
         }
@@ -52,13 +53,13 @@ extension Commands {
             return .done
         }
         t.register("swapid", 2, 2) { call throws(ProtocolError) in
-            guard let a = c.queue.position(of: try songID(call.args[0])),
-                  let b = c.queue.position(of: try songID(call.args[1])) else { throw ProtocolError(.noExist, "No such song") }
+            guard let a = c.position(of: try songID(call.args[0])),
+                  let b = c.position(of: try songID(call.args[1])) else { throw ProtocolError(.noExist, "No such song") }
             try c.swap(a, b)
             return .done
         }
         t.register("shuffle", 0, 1) { call throws(ProtocolError) in
-            try c.shuffle(positions: call.args.isEmpty ? nil : try range(call.args[0], count: c.queue.count))
+            try c.shuffle(positions: call.args.isEmpty ? nil : try range(call.args[0], count: c.queueLength))
             return .done
         }
     }
@@ -68,47 +69,47 @@ extension Commands {
     static func registerQueueListing(_ t: inout CommandTable, _ s: Services) {
         let c = s.controller
         t.register("playlistinfo", 0, 1) { call throws(ProtocolError) in
-            var positions = 0..<c.queue.count
+            var positions = 0..<c.queueLength
             if let arg = call.args.first, arg != "-1" {
-                positions = try range(arg, count: c.queue.count)
+                positions = try range(arg, count: c.queueLength)
             }
-            call.listing = SongListing(songs: c.queue.songs, positions: positions, tags: call.session.tags)
+            call.listing = SongListing(songs: c.queuedSongs, positions: positions, tags: call.session.tags)
             return .done
         }
         t.register("playlistid", 0, 1) { call throws(ProtocolError) in
             if let arg = call.args.first {
-                guard let pos = c.queue.position(of: try songID(arg)) else { throw ProtocolError(.noExist, "No such song") }
-                call.reply.song(c.queue.songs[pos], position: pos, tags: call.session.tags)
+                guard let pos = c.position(of: try songID(arg)) else { throw ProtocolError(.noExist, "No such song") }
+                call.reply.song(c.queuedSongs[pos], position: pos, tags: call.session.tags)
             } else {
-                call.listing = SongListing(songs: c.queue.songs, positions: 0..<c.queue.count, tags: call.session.tags)
+                call.listing = SongListing(songs: c.queuedSongs, positions: 0..<c.queueLength, tags: call.session.tags)
             }
             return .done
         }
         t.register("playlist", 0, 0) { call in
-            for (pos, entry) in c.queue.songs.enumerated() { call.reply.append(raw: "\(pos):file: \(entry.song.uri)\n") }
+            for (pos, entry) in c.queuedSongs.enumerated() { call.reply.append(raw: "\(pos):file: \(entry.song.uri)\n") }
             return .done
         }
         t.register("plchanges", 1, 2) { call throws(ProtocolError) in
             let since = try Arguments.integer(call.args[0])
-            let window = call.args.count > 1 ? try range(call.args[1], count: c.queue.count) : 0..<c.queue.count
-            for pos in c.queue.changes(since: UInt32(clamping: max(since, 0))) where window.contains(pos) {
-                call.reply.song(c.queue.songs[pos], position: pos, tags: call.session.tags)
+            let window = call.args.count > 1 ? try range(call.args[1], count: c.queueLength) : 0..<c.queueLength
+            for pos in c.queueChanges(since: UInt32(clamping: max(since, 0))) where window.contains(pos) {
+                call.reply.song(c.queuedSongs[pos], position: pos, tags: call.session.tags)
             }
             return .done
         }
         t.register("plchangesposid", 1, 2) { call throws(ProtocolError) in
             let since = try Arguments.integer(call.args[0])
-            let window = call.args.count > 1 ? try range(call.args[1], count: c.queue.count) : 0..<c.queue.count
-            for pos in c.queue.changes(since: UInt32(clamping: max(since, 0))) where window.contains(pos) {
+            let window = call.args.count > 1 ? try range(call.args[1], count: c.queueLength) : 0..<c.queueLength
+            for pos in c.queueChanges(since: UInt32(clamping: max(since, 0))) where window.contains(pos) {
                 call.reply.field("cpos", pos)
-                call.reply.field("Id", Int(c.queue.songs[pos].id))
+                call.reply.field("Id", Int(c.queuedSongs[pos].id))
             }
             return .done
         }
         for (name, fold) in [("playlistfind", false), ("playlistsearch", true)] {
             t.register(name, 1, nil) { call throws(ProtocolError) in
                 let filter = try SongFilter.parse(call.args, foldCase: fold)
-                for (pos, entry) in c.queue.songs.enumerated() where filter.matches(entry.song) {
+                for (pos, entry) in c.queuedSongs.enumerated() where filter.matches(entry.song) {
                     call.reply.song(entry, position: pos, tags: call.session.tags)
                 }
                 return .done
@@ -123,14 +124,14 @@ extension Commands {
         let c = s.controller
         t.register("prio", 2, nil) { call throws(ProtocolError) in
             let priority = try priorityArgument(call.args[0])
-            let ranges = try call.args.dropFirst().map { (a) throws(ProtocolError) in try range(a, count: c.queue.count) }
-            for r in ranges { for pos in r { c.setPriority(priority, id: c.queue.songs[pos].id) } }
+            let ranges = try call.args.dropFirst().map { (a) throws(ProtocolError) in try range(a, count: c.queueLength) }
+            for r in ranges { for pos in r { c.setPriority(priority, id: c.queuedSongs[pos].id) } }
             return .done
         }
         t.register("prioid", 2, nil) { call throws(ProtocolError) in
             let priority = try priorityArgument(call.args[0])
             let ids = try call.args.dropFirst().map { (a) throws(ProtocolError) in try songID(a) }
-            guard ids.allSatisfy({ c.queue.position(of: $0) != nil }) else { throw ProtocolError(.noExist, "No such song") }
+            guard ids.allSatisfy({ c.position(of: $0) != nil }) else { throw ProtocolError(.noExist, "No such song") }
             for id in ids { c.setPriority(priority, id: id) }
             return .done
         }
@@ -159,7 +160,7 @@ extension Commands {
         case .absolute(let p): return p
         case let relative:
             guard let to = try c.resolve(relative) else { throw ProtocolError(.argument, "Bad song index") }
-            return min(to, max(c.queue.count - 1, 0))
+            return min(to, max(c.queueLength - 1, 0))
         }
     }
 

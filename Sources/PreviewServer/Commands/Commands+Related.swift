@@ -1,3 +1,4 @@
+import PreviewCatalog
 import PreviewCore
 
 // "More like this" from an album or a track (`catalogrelated`; an artist's
@@ -14,7 +15,7 @@ extension Commands {
     /// `catalogrelated deezer:track:ID`: its artist's radio, as songs.
     /// Answers false (and does nothing) for other URIs.
     static func related(to uri: CatalogURI, _ s: Services, call: CommandCall) -> Bool {
-        let b = s.controller.catalog
+        let b = s.catalog
         switch uri {
         case .album(let id):
             b.request("/album/\(id)", as: DeezerAlbum.self, item: uri.text) { result in

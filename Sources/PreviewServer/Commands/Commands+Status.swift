@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewPlayback
 
 extension Commands {
     /// Status, statistics, outputs and replay gain.
@@ -7,8 +8,8 @@ extension Commands {
         let cache = StatusCache()
         t.register("status") { cache.reply(for: c.statusKey) { status(c, &$0) } }
         t.register("currentsong", 0, 0) { call in
-            if let id = c.player.current, let pos = c.queue.position(of: id) {
-                call.reply.song(c.queue.songs[pos], position: pos, tags: call.session.tags)
+            if let id = c.currentID, let pos = c.position(of: id) {
+                call.reply.song(c.queuedSongs[pos], position: pos, tags: call.session.tags)
             }
             return .done
         }
@@ -66,7 +67,7 @@ extension Commands {
     /// (`track`, `album`, `deezer`, `none`): only while one plays and the
     /// mode is not off (mpd has no such lines; clients skip unknown keys).
     static func replayGain(_ c: PlayerController, _ r: inout Reply) {
-        guard c.loudness.mode != .off, c.player.state != .stop, c.streams.active != nil else { return }
+        guard c.replayGainSetting != .off, c.state != .stop, c.hasStream else { return }
         let gain = c.replayGain
         r.field("replay_gain_db", formatDecibels(gain.decibels))
         r.field("replay_gain_source", gain.source.rawValue)
@@ -82,26 +83,25 @@ extension Commands {
 
     /// The `status` reply, keys in mpd 0.23's order.
     static func status(_ c: PlayerController, _ r: inout Reply) {
-        let player = c.player
-        let queue = c.queue
+        let modes = c.modes
         r.field("volume", c.volume)
-        r.field("repeat", player.modes.repeat ? 1 : 0)
-        r.field("random", player.modes.random ? 1 : 0)
-        r.field("single", player.modes.single.rawValue)
-        r.field("consume", player.modes.consume ? 1 : 0)
+        r.field("repeat", modes.repeat ? 1 : 0)
+        r.field("random", modes.random ? 1 : 0)
+        r.field("single", modes.single.rawValue)
+        r.field("consume", modes.consume ? 1 : 0)
         r.field("partition", "default")
-        r.field("playlist", Int(queue.version))
-        r.field("playlistlength", queue.count)
+        r.field("playlist", Int(c.queueVersion))
+        r.field("playlistlength", c.queueLength)
         r.field("mixrampdb", "0")
-        r.field("state", player.state.rawValue)
+        r.field("state", c.state.rawValue)
         // mpd shows xfade only while it is on, after the state.
-        if c.streams.crossfadeSeconds > 0 { r.field("xfade", c.streams.crossfadeSeconds) }
-        if let id = player.current, let pos = queue.position(of: id) {
+        if c.crossfadeSeconds > 0 { r.field("xfade", c.crossfadeSeconds) }
+        if let id = c.currentID, let pos = c.position(of: id) {
             r.field("song", pos)
             r.field("songid", Int(id))
-            if player.state != .stop {
+            if c.state != .stop {
                 let elapsed = c.elapsed
-                let duration = queue.songs[pos].song.duration
+                let duration = c.queuedSongs[pos].song.duration
                 r.field("time", "\(Int(clamping: elapsed)):\(Int(clamping: duration ?? 0))")
                 r.field("elapsed", formatSeconds(elapsed))
                 r.field("bitrate", c.currentBitrate)
@@ -112,7 +112,7 @@ extension Commands {
         replayGain(c, &r)
         if let job = c.updatingJob { r.field("updating_db", job) }
         if let error = c.statusError { r.field("error", error) }
-        if let next = player.nextSong(in: queue), let pos = queue.position(of: next) {
+        if let next = c.nextSongID, let pos = c.position(of: next) {
             r.field("nextsong", pos)
             r.field("nextsongid", Int(next))
         }

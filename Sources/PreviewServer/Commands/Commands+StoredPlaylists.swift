@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewPlatform
 
 // Stored playlists: M3U files in the state directory. Every change notifies
 // `stored_playlist` idlers.
@@ -11,7 +12,7 @@ extension Commands {
         t.register("listplaylists", 0, 0) { call in
             for entry in store.list() {
                 call.reply.field("playlist", entry.name)
-                call.reply.field("Last-Modified", isoTime(entry.modified))
+                call.reply.field("Last-Modified", SystemClock.iso8601(entry.modified))
             }
             return .done
         }
@@ -45,7 +46,7 @@ extension Commands {
         t.register("save", 1, 2) { call throws in
             let name = call.args[0]
             try M3U.checkName(name)
-            let current = c.queue.songs.map(\.song)
+            let current = c.queuedSongs.map(\.song)
             switch call.args.count > 1 ? call.args[1] : "create" {
             case "create":
                 guard !store.exists(name) else { throw ProtocolError(.exist, "Playlist already exists") }
@@ -66,7 +67,7 @@ extension Commands {
             try M3U.checkName(name)
             let position = call.args.count > 2 ? try Arguments.unsigned(call.args[2]) : nil
             let uri = try CatalogURI(parsing: call.args[1])
-            c.catalog.songs(for: uri) { result in
+            s.catalog.songs(for: uri) { result in
                 do {
                     let added = try result.get()
                     var songs = store.exists(name) ? try store.load(name) : []

@@ -61,7 +61,7 @@ extension Commands {
             return
         }
         let mine = saved.filter { filter.matches($0) }
-        s.controller.catalog.search(filter, wanted: wanted.map { max(0, $0 - mine.count) }) { result in
+        s.catalog.search(filter, wanted: wanted.map { max(0, $0 - mine.count) }) { result in
             switch result {
             case .failure(let e): completion(mine.isEmpty ? .failure(e) : .success(mine))
             case .success(let found):

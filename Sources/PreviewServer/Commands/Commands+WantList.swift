@@ -1,4 +1,6 @@
 import PreviewCore
+import PreviewPlatform
+import PreviewStorage
 
 extension Commands {
     /// The Want to Listen list: albums and tracks to hear later, newest first.
@@ -37,7 +39,7 @@ extension Commands {
         // wantlist: newest first, each with its tags (from the catalog, cached).
         t.register("wantlist", 0, 0) { call in
             let entries = wants.entries
-            c.catalog.describe(entries.map(\.uri)) { details in
+            s.catalog.describe(entries.map(\.uri)) { details in
                 for (entry, description) in zip(entries, details) {
                     switch description {
                     case .track(let song): call.reply.song(song, tags: .all)
@@ -45,7 +47,7 @@ extension Commands {
                     case .unknownAlbum(let uri): call.reply.field("album", uri)
                     case .unknown(let uri): call.reply.field("file", uri)
                     }
-                    call.reply.field("added", isoTime(entry.added))
+                    call.reply.field("added", SystemClock.iso8601(entry.added))
                 }
                 call.finish(nil)
             }
@@ -60,13 +62,13 @@ extension Commands {
                 uris = [uri]
             }
             guard !uris.isEmpty else { throw ProtocolError(.noExist, "the want list is empty") }
-            let first = c.queue.count
+            let first = c.queueLength
             c.addAll(uris) { result in
                 switch result {
                 case .failure(let e): call.finish(e)
                 case .success:
                     do {
-                        try c.run { (p: inout Player, q: Queue) throws(ProtocolError) in try p.play(position: first, in: q) }
+                        try c.play(position: first)
                         c.whenAudible { call.finish(nil) }
                     } catch {
                         call.finish(error)

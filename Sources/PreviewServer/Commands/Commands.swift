@@ -1,10 +1,15 @@
+import PreviewCatalog
 import PreviewCore
+import PreviewPlayback
+import PreviewStorage
 
-/// What command handlers reach (built by `Instance`): the one queue/player
-/// owner (and through it the catalog), client messaging, stored playlists,
-/// Last.fm charts, the want list and the Library.
+/// What command handlers reach (built by `Instance`): the playback owner
+/// (through its verbs), the catalog browser, client messaging, stored
+/// playlists, Last.fm charts, the want list and the Library.
 struct Services {
     let controller: PlayerController
+    /// Looking around the Deezer catalog (models, not replies).
+    let catalog: CatalogBrowser
     let hub: MessageHub
     let playlists: PlaylistStore
     /// Country and tag charts; a client without a key answers why.

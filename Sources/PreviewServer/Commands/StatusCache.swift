@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewPlayback
 
 /// The last `status` reply, kept while nothing it shows changed: status
 /// bars and scripts ask far more often than anything changes (a pipelined

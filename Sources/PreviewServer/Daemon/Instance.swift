@@ -1,5 +1,8 @@
+import PreviewCatalog
 import PreviewCore
 import PreviewPlatform
+import PreviewPlayback
+import PreviewStorage
 
 /// Everything one daemon serves with, wired in one place (as MPD's
 /// `Instance`): the catalog clients, the player controller, the stored
@@ -9,6 +12,8 @@ import PreviewPlatform
 final class Instance {
     let log: Log
     let catalog: DeezerClient
+    /// The catalog as models: what browsing, search and the queue's adds resolve through.
+    let browser: CatalogBrowser
     let lastfm: LastfmClient
     let controller: PlayerController
     let playlists: PlaylistStore
@@ -44,7 +49,8 @@ final class Instance {
         catalog.head = head
         let loudness = LoudnessBook(store: Instance.loudnessStore(options, log: log), log: log)
         loudness.preamp = options.replayGainPreamp
-        controller = PlayerController(engine: engine, catalog: catalog, log: log, seed: seed, clock: clock, loudness: loudness,
+        browser = CatalogBrowser(client: catalog, previewURLs: PreviewURLCache(wallClock: clock.wall), maxSongs: maxQueueLength)
+        controller = PlayerController(engine: engine, catalog: browser, log: log, seed: seed, clock: clock, loudness: loudness,
                                       output: (options.output.name, options.output.name), maxQueueLength: maxQueueLength,
                                       schedule: schedule, notify: notify)
         controller.previousRestartSeconds = options.previousRestart
@@ -52,8 +58,9 @@ final class Instance {
         playlists = PlaylistStore(directory: options.stateDirectory + "/playlists", maxLength: maxQueueLength)
         wants = WantList(file: JSONFile(path: options.stateDirectory + "/want.json", log: log))
         library = Library(directory: options.stateDirectory, log: log)
-        libraryUpdater = LibraryUpdater(library: library, controller: controller)
-        table = Commands.table(Services(controller: controller, hub: hub, playlists: playlists, lastfm: lastfm, wants: wants,
+        libraryUpdater = LibraryUpdater(library: library, catalog: browser, jobs: controller, schedule: schedule,
+                                        log: log, clock: clock)
+        table = Commands.table(Services(controller: controller, catalog: browser, hub: hub, playlists: playlists, lastfm: lastfm, wants: wants,
                                         library: library, libraryUpdater: libraryUpdater))
     }
 

@@ -1,6 +1,7 @@
 import Dispatch
-import PreviewCore
 import PreviewPlatform
+import PreviewPlayback
+import PreviewStorage
 
 /// Writes the state file after changes: at most once a second, and once
 /// more at shutdown; while a song plays, also every `positionInterval`
@@ -72,7 +73,7 @@ final class StateSaver {
     /// moves without any change being counted. No timer is armed otherwise
     /// (a pause or stop disarms it), so a paused daemon never wakes for it.
     private func keepPositionFresh() {
-        let playing = controller.player.state == .play
+        let playing = controller.state == .play
         if !playing, let armed = positionTimer {
             cancel(armed)
             positionTimer = nil
@@ -111,11 +112,11 @@ final class StateSaver {
         lastSave = now()
         let snapshot = controller.snapshot()
         queue.async { [file, log] in
-            let start = monotonicTime()
+            let start = SystemClock.monotonicSeconds()
             do throws(StorageError) { try file.save(snapshot) } catch { log.error("\(error)") }
             // Encoding a long queue leaves megabytes free in this thread's heap.
             if snapshot.queue.count >= StateSaver.largeQueue { Heap.releaseFreePages() }
-            log.debug("state saved: \(snapshot.queue.count) songs in \(Int(((monotonicTime() - start) * 1000).rounded())) ms")
+            log.debug("state saved: \(snapshot.queue.count) songs in \(Int(((SystemClock.monotonicSeconds() - start) * 1000).rounded())) ms")
         }
         if force { queue.sync {} }
     }

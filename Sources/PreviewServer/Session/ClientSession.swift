@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewPlatform
 
 /// One client connection's protocol state: lines (`LineFramer`), command lists,
 /// commands awaiting catalog answers, and idle. Bytes in, bytes out; the
@@ -371,7 +372,7 @@ final class ClientSession {
             send("OK\n")
             inEventStream = true
             tickInterval = tick
-            nextTick = tick.map { monotonicTime() + $0 } ?? .infinity
+            nextTick = tick.map { SystemClock.monotonicSeconds() + $0 } ?? .infinity
             return false
         case .idle(let mask):
             execution = nil

@@ -1,5 +1,9 @@
+import PreviewCatalog
 import PreviewCore
+import PreviewDesktop
 import PreviewPlatform
+import PreviewPlayback
+import PreviewStorage
 
 /// The control thread: a `poll` loop over the listening socket, the clients,
 /// the engine's event pipe and a signal pipe. Owns every session and the
@@ -73,11 +77,11 @@ public final class Server {
         try engine.start(events: { inbox.post(.engine($0)) })
         defer { engine.shutdown() }
         let saver = StateSaver(file: JSONFile(path: Instance.stateFile(options), log: log), controller: controller, log: log,
-                               now: monotonicTime, schedule: { [unowned self] delay, action in schedule(after: delay, action) },
+                               now: SystemClock.monotonicSeconds, schedule: { [unowned self] delay, action in schedule(after: delay, action) },
                                cancel: { [unowned self] id in cancelTimer(id) })
         saver.restore(playing: options.restorePlaying)
         defer { saver.saveNow() }
-        if options.mpris { mpris = MPRISService.start(controller: controller, log: log) }
+        if options.mpris { mpris = MPRISService.start(controller: controller, apiBase: options.apiBase, log: log) }
         defer { mpris = nil }
         announce(listener)
         defer { ServiceManager.notify("STOPPING=1") }
@@ -145,7 +149,7 @@ public final class Server {
     @discardableResult
     private func schedule(after delay: Double, _ action: @escaping () -> Void) -> Int {
         lastTimerID += 1
-        timers.append((lastTimerID, monotonicTime() + delay, action))
+        timers.append((lastTimerID, SystemClock.monotonicSeconds() + delay, action))
         return lastTimerID
     }
 
@@ -179,7 +183,7 @@ public final class Server {
         if !fds[1].returnedEvents.isEmpty {
             for input in inbox.drain() { dispatch(input) }
         }
-        let now = monotonicTime()
+        let now = SystemClock.monotonicSeconds()
         runTimers(dueBy: now)
         sendTicks(now: now)
         hookRunner.reap(now: now)
@@ -223,7 +227,7 @@ public final class Server {
         let ticks = clients.values.map(\.nextTick).filter(\.isFinite)
         let others = [hookRunner.nextDeadline, mpris?.deadline()].compactMap { $0 }
         guard let next = (timers.map(\.deadline) + ticks + others).min() else { return -1 }
-        return Int32(max(0, min(60_000, ((next - monotonicTime()) * 1000).rounded(.up))))
+        return Int32(max(0, min(60_000, ((next - SystemClock.monotonicSeconds()) * 1000).rounded(.up))))
     }
 
     private func runTimers(dueBy now: Double) {
@@ -260,12 +264,12 @@ public final class Server {
             if let uid = fd.peerCredentials()?.userID, uid != ThisProcess.effectiveUserID {
                 // The socket is 0600 in a 0700 directory; this is the
                 // second lock, for a socket passed in or moved.
-                refuse(fd, "ACK [4@0] {} permission denied: previewd serves only uid \(ThisProcess.effectiveUserID), not uid \(uid)")
+                refuse(fd, ProtocolError(.permission, "permission denied: previewd serves only uid \(ThisProcess.effectiveUserID), not uid \(uid)"))
                 log.warning("refused a client running as uid \(uid)")
                 continue
             }
             guard clients.count < options.maxClients else {
-                refuse(fd, "ACK [5@0] {} too many clients (at most \(options.maxClients))")
+                refuse(fd, ProtocolError(.unknown, "too many clients (at most \(options.maxClients))"))
                 log.warning("refused a client: \(options.maxClients) already connected")
                 continue
             }
@@ -377,8 +381,8 @@ public final class Server {
 }
 
 /// Sends the greeting and one ACK line to a client turned away, then closes it.
-func refuse(_ fd: FileDescriptor, _ ack: String) {
-    _ = try? fd.send(Array("OK MPD 0.23.5\n\(ack)\n".utf8)[...])
+func refuse(_ fd: FileDescriptor, _ error: ProtocolError) {
+    _ = try? fd.send(Array("OK MPD 0.23.5\n\(error.ackLine(index: 0, command: ""))".utf8)[...])
     // Unread input would turn the close into a reset that loses the ACK.
     var junk = [UInt8](repeating: 0, count: 4096)
     while ((try? fd.receive(into: &junk, dontWait: true)) ?? 0) > 0 {}

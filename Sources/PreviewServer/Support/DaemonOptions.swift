@@ -1,4 +1,6 @@
 import PreviewCore
+import PreviewDesktop
+import PreviewPlatform
 
 /// The daemon's settings: its command line, parsed without I/O so it can
 /// be tested, and what the server, the controller and the engine are

@@ -1,5 +1,10 @@
 import FoundationEssentials
+import PreviewCatalog
 import PreviewCore
+import PreviewDesktop
+import PreviewPlatform
+import PreviewPlayback
+import PreviewStorage
 
 /// Entry points for the fuzzing harness (`previewfuzz`, run by
 /// `contrib/fuzz/run`) and its regression tests: each takes arbitrary bytes

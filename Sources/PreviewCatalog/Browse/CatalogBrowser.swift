@@ -1,0 +1,421 @@
+import PreviewCore
+
+/// Looking around the Deezer catalog: the songs a URI stands for, searches,
+/// paged lists, details and covers. Answers are models (`Song`,
+/// `DeezerTrack`, ...) or a `ProtocolError` naming the item asked for; the
+/// command layer turns them into replies.
+///
+/// Every track seen on the way leaves its preview URL in `previewURLs`, so
+/// that playing it later needs no request.
+package final class CatalogBrowser {
+    /// What `describe` found for one URI.
+    package enum Description {
+        /// A track, as a song with its album's tags.
+        case track(Song)
+        case album(DeezerAlbum)
+        /// An album the catalog could not describe: listed by its URI.
+        case unknownAlbum(String)
+        /// Anything else the catalog could not describe: listed by its URI.
+        case unknown(String)
+    }
+
+    package let client: DeezerClient
+    package let previewURLs: PreviewURLCache
+    /// The album tags looked up so far (and the lookups of missing ones).
+    package let tags: TagLookup
+    /// Most songs one URI expands to (the queue's length limit).
+    let maxSongs: Int
+    /// Album covers by URI, with their content type (most recent last).
+    private var covers: [(uri: String, bytes: [UInt8], type: String?)] = []
+    /// Covers kept in memory.
+    static let coverCapacity = 32
+    /// Songs built lately by `cachedSong`, by Deezer track id, with the
+    /// expiry of the cached answer they came from. Queued again, a track
+    /// shares its strings (the URI above all) with its earlier copies
+    /// instead of allocating them per queued song.
+    private var recentSongs: [Int: RecentSong] = [:]
+    /// One entry of `recentSongs`, boxed: a lookup then copies a reference,
+    /// not a track and a song of a dozen strings each (100,000 `addid` in
+    /// one command list look it up 100,000 times).
+    private final class RecentSong {
+        let track: DeezerTrack
+        let song: Song
+        /// When the cached answer the song came from expires.
+        let expires: Double
+        init(track: DeezerTrack, song: Song, expires: Double) {
+            (self.track, self.song, self.expires) = (track, song, expires)
+        }
+    }
+    /// Most songs `recentSongs` holds before it starts over.
+    static let recentSongCapacity = 4096
+
+    package init(client: DeezerClient, previewURLs: PreviewURLCache, maxSongs: Int) {
+        self.client = client
+        self.previewURLs = previewURLs
+        self.maxSongs = maxSongs
+        tags = TagLookup(client: client)
+    }
+
+    /// Requests sent to the Deezer API and answers served from the cache.
+    package var counts: (requests: Int, cacheHits: Int) { (client.requestsSent, client.cacheHits) }
+
+    /// The track as a song when the catalog answered for it lately, at once
+    /// (long command lists of `addid` skip the asynchronous round).
+    package func cachedSong(track id: Int) -> Song? {
+        let path = "/track/\(id)"
+        if let recent = recentSongs[id], client.liveExpiry(path) == recent.expires {
+            previewURLs.remember(recent.track)
+            return recent.song
+        }
+        guard let (track, expires) = client.cachedEntry(path, as: DeezerTrack.self) else { return nil }
+        previewURLs.remember(track)
+        let song = tags.completed([track.song()])[0]
+        // Only a song whose tags are all in is kept: the album lookup may still complete the others.
+        if song.albumTags?.complete ?? true, song.track != nil {
+            if recentSongs.count >= CatalogBrowser.recentSongCapacity { recentSongs.removeAll(keepingCapacity: true) }
+            recentSongs[id] = RecentSong(track: track, song: song, expires: expires)
+        }
+        return song
+    }
+
+    /// One catalog answer, decoded as `T`; errors name `item` (the URI the
+    /// client gave, e.g. `deezer:album:1`). `fresh` skips the cache (a
+    /// Library `update` asks Deezer anew).
+    package func request<T: Decodable>(_ path: String, as type: T.Type, item: String, fresh: Bool = false,
+                               completion: @escaping (Result<T, ProtocolError>) -> Void) {
+        client.request(path, as: type, fresh: fresh) { result in
+            completion(result.mapError { $0.protocolError(item: item) })
+        }
+    }
+
+    /// Every item of a paged list, following `next` links (at most `maxPages`).
+    package func pages<T: Decodable & Sendable>(_ first: String, as type: T.Type, item: String, maxPages: Int = 20,
+                                          fresh: Bool = false, completion: @escaping (Result<[T], ProtocolError>) -> Void) {
+        var collected: [T] = []
+        var pages = 0
+        func step(_ path: String) {
+            pages += 1
+            client.request(path, as: DeezerPage<T>.self, fresh: fresh) { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .failure(let e): completion(.failure(e.protocolError(item: item)))
+                case .success(let page):
+                    collected += page.data
+                    if !page.data.isEmpty, pages < maxPages, collected.count < (page.total ?? Int.max),
+                       let next = page.next.flatMap(self.client.path(ofNextLink:)) {
+                        step(next)
+                    } else {
+                        completion(.success(collected))
+                    }
+                }
+            }
+        }
+        step(first)
+    }
+
+    /// The songs a URI stands for: a track, an album's or a playlist's
+    /// tracks, an artist's top tracks, the chart, a radio, or a direct URL.
+    /// - Parameters:
+    ///   - fresh: ask Deezer, not the cache (tracks and albums).
+    ///   - completion: the songs (at most `maxSongs`), or the ACK; an empty
+    ///     list is `.noExist` "ITEM: no tracks".
+    package func songs(for uri: CatalogURI, fresh: Bool = false, completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
+        let item = uri.text
+        switch uri {
+        case .stream(let url):
+            completion(.success([Song(uri: url)]))
+        case .track(let id):
+            request("/track/\(id)", as: DeezerTrack.self, item: item, fresh: fresh) { [weak self] result in
+                completion(result.map { track in
+                    self?.previewURLs.remember(track)
+                    return self?.tags.completed([track.song()]) ?? [track.song()]
+                })
+            }
+        case .album(let id):
+            request("/album/\(id)", as: DeezerAlbum.self, item: item, fresh: fresh) { [weak self] result in
+                switch result {
+                case .failure(let e): completion(.failure(e))
+                case .success(let album):
+                    let tags = self?.tags.remember(album)
+                    self?.tracks("/album/\(id)/tracks?index=0&limit=100", item: item, albumTitle: album.title,
+                                 albumTags: tags, fresh: fresh, completion: completion)
+                }
+            }
+        case .playlist(let id):
+            tracks("/playlist/\(id)/tracks?index=0&limit=100", item: item, completion: completion)
+        case .artist(let id):
+            // The top list is one page (the API's `next` would only repeat it).
+            tracks("/artist/\(id)/top?limit=50", item: item, follow: false, completion: completion)
+        case .chart:
+            tracks("/chart/0/tracks?index=0&limit=100", item: item, completion: completion)
+        case .radio(let id):
+            tracks("/radio/\(id)/tracks?index=0&limit=100", item: item, completion: completion)
+        }
+    }
+
+    /// Every track of a paged list as songs (an empty list is an error).
+    private func tracks(_ first: String, item: String, albumTitle: String? = nil, albumTags: AlbumTags? = nil,
+                        follow: Bool = true, fresh: Bool = false,
+                        completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
+        pages(first, as: DeezerTrack.self, item: item, maxPages: follow ? 100 : 1, fresh: fresh) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .failure(let e): completion(.failure(e))
+            case .success(let tracks) where tracks.isEmpty:
+                completion(.failure(ProtocolError(.noExist, "\(item): no tracks")))
+            case .success(let tracks):
+                for track in tracks { self.previewURLs.remember(track) }
+                self.tags.remember(positionsOf: tracks)
+                let songs = tracks.prefix(self.maxSongs).map { $0.song(albumTitle: albumTitle, albumTags: albumTags) }
+                completion(.success(self.tags.completed(songs)))
+            }
+        }
+    }
+
+    /// Runs a Deezer search for what `filter` requires, then keeps the
+    /// results the filter accepts (Deezer's matching is looser than MPD's).
+    /// - Throws (as the completion's failure): `.argument` when the filter
+    ///   names no tag Deezer can search for.
+    /// - Parameter wanted: results needed (a `window`'s end): pages are read
+    ///   until that many pass the filter; nil reads one page of 100.
+    package func search(_ filter: SongFilter, wanted: Int? = nil, completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
+        let requirements = filter.requirements
+        // A track's own URI (`file`), or a URI whose songs are wanted
+        // (`base deezer:album:ID`): its songs, then the rest of the filter.
+        if let (tag, value) = requirements.first(where: { $0.0 == .file || $0.0 == .base }),
+           let uri = try? CatalogURI(parsing: value.hasSuffix("/") ? String(value.dropLast()) : value) {
+            var usable = tag == .base
+            if case .track = uri { usable = true }
+            if case .stream = uri { usable = false }
+            if usable {
+                songs(for: uri) { [weak self] result in
+                    completion(result.map { songs in
+                        (self?.tags.completed(songs) ?? songs).filter { filter.matches($0, baseHolds: tag == .base) }
+                    })
+                }
+                return
+            }
+        }
+        var terms: [String] = []
+        for (tag, value) in requirements {
+            let quoted = "\"" + value.replacingAll("\"", with: " ") + "\""
+            switch tag {
+            case .any: terms.append(value)
+            case .tag(.artist), .tag(.albumArtist), .tag(.artistSort), .tag(.albumArtistSort): terms.append("artist:" + quoted)
+            case .tag(.album), .tag(.albumSort): terms.append("album:" + quoted)
+            case .tag(.title): terms.append("track:" + quoted)
+            case .tag(.label): terms.append("label:" + quoted)
+            case .file, .base, .tag: break
+            }
+        }
+        guard !terms.isEmpty else {
+            // A `file` search (ncmpc's "Filename" mode) matches URIs, and the
+            // tags Deezer cannot search for (Genre, Date, ...) match what the
+            // Library holds: the catalog adds nothing, as mpd finds nothing.
+            if !requirements.isEmpty {
+                completion(.success([]))
+                return
+            }
+            completion(.failure(ProtocolError(.argument, "The filter needs a tag to search for (any, artist, album or title)")))
+            return
+        }
+        let path = "/search?q=" + percentEncodeQueryValue(terms.joined(separator: " ")) + "&limit=100"
+        searchPages(path, filter: filter, wanted: wanted, completion: completion)
+    }
+
+    /// Most pages of 100 one `search` reads (a `window` past 1,000 results
+    /// finds nothing more).
+    static let maxSearchPages = 10
+
+    /// Reads search pages from `path` on, following `next`, until `wanted`
+    /// results pass `filter` or the results end. A page that fails after
+    /// the first ends the search with what was found.
+    private func searchPages(_ path: String, filter: SongFilter, wanted: Int?,
+                             completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
+        var found: [Song] = []
+        var read = 0
+        func step(_ path: String) {
+            read += 1
+            request(path, as: DeezerPage<DeezerTrack>.self, item: "search") { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .failure(let e): completion(read == 1 ? .failure(e) : .success(found))
+                case .success(let page):
+                    for track in page.data { self.previewURLs.remember(track) }
+                    found += self.tags.completed(page.data.map { $0.song() }).filter { filter.matches($0) }
+                    if let wanted, found.count < wanted, read < Self.maxSearchPages, !page.data.isEmpty,
+                       let next = page.next.flatMap(self.client.path(ofNextLink:)) {
+                        step(next)
+                    } else {
+                        completion(.success(found))
+                    }
+                }
+            }
+        }
+        step(path)
+    }
+
+    /// Finds each (artist, title) on Deezer with an advanced search
+    /// (`/search/track?q=artist:"A" track:"T"`, one request each, cached)
+    /// and keeps the first hit.
+    /// - Parameter completion: one answer per entry, in the given order;
+    ///   nil where Deezer found nothing (or failed).
+    package func resolve(_ entries: [(artist: String, title: String)], completion: @escaping ([DeezerTrack?]) -> Void) {
+        let paths = entries.map { e in
+            "/search/track?q=" + percentEncodeQueryValue(Self.field("artist", e.artist) + " " + Self.field("track", e.title)) + "&limit=1"
+        }
+        firstHits(paths, as: DeezerTrack.self, pick: { _, hits in hits.first }) { [weak self] found in
+            for track in found.compactMap({ $0 }) { self?.previewURLs.remember(track) }
+            completion(found)
+        }
+    }
+
+    /// Hits read per artist search: Deezer's plain search is fuzzy, and the
+    /// artist named exactly may come after a few others.
+    static let artistSearchHits = 5
+
+    /// Finds each artist on Deezer (`/search/artist?q=NAME`, one request
+    /// each, cached): the first of `artistSearchHits` hits named as asked,
+    /// without regard to case.
+    /// - Parameter completion: one answer per name, in order; nil where none matched.
+    package func resolveArtists(_ names: [String], completion: @escaping ([DeezerArtist?]) -> Void) {
+        let paths = names.map { "/search/artist?q=" + percentEncodeQueryValue($0) + "&limit=\(Self.artistSearchHits)" }
+        firstHits(paths, as: DeezerArtist.self, pick: { i, hits in
+            hits.first { $0.name?.lowercased() == names[i].lowercased() }
+        }, completion: completion)
+    }
+
+    /// Finds each (artist, album title) on Deezer with an advanced search
+    /// (`/search/album?q=artist:"A" album:"T"`, one request each, cached)
+    /// and keeps the first hit.
+    /// - Parameter completion: one answer per entry, in order; nil where Deezer found nothing.
+    package func resolveAlbums(_ entries: [(artist: String, title: String)], completion: @escaping ([DeezerAlbum?]) -> Void) {
+        let paths = entries.map { e in
+            "/search/album?q=" + percentEncodeQueryValue(Self.field("artist", e.artist) + " " + Self.field("album", e.title)) + "&limit=1"
+        }
+        firstHits(paths, as: DeezerAlbum.self, pick: { _, hits in hits.first }, completion: completion)
+    }
+
+    /// `name:"value"`, Deezer's advanced search term (a quote inside the
+    /// value would end it early, so it becomes a space).
+    private static func field(_ name: String, _ value: String) -> String {
+        name + ":\"" + value.replacingAll("\"", with: " ") + "\""
+    }
+
+    /// Sends every search in `paths` at once (the client keeps to Deezer's
+    /// rate limit) and gives, per path in order, what `pick` chose from its
+    /// hits (`pick` gets the path's index); a failed search gives nil.
+    private func firstHits<T: Decodable & Sendable>(_ paths: [String], as type: T.Type, pick: @escaping (Int, [T]) -> T?,
+                                                    completion: @escaping ([T?]) -> Void) {
+        guard !paths.isEmpty else {
+            completion([])
+            return
+        }
+        var found = [T?](repeating: nil, count: paths.count)
+        var left = paths.count
+        for (i, path) in paths.enumerated() {
+            client.request(path, as: DeezerPage<T>.self) { result in
+                if case .success(let page) = result { found[i] = pick(i, page.data) }
+                left -= 1
+                if left == 0 { completion(found) }
+            }
+        }
+    }
+
+    /// What the catalog says of each URI (tracks and albums), in order; a
+    /// URI it cannot describe comes back `.unknown`.
+    package func describe(_ uris: [String], completion: @escaping ([Description]) -> Void) {
+        guard !uris.isEmpty else {
+            completion([])
+            return
+        }
+        var out = [Description](repeating: .unknown(""), count: uris.count)
+        var left = uris.count
+        func done(_ i: Int, _ description: Description) {
+            out[i] = description
+            left -= 1
+            if left == 0 { completion(out) }
+        }
+        for (i, uri) in uris.enumerated() {
+            switch try? CatalogURI(parsing: uri) {
+            case .track(let id)?:
+                client.request("/track/\(id)", as: DeezerTrack.self) { [weak self] result in
+                    guard case .success(let t) = result, let self else { return done(i, .unknown(uri)) }
+                    self.tags.complete([t.song()]) { songs in done(i, .track(songs[0])) }
+                }
+            case .album(let id)?:
+                client.request("/album/\(id)", as: DeezerAlbum.self) { [weak self] result in
+                    guard case .success(let a) = result else { return done(i, .unknownAlbum(uri)) }
+                    self?.tags.remember(a)
+                    done(i, .album(a))
+                }
+            default:
+                done(i, .unknown(uri))
+            }
+        }
+    }
+
+    /// The album cover for `uri` (`deezer:track:ID` or `deezer:album:ID`),
+    /// fetched once and kept in memory (the last `coverCapacity`). Clients
+    /// that ask for the cover of a song's directory (Cantata) send the URI
+    /// with a trailing `/`: it names the same song or album.
+    /// - Parameter completion: the image bytes and content type, or
+    ///   `.noExist` "No file exists" for a URI without a cover.
+    package func cover(for given: String, completion: @escaping (Result<(bytes: [UInt8], type: String?), ProtocolError>) -> Void) {
+        var trimmed = Substring(given)
+        while trimmed.hasSuffix("/"), trimmed.hasPrefix("deezer:") { trimmed = trimmed.dropLast() }
+        let uri = String(trimmed)
+        if let hit = covers.last(where: { $0.uri == uri }) {
+            completion(.success((hit.bytes, hit.type)))
+            return
+        }
+        let fetch = { [weak self] (url: String?) in
+            guard let self else { return }
+            guard let url, !url.isEmpty else {
+                completion(.failure(ProtocolError(.noExist, "No file exists")))
+                return
+            }
+            self.client.fetchBinary(url: url) { result in
+                switch result {
+                case .failure(let e): completion(.failure(e.protocolError(item: uri)))
+                case .success(let (bytes, type)):
+                    self.covers.append((uri, bytes, type))
+                    if self.covers.count > CatalogBrowser.coverCapacity { self.covers.removeFirst() }
+                    completion(.success((bytes, type)))
+                }
+            }
+        }
+        switch try? CatalogURI(parsing: uri) {
+        case .track(let id)?:
+            request("/track/\(id)", as: DeezerTrack.self, item: uri) { result in
+                switch result {
+                case .failure(let e): completion(.failure(e))
+                case .success(let track):
+                    if let cover = track.album?.cover_big ?? track.album?.cover_xl {
+                        fetch(cover)
+                    } else if let albumID = track.album?.id {
+                        // A track known from an album listing names its album only.
+                        self.albumCover(albumID, item: uri, completion: completion, then: fetch)
+                    } else {
+                        fetch(nil)
+                    }
+                }
+            }
+        case .album(let id)?:
+            albumCover(id, item: uri, completion: completion, then: fetch)
+        default:
+            completion(.failure(ProtocolError(.noExist, "No file exists")))
+        }
+    }
+
+    /// Looks up album `id`'s cover URL and hands it to `fetch`.
+    private func albumCover(_ id: Int, item: String, completion: @escaping (Result<(bytes: [UInt8], type: String?), ProtocolError>) -> Void,
+                            then fetch: @escaping (String?) -> Void) {
+        request("/album/\(id)", as: DeezerAlbum.self, item: item) { result in
+            switch result {
+            case .failure(let e): completion(.failure(e))
+            case .success(let album): fetch(album.cover_big ?? album.cover_xl)
+            }
+        }
+    }
+}

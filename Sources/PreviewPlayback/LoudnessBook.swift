@@ -1,0 +1,88 @@
+import PreviewCore
+import PreviewPlatform
+import PreviewStorage
+
+/// What is known of each song's loudness, and the replay gain it gets:
+/// measurements (kept in `loudness.sqlite` across restarts), Deezer's
+/// `gain` from `/track` bodies, and the measurements asked of the engine.
+package final class LoudnessBook {
+    /// `replay_gain_mode` (saved with the state).
+    var mode: ReplayGainMode = .off
+    /// dB added to every gain (`--replay-gain-preamp`); the peak limit still holds.
+    package var preamp = 0.0
+
+    private var measured: [String: Loudness] = [:]
+    /// The measured songs of each album id, for `album` mode.
+    private var albums: [Int: Set<String>] = [:]
+    /// Deezer's `gain` by song URI, as `/track` bodies gave it (bounded).
+    private var deezerGains: [String: Double] = [:]
+    static let deezerGainLimit = 10_000
+    /// Songs whose measurement was asked for in this run; each is asked once.
+    private var asked: Set<String> = []
+    private let store: LoudnessStore?
+    private let log: Log
+
+    /// - Parameters:
+    ///   - store: where measurements persist; nil keeps them in memory only
+    ///     (the database could not be opened: said once in the log).
+    package init(store: LoudnessStore?, log: Log) {
+        self.store = store
+        self.log = log
+        guard let store else { return }
+        do {
+            for row in try store.load() { remember(row.uri, album: row.album, row.loudness) }
+        } catch {
+            log.warning("\(store.path): measurements not read (\(error)); songs are measured again")
+        }
+    }
+
+    /// The measured loudness of the song `uri`, if any.
+    func loudness(of uri: String) -> Loudness? { measured[uri] }
+
+    /// The gain `song` gets now: by `mode` (with `auto` following `random`),
+    /// the album's measurement where every track of the album was measured,
+    /// else the song's, else Deezer's `gain`, else none.
+    func gain(for song: Song, random: Bool) -> ReplayGain {
+        ReplayGain.choose(mode: mode, random: random, track: measured[song.uri], album: albumLoudness(of: song),
+                          deezerGain: deezerGains[song.uri], preamp: preamp)
+    }
+
+    /// The album's loudness, once all its `trackCount` tracks are measured.
+    private func albumLoudness(of song: Song) -> Loudness? {
+        guard let tags = song.albumTags, let id = tags.id, let count = tags.trackCount, count > 0,
+              let songs = albums[id], songs.count >= count else { return nil }
+        return Loudness.album(songs.compactMap { measured[$0] })
+    }
+
+    /// Whether the song `uri` should be measured: replay gain is on, the
+    /// song is a catalog track (its body is kept by key) not measured yet,
+    /// and it was not asked for already. Marks it asked.
+    func shouldMeasure(_ uri: String) -> Bool {
+        guard mode != .off, measured[uri] == nil, uri.hasPrefix("deezer:track:"), !asked.contains(uri) else { return false }
+        asked.insert(uri)
+        return true
+    }
+
+    /// Keeps a measurement of the song `uri` of album `album`, and saves it.
+    func record(_ uri: String, album: Int?, _ loudness: Loudness) {
+        guard loudness.isUsable else { return }
+        remember(uri, album: album, loudness)
+        do {
+            try store?.save(LoudnessStore.Row(uri: uri, album: album, loudness: loudness))
+        } catch {
+            log.warning("loudness of \(uri) not saved: \(error)")
+        }
+    }
+
+    /// Keeps Deezer's `gain` of a track from its `/track` body.
+    func note(_ track: DeezerTrack) {
+        guard let gain = track.gain else { return }
+        if deezerGains.count >= LoudnessBook.deezerGainLimit { deezerGains.removeAll(keepingCapacity: true) }
+        deezerGains["deezer:track:\(track.id)"] = gain
+    }
+
+    private func remember(_ uri: String, album: Int?, _ loudness: Loudness) {
+        measured[uri] = loudness
+        if let album { albums[album, default: []].insert(uri) }
+    }
+}

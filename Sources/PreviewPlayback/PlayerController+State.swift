@@ -1,0 +1,29 @@
+import PreviewCore
+import PreviewStorage
+
+/// The state saved across restarts (MPD's `PlaylistState`): the queue, the
+/// current song and where in it, the modes, the volume and the outputs.
+extension PlayerController {
+    /// The state to save now.
+    package func snapshot() -> SavedState {
+        SavedState(queue: queue.songs, queueVersion: queue.version, nextID: queue.upcomingID,
+                   current: player.current, state: player.state, elapsed: player.state == .stop ? 0 : elapsed,
+                   modes: player.modes, volume: volume, outputEnabled: outputEnabled, replayGainMode: replayGainMode,
+                   crossfade: streams.crossfadeSeconds)
+    }
+
+    /// Restores saved state at start-up: paused at the same place, or playing
+    /// from it when `playing`.
+    package func restore(_ saved: SavedState, playing: Bool) {
+        queue = Queue(restoring: SongInterning.shared(saved.queue), nextID: saved.nextID, version: saved.queueVersion, maxLength: queue.maxLength)
+        restoreSettings(volume: saved.volume, outputEnabled: saved.outputEnabled, replayGainMode: saved.replayGainMode)
+        streams.crossfadeSeconds = max(0, min(Crossfade.maxSeconds, saved.crossfade ?? 0))
+        var state = saved.state
+        if state == .play && !playing { state = .pause }
+        if state == .pause && playing { state = .play }
+        player.restore(state: state, current: saved.current, modes: saved.modes, in: queue)
+        if player.state != .stop, let id = player.current {
+            start(song: id, retried: false, offset: saved.elapsed)
+        }
+    }
+}
