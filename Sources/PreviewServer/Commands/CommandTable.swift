@@ -119,23 +119,79 @@ final class CommandSpec {
     }
 }
 
-/// The command table: every command previewd answers, by name.
-struct CommandTable {
-    // Room for every command from the start (about 150): no rehashing
-    // while the table is built, once per daemon and once per fuzz input.
-    private(set) var specs = [String: CommandSpec](minimumCapacity: 192)
+/// What a client must be allowed to do to run a command: MPD's permissions
+/// (`password` grants them, `default_permissions` in mpd.conf sets them).
+/// previewd serves only its own user's socket and grants every permission to
+/// each connection, so `commands` lists every command and `notcommands`
+/// none; the column records what mpd would ask.
+enum Permission: CaseIterable {
+    /// Allowed before any password: `ping`, `close`, `commands`.
+    case anyone
+    case read, add, player, control, admin
+}
 
-    mutating func register(_ name: String, _ minArgs: Int, _ maxArgs: Int?, _ handler: @escaping (CommandCall) throws -> CommandOutcome) {
-        specs[name] = CommandSpec(name: name, minArgs: minArgs, maxArgs: maxArgs, handler: handler)
+/// One entry of `Commands.list`: a command's name, permission, argument
+/// counts and handler.
+struct CommandDeclaration {
+    /// How the command answers.
+    enum Run {
+        /// A handler given the call and the daemon's parts; what it throws
+        /// becomes the ACK (`ToAck`).
+        case handler((CommandCall, Services) throws -> CommandOutcome)
+        /// The same bytes for every connection, no arguments (`status`): the
+        /// session sends them without making a `CommandCall`.
+        case reply((Services) -> [UInt8])
     }
 
-    /// Registers a command without arguments whose reply is `reply()`'s
-    /// bytes, whatever the connection (see `CommandSpec.reply`).
-    mutating func register(_ name: String, reply: @escaping () -> [UInt8]) {
-        specs[name] = CommandSpec(name: name, minArgs: 0, maxArgs: 0, handler: { call in
-            call.reply.append(bytes: reply())
-            return .done
-        }, reply: reply)
+    let name: String
+    let permission: Permission
+    let minArgs: Int
+    /// nil: no upper bound.
+    let maxArgs: Int?
+    let run: Run
+
+    init(_ name: String, _ permission: Permission, _ minArgs: Int, _ maxArgs: Int?,
+         _ handler: @escaping (CommandCall, Services) throws -> CommandOutcome) {
+        self.name = name
+        self.permission = permission
+        self.minArgs = minArgs
+        self.maxArgs = maxArgs
+        run = .handler(handler)
+    }
+
+    /// A command without arguments whose reply is `reply`'s bytes, whatever the connection.
+    init(replying name: String, _ permission: Permission, _ reply: @escaping (Services) -> [UInt8]) {
+        self.name = name
+        self.permission = permission
+        minArgs = 0
+        maxArgs = 0
+        run = .reply(reply)
+    }
+}
+
+/// The command table: `Commands.list` bound to one daemon's parts, by name.
+struct CommandTable {
+    private(set) var specs: [String: CommandSpec]
+
+    /// An empty table (a server before it starts).
+    init() { specs = [:] }
+
+    /// Binds each declaration's handler to `services`.
+    init(_ declarations: [CommandDeclaration], services: Services) {
+        specs = [String: CommandSpec](minimumCapacity: declarations.count)
+        for d in declarations {
+            switch d.run {
+            case .handler(let handler):
+                specs[d.name] = CommandSpec(name: d.name, minArgs: d.minArgs, maxArgs: d.maxArgs,
+                                            handler: { call in try handler(call, services) })
+            case .reply(let reply):
+                let bytes = { reply(services) }
+                specs[d.name] = CommandSpec(name: d.name, minArgs: 0, maxArgs: 0, handler: { call in
+                    call.reply.append(bytes: bytes())
+                    return .done
+                }, reply: bytes)
+            }
+        }
     }
 
     /// The spec for `name`.
@@ -144,7 +200,4 @@ struct CommandTable {
         guard let spec = specs[name] else { throw ProtocolError(.unknown, "unknown command \"\(name)\"") }
         return spec
     }
-
-    /// Names in alphabetical order (for `commands`).
-    var names: [String] { specs.keys.sorted() }
 }

@@ -7,82 +7,80 @@ import PreviewCore
 // (`deezer:KIND:ID`) for the rest, so MPD clients and previewctl parse them
 // alike.
 extension Commands {
-    /// `catalogsearch tracks|albums|artists|playlists|radios QUERY [FIELD
-    /// VALUE]...`: one page of Deezer's search, with its `total`.
-    static func registerCatalogSearch(_ t: inout CommandTable, _ s: Services) {
+    // `catalogsearch tracks|albums|artists|playlists|radios QUERY [FIELD
+    // VALUE]...`: one page of Deezer's search, with its `total`.
+
+    static func handleCatalogsearch(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         let b = s.catalog
-        t.register("catalogsearch", 2, nil) { call throws(ProtocolError) in
-            let search = try CatalogSearch(call.args)
-            // One page of KIND, each item written by `write`, then the total.
-            func page<Item: Decodable & Sendable>(_: Item.Type, _ write: @escaping (Item) -> Void) {
-                catalogRequest(b, search.path, as: DeezerPage<Item>.self, call: call) { page in
-                    page.data.forEach(write)
-                    call.reply.total(page.total)
-                }
+        let search = try CatalogSearch(call.args)
+        // One page of KIND, each item written by `write`, then the total.
+        func page<Item: Decodable & Sendable>(_: Item.Type, _ write: @escaping (Item) -> Void) {
+            catalogRequest(b, search.path, as: DeezerPage<Item>.self, call: call) { page in
+                page.data.forEach(write)
+                call.reply.total(page.total)
             }
-            switch search.kind {
-            case .tracks: page(DeezerTrack.self) { call.reply.song($0.song(), tags: call.session.tags) }
-            case .albums: page(DeezerAlbum.self) { call.reply.album($0) }
-            case .artists: page(DeezerArtist.self) { call.reply.artist($0) }
-            case .playlists: page(DeezerPlaylist.self) { call.reply.playlist($0) }
-            case .radios: page(DeezerRadio.self) { call.reply.radio($0) }
-            }
-            return .pending
         }
+        switch search.kind {
+        case .tracks: page(DeezerTrack.self) { call.reply.song($0.song(), tags: call.session.tags) }
+        case .albums: page(DeezerAlbum.self) { call.reply.album($0) }
+        case .artists: page(DeezerArtist.self) { call.reply.artist($0) }
+        case .playlists: page(DeezerPlaylist.self) { call.reply.playlist($0) }
+        case .radios: page(DeezerRadio.self) { call.reply.radio($0) }
+        }
+        return .pending
     }
 
-    /// Lists to start from: Deezer's charts, Last.fm's country and tag
-    /// charts (found on Deezer), and Deezer's genres.
-    static func registerCatalogCharts(_ t: inout CommandTable, _ s: Services) {
+    // Lists to start from: Deezer's charts, Last.fm's country and tag
+    // charts (found on Deezer), and Deezer's genres.
+
+    /// catalogchart [tracks|albums|artists|playlists]
+    /// catalogchart KIND [genre G] [limit N] [index N] (Commands+Discovery.swift)
+    /// catalogchart tracks|artists|albums country NAME|tag TAG [limit N] [page N]
+    static func handleCatalogchart(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         let b = s.catalog
-
-        // catalogchart [tracks|albums|artists|playlists]
-        // catalogchart KIND [genre G] [limit N] [index N] (Commands+Discovery.swift)
-        // catalogchart tracks|artists|albums country NAME|tag TAG [limit N] [page N]
-        t.register("catalogchart", 0, 7) { call throws(ProtocolError) in
-            let kind = call.args.first ?? "tracks"
-            guard ["tracks", "albums", "artists", "playlists"].contains(kind) else {
-                throw ProtocolError(.argument, "chart kinds are tracks, albums, artists and playlists")
-            }
-            if call.args.count > 1, call.args[1] != "country", call.args[1] != "tag" {
-                try pagedChart(kind, call.args.dropFirst(), s, call: call)
-                return .pending
-            }
-            if call.args.count > 1 {
-                guard let lastfmKind = LastfmClient.Kind(rawValue: kind) else {
-                    throw ProtocolError(.argument, "country and tag charts list tracks, artists and albums")
-                }
-                lastfmChart(lastfmKind, try ChartFilter(call.args.dropFirst()), s, call: call)
-                return .pending
-            }
-            catalogRequest(b, "/chart", as: DeezerChart.self, call: call) { chart in
-                switch kind {
-                case "albums": for a in chart.albums?.data ?? [] { call.reply.album(a) }
-                case "artists": for a in chart.artists?.data ?? [] { call.reply.artist(a) }
-                case "playlists": for p in chart.playlists?.data ?? [] { call.reply.playlist(p) }
-                default: for tr in chart.tracks?.data ?? [] { call.reply.song(tr.song(), tags: call.session.tags) }
-                }
-            }
+        let kind = call.args.first ?? "tracks"
+        guard ["tracks", "albums", "artists", "playlists"].contains(kind) else {
+            throw ProtocolError(.argument, "chart kinds are tracks, albums, artists and playlists")
+        }
+        if call.args.count > 1, call.args[1] != "country", call.args[1] != "tag" {
+            try pagedChart(kind, call.args.dropFirst(), s, call: call)
             return .pending
         }
-
-        // cataloggenres: Deezer's genres.
-        // cataloggenres [limit N] [index N]: all genres, or a window of the
-        // list with its `total` (Deezer sends the list whole).
-        t.register("cataloggenres", 0, 4) { call throws(ProtocolError) in
-            let write = { (g: DeezerGenre) in
-                call.reply.field("genre", g.id)
-                if let name = g.name { call.reply.field("Name", name) }
+        if call.args.count > 1 {
+            guard let lastfmKind = LastfmClient.Kind(rawValue: kind) else {
+                throw ProtocolError(.argument, "country and tag charts list tracks, artists and albums")
             }
-            guard !call.args.isEmpty else {
-                catalogRequest(b, "/genre", as: DeezerPage<DeezerGenre>.self, call: call) { $0.data.forEach(write) }
-                return .pending
-            }
-            let w = try ListWindow(call.args[...])
-            guard w.genre == nil else { throw ProtocolError(.argument, "cataloggenres takes limit and index") }
-            pagedList(b, "/genre", paged: false, w, as: DeezerGenre.self, call: call, each: write)
+            lastfmChart(lastfmKind, try ChartFilter(call.args.dropFirst()), s, call: call)
             return .pending
         }
+        catalogRequest(b, "/chart", as: DeezerChart.self, call: call) { chart in
+            switch kind {
+            case "albums": for a in chart.albums?.data ?? [] { call.reply.album(a) }
+            case "artists": for a in chart.artists?.data ?? [] { call.reply.artist(a) }
+            case "playlists": for p in chart.playlists?.data ?? [] { call.reply.playlist(p) }
+            default: for tr in chart.tracks?.data ?? [] { call.reply.song(tr.song(), tags: call.session.tags) }
+            }
+        }
+        return .pending
+    }
+
+    /// cataloggenres: Deezer's genres.
+    /// cataloggenres [limit N] [index N]: all genres, or a window of the
+    /// list with its `total` (Deezer sends the list whole).
+    static func handleCataloggenres(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let b = s.catalog
+        let write = { (g: DeezerGenre) in
+            call.reply.field("genre", g.id)
+            if let name = g.name { call.reply.field("Name", name) }
+        }
+        guard !call.args.isEmpty else {
+            catalogRequest(b, "/genre", as: DeezerPage<DeezerGenre>.self, call: call) { $0.data.forEach(write) }
+            return .pending
+        }
+        let w = try ListWindow(call.args[...])
+        guard w.genre == nil else { throw ProtocolError(.argument, "cataloggenres takes limit and index") }
+        pagedList(b, "/genre", paged: false, w, as: DeezerGenre.self, call: call, each: write)
+        return .pending
     }
 
     /// Answers a `catalogchart` call with one page of Last.fm's chart, each
@@ -129,79 +127,80 @@ extension Commands {
         }
     }
 
-    /// One item and what hangs off it: `cataloginfo` for any URI (or
-    /// `isrc:CODE`), and an artist's albums, related artists and radio.
-    static func registerCatalogItems(_ t: inout CommandTable, _ s: Services) {
+    // One item and what hangs off it: `cataloginfo` for any URI (or
+    // `isrc:CODE`), and an artist's albums, related artists and radio.
+
+    /// cataloginfo URI (or isrc:CODE): one record with the item's details.
+    static func handleCataloginfo(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         let b = s.catalog
-
-        // cataloginfo URI (or isrc:CODE): one record with the item's details.
-        t.register("cataloginfo", 1, 1) { call throws(ProtocolError) in
-            let arg = call.args[0]
-            if let trackPath = try trackInfoPath(arg) {
-                catalogRequest(b, trackPath, as: DeezerTrack.self, call: call) { track in
-                    call.reply.trackDetails(track, tags: call.session.tags)
-                }
-                return .pending
-            }
-            switch try CatalogURI(parsing: arg) {
-            case .album(let id):
-                catalogRequest(b, "/album/\(id)", as: DeezerAlbum.self, call: call) { album in
-                    call.reply.album(album, details: true)
-                }
-            case .artist(let id):
-                catalogRequest(b, "/artist/\(id)", as: DeezerArtist.self, call: call) { artist in
-                    call.reply.artist(artist)
-                }
-            case .playlist(let id):
-                catalogRequest(b, "/playlist/\(id)", as: DeezerPlaylist.self, call: call) { playlist in
-                    call.reply.playlist(playlist)
-                }
-            default:
-                throw ProtocolError(.argument, "cataloginfo takes deezer:track, album, artist or playlist URIs")
+        let arg = call.args[0]
+        if let trackPath = try trackInfoPath(arg) {
+            catalogRequest(b, trackPath, as: DeezerTrack.self, call: call) { track in
+                call.reply.trackDetails(track, tags: call.session.tags)
             }
             return .pending
         }
-
-        // catalogalbums deezer:artist:ID: the artist's albums (every page).
-        t.register("catalogalbums", 1, 1) { call throws(ProtocolError) in
-            guard case .artist(let id) = try CatalogURI(parsing: call.args[0]) else {
-                throw ProtocolError(.argument, "catalogalbums takes a deezer:artist:ID URI")
+        switch try CatalogURI(parsing: arg) {
+        case .album(let id):
+            catalogRequest(b, "/album/\(id)", as: DeezerAlbum.self, call: call) { album in
+                call.reply.album(album, details: true)
             }
-            b.pages("/artist/\(id)/albums?index=0&limit=100", as: DeezerAlbum.self, item: call.args[0]) { result in
-                switch result {
-                case .failure(let e): call.finish(e)
-                case .success(let albums):
-                    for a in albums { call.reply.album(a) }
-                    call.finish(nil)
-                }
+        case .artist(let id):
+            catalogRequest(b, "/artist/\(id)", as: DeezerArtist.self, call: call) { artist in
+                call.reply.artist(artist)
             }
-            return .pending
+        case .playlist(let id):
+            catalogRequest(b, "/playlist/\(id)", as: DeezerPlaylist.self, call: call) { playlist in
+                call.reply.playlist(playlist)
+            }
+        default:
+            throw ProtocolError(.argument, "cataloginfo takes deezer:track, album, artist or playlist URIs")
         }
+        return .pending
+    }
 
-        // catalogrelated deezer:artist:ID: "more like this" (albums and
-        // tracks: Commands+Related.swift).
-        t.register("catalogrelated", 1, 1) { call throws(ProtocolError) in
-            let uri = try CatalogURI(parsing: call.args[0])
-            if related(to: uri, s, call: call) { return .pending }
-            guard case .artist(let id) = uri else {
-                throw ProtocolError(.argument, "catalogrelated takes a deezer:artist, album or track URI")
-            }
-            catalogRequest(b, "/artist/\(id)/related", as: DeezerPage<DeezerArtist>.self, call: call) { page in
-                for a in page.data { call.reply.artist(a) }
-            }
-            return .pending
+    /// catalogalbums deezer:artist:ID: the artist's albums (every page).
+    static func handleCatalogalbums(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let b = s.catalog
+        guard case .artist(let id) = try CatalogURI(parsing: call.args[0]) else {
+            throw ProtocolError(.argument, "catalogalbums takes a deezer:artist:ID URI")
         }
+        b.pages("/artist/\(id)/albums?index=0&limit=100", as: DeezerAlbum.self, item: call.args[0]) { result in
+            switch result {
+            case .failure(let e): call.finish(e)
+            case .success(let albums):
+                for a in albums { call.reply.album(a) }
+                call.finish(nil)
+            }
+        }
+        return .pending
+    }
 
-        // catalogradio deezer:artist:ID: a mix of tracks like the artist's.
-        t.register("catalogradio", 1, 1) { call throws(ProtocolError) in
-            guard case .artist(let id) = try CatalogURI(parsing: call.args[0]) else {
-                throw ProtocolError(.argument, "catalogradio takes a deezer:artist:ID URI")
-            }
-            catalogRequest(b, "/artist/\(id)/radio", as: DeezerPage<DeezerTrack>.self, call: call) { page in
-                for track in page.data { call.reply.song(track.song(), tags: call.session.tags) }
-            }
-            return .pending
+    /// catalogrelated deezer:artist:ID: "more like this" (albums and
+    /// tracks: Commands+Related.swift).
+    static func handleCatalogrelated(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let b = s.catalog
+        let uri = try CatalogURI(parsing: call.args[0])
+        if related(to: uri, s, call: call) { return .pending }
+        guard case .artist(let id) = uri else {
+            throw ProtocolError(.argument, "catalogrelated takes a deezer:artist, album or track URI")
         }
+        catalogRequest(b, "/artist/\(id)/related", as: DeezerPage<DeezerArtist>.self, call: call) { page in
+            for a in page.data { call.reply.artist(a) }
+        }
+        return .pending
+    }
+
+    /// catalogradio deezer:artist:ID: a mix of tracks like the artist's.
+    static func handleCatalogradio(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let b = s.catalog
+        guard case .artist(let id) = try CatalogURI(parsing: call.args[0]) else {
+            throw ProtocolError(.argument, "catalogradio takes a deezer:artist:ID URI")
+        }
+        catalogRequest(b, "/artist/\(id)/radio", as: DeezerPage<DeezerTrack>.self, call: call) { page in
+            for track in page.data { call.reply.song(track.song(), tags: call.session.tags) }
+        }
+        return .pending
     }
 
     /// The API path of the track `cataloginfo` asks about, or nil when the
@@ -221,15 +220,14 @@ extension Commands {
         return nil
     }
 
-    /// `catalogstats`: how the API was used (requests sent, cache hits), to
-    /// see the cache at work.
-    static func registerCatalogStats(_ t: inout CommandTable, _ s: Services) {
+    // `catalogstats`: how the API was used (requests sent, cache hits), to
+    // see the cache at work.
+
+    static func handleCatalogstats(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         let b = s.catalog
-        t.register("catalogstats", 0, 0) { call in
-            call.reply.field("requests", b.counts.requests)
-            call.reply.field("cache_hits", b.counts.cacheHits)
-            return .done
-        }
+        call.reply.field("requests", b.counts.requests)
+        call.reply.field("cache_hits", b.counts.cacheHits)
+        return .done
     }
 }
 

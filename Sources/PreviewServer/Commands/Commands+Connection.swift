@@ -1,132 +1,148 @@
 import PreviewCore
 
 extension Commands {
-    /// The connection itself: `ping`, `close`, and the two ways of waiting
-    /// for changes: MPD's `idle` and previewd's `events` stream (`event:`
-    /// records with reasons).
-    static func registerConnection(_ t: inout CommandTable, _ s: Services) {
-        t.register("ping", 0, 0) { _ in .done }
-        t.register("close", 0, nil) { _ in .close }
-        // previewd's extension: a stream of `event:` records with reasons.
-        t.register("events", 0, 1) { call throws(ProtocolError) in
-            var tick: Double?
-            if let text = call.args.first {
-                guard let seconds = Double(text), seconds >= 0.1, seconds <= 3600 else {
-                    throw ProtocolError(.argument, "tick interval must be seconds from 0.1 to 3600: \(text)")
-                }
-                tick = seconds
-            }
-            call.reply.append(raw: PlayerEvent(name: "player", reason: .subscribed, fields: s.controller.eventFields()).protocolLines)
-            return .events(tick: tick)
-        }
-        t.register("idle", 0, nil) { call throws(ProtocolError) in
-            var mask: Subsystems = []
-            for name in call.args { mask.insert(try Subsystems(name: name)) }
-            return .idle(mask.isEmpty ? .all : mask)
-        }
+    // The connection itself: `ping`, `close`, and the two ways of waiting
+    // for changes: MPD's `idle` and previewd's `events` stream (`event:`
+    // records with reasons).
+
+    static func handlePing(_: CommandCall, _ s: Services) throws -> CommandOutcome {
+        return .done
     }
 
-    /// What the server offers, for clients that ask before using it: the
-    /// commands refused (`notcommands`: none), URL handlers and decoders.
-    /// `config` and `password` are refused in mpd's words.
-    static func registerCapabilities(_ t: inout CommandTable, _ s: Services) {
-        t.register("notcommands", 0, 0) { _ in .done }
-        t.register("urlhandlers", 0, 0) { call in
-            for h in ["deezer:", "http://", "https://"] { call.reply.field("handler", h) }
-            return .done
-        }
-        t.register("decoders", 0, 0) { call in
-            call.reply.field("plugin", "mpg123")
-            call.reply.field("suffix", "mp3")
-            call.reply.field("mime_type", "audio/mpeg")
-            return .done
-        }
-        t.register("config", 0, 0) { _ throws(ProtocolError) in
-            throw ProtocolError(.permission, "Command only permitted to local clients")
-        }
-        t.register("password", 1, 1) { _ throws(ProtocolError) in
-            // No passwords: the socket is the user's own (0600). mpd's text for a wrong one.
-            throw ProtocolError(.password, "incorrect password")
-        }
-        // One player, so one partition: mpd 0.22's `default` (Cantata asks).
-        t.register("listpartitions", 0, 0) { call in
-            call.reply.field("partition", "default")
-            return .done
-        }
-        t.register("partition", 1, 1) { call throws(ProtocolError) in
-            guard call.args[0] == "default" else { throw ProtocolError(.noExist, "No such partition") }
-            return .done
-        }
+    static func handleClose(_: CommandCall, _ s: Services) throws -> CommandOutcome {
+        return .close
     }
 
-    /// This connection's own settings: which tags replies carry
-    /// (`tagtypes`), and the chunk size of binary replies (`binarylimit`).
-    static func registerConnectionSettings(_ t: inout CommandTable, _ s: Services) {
-        t.register("tagtypes", 0, nil) { call throws(ProtocolError) in
-            guard let sub = call.args.first else {
-                for tag in TagType.advertised where call.session.tags.contains(tag) { call.reply.field("tagtype", tag.mpdName) }
-                return .done
+    /// previewd's extension: a stream of `event:` records with reasons.
+    static func handleEvents(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        var tick: Double?
+        if let text = call.args.first {
+            guard let seconds = Double(text), seconds >= 0.1, seconds <= 3600 else {
+                throw ProtocolError(.argument, "tick interval must be seconds from 0.1 to 3600: \(text)")
             }
-            var names: [TagType] = []
-            for name in call.args.dropFirst() {
-                guard let tag = TagType(name: name) else { throw ProtocolError(.argument, "Unknown tag type") }
-                names.append(tag)
-            }
-            let hasNames = call.args.count > 1
-            switch sub {
-            case "enable", "disable":
-                guard hasNames else { throw ProtocolError(.argument, "Not enough arguments") }
-                if sub == "enable" { call.session.tags.formUnion(names) } else { call.session.tags.subtract(names) }
-            case "clear", "all":
-                guard !hasNames else { throw ProtocolError(.argument, "Too many arguments") }
-                call.session.tags = sub == "clear" ? .none : .all
-            default: throw ProtocolError(.argument, "Unknown sub command")
-            }
-            return .done
+            tick = seconds
         }
-        t.register("binarylimit", 1, 1) { call throws(ProtocolError) in
-            let n = try Arguments.unsigned(call.args[0])
-            guard n >= 64 else { throw ProtocolError(.argument, "Value too small") }
-            call.session.binaryLimit = n
-            return .done
-        }
+        call.reply.append(raw: PlayerEvent(name: "player", reason: .subscribed, fields: s.controller.eventFields()).protocolLines)
+        return .events(tick: tick)
     }
 
-    /// Client-to-client messages: channels are made by subscribing, and a
-    /// message waits in each subscriber's connection until `readmessages`.
-    static func registerMessages(_ t: inout CommandTable, _ s: Services) {
-        t.register("subscribe", 1, 1) { call throws(ProtocolError) in
-            try MessageHub.checkChannel(call.args[0])
-            guard call.session.subscriptions.insert(call.args[0]).inserted else {
-                throw ProtocolError(.exist, "already subscribed to this channel")
-            }
-            s.controller.changed(.subscription)
+    static func handleIdle(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        var mask: Subsystems = []
+        for name in call.args { mask.insert(try Subsystems(name: name)) }
+        return .idle(mask.isEmpty ? .all : mask)
+    }
+
+    // What the server offers, for clients that ask before using it: the
+    // commands refused (`notcommands`: none), URL handlers and decoders.
+    // `config` and `password` are refused in mpd's words.
+
+    static func handleNotcommands(_: CommandCall, _ s: Services) throws -> CommandOutcome {
+        return .done
+    }
+
+    static func handleUrlhandlers(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        for h in ["deezer:", "http://", "https://"] { call.reply.field("handler", h) }
+        return .done
+    }
+
+    static func handleDecoders(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        call.reply.field("plugin", "mpg123")
+        call.reply.field("suffix", "mp3")
+        call.reply.field("mime_type", "audio/mpeg")
+        return .done
+    }
+
+    static func handleConfig(_: CommandCall, _ s: Services) throws -> CommandOutcome {
+        throw ProtocolError(.permission, "Command only permitted to local clients")
+    }
+
+    static func handlePassword(_: CommandCall, _ s: Services) throws -> CommandOutcome {
+        // No passwords: the socket is the user's own (0600). mpd's text for a wrong one.
+        throw ProtocolError(.password, "incorrect password")
+    }
+
+    /// One player, so one partition: mpd 0.22's `default` (Cantata asks).
+    static func handleListpartitions(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        call.reply.field("partition", "default")
+        return .done
+    }
+
+    static func handlePartition(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        guard call.args[0] == "default" else { throw ProtocolError(.noExist, "No such partition") }
+        return .done
+    }
+
+    // This connection's own settings: which tags replies carry
+    // (`tagtypes`), and the chunk size of binary replies (`binarylimit`).
+
+    static func handleTagtypes(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        guard let sub = call.args.first else {
+            for tag in TagType.advertised where call.session.tags.contains(tag) { call.reply.field("tagtype", tag.mpdName) }
             return .done
         }
-        t.register("unsubscribe", 1, 1) { call throws(ProtocolError) in
-            guard call.session.subscriptions.remove(call.args[0]) != nil else {
-                throw ProtocolError(.noExist, "not subscribed to this channel")
-            }
-            s.controller.changed(.subscription)
-            return .done
+        var names: [TagType] = []
+        for name in call.args.dropFirst() {
+            guard let tag = TagType(name: name) else { throw ProtocolError(.argument, "Unknown tag type") }
+            names.append(tag)
         }
-        t.register("channels", 0, 0) { call in
-            for channel in s.hub.channels { call.reply.field("channel", channel) }
-            return .done
+        let hasNames = call.args.count > 1
+        switch sub {
+        case "enable", "disable":
+            guard hasNames else { throw ProtocolError(.argument, "Not enough arguments") }
+            if sub == "enable" { call.session.tags.formUnion(names) } else { call.session.tags.subtract(names) }
+        case "clear", "all":
+            guard !hasNames else { throw ProtocolError(.argument, "Too many arguments") }
+            call.session.tags = sub == "clear" ? .none : .all
+        default: throw ProtocolError(.argument, "Unknown sub command")
         }
-        t.register("readmessages", 0, 0) { call in
-            for m in call.session.messages {
-                call.reply.field("channel", m.channel)
-                call.reply.field("message", m.text)
-            }
-            call.session.messages = []
-            return .done
+        return .done
+    }
+
+    static func handleBinarylimit(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let n = try Arguments.unsigned(call.args[0])
+        guard n >= 64 else { throw ProtocolError(.argument, "Value too small") }
+        call.session.binaryLimit = n
+        return .done
+    }
+
+    // Client-to-client messages: channels are made by subscribing, and a
+    // message waits in each subscriber's connection until `readmessages`.
+
+    static func handleSubscribe(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        try MessageHub.checkChannel(call.args[0])
+        guard call.session.subscriptions.insert(call.args[0]).inserted else {
+            throw ProtocolError(.exist, "already subscribed to this channel")
         }
-        t.register("sendmessage", 2, 2) { call throws(ProtocolError) in
-            try MessageHub.checkChannel(call.args[0])
-            try s.hub.send(call.args[1], to: call.args[0])
-            return .done
+        s.controller.changed(.subscription)
+        return .done
+    }
+
+    static func handleUnsubscribe(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        guard call.session.subscriptions.remove(call.args[0]) != nil else {
+            throw ProtocolError(.noExist, "not subscribed to this channel")
         }
+        s.controller.changed(.subscription)
+        return .done
+    }
+
+    static func handleChannels(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        for channel in s.hub.channels { call.reply.field("channel", channel) }
+        return .done
+    }
+
+    static func handleReadmessages(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        for m in call.session.messages {
+            call.reply.field("channel", m.channel)
+            call.reply.field("message", m.text)
+        }
+        call.session.messages = []
+        return .done
+    }
+
+    static func handleSendmessage(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        try MessageHub.checkChannel(call.args[0])
+        try s.hub.send(call.args[1], to: call.args[0])
+        return .done
     }
 }
 

@@ -5,67 +5,64 @@ import PreviewStorage
 // MPD's database view, mapped onto the Deezer catalog. Searching lives in
 // Commands+Search.swift, album art in Commands+Covers.swift.
 extension Commands {
-    /// `lsinfo`: the root lists Deezer's chart, the Want to Listen list, the
-    /// Library, the discovery lists and the stored playlists as directories
-    /// and playlists; the Library opens as its saved songs, any catalog URI
-    /// as its songs, the discovery lists as in `discoveryListing`.
-    static func registerDatabaseBrowsing(_ t: inout CommandTable, _ s: Services) {
-        let c = s.controller
+    // `lsinfo`: the root lists Deezer's chart, the Want to Listen list, the
+    // Library, the discovery lists and the stored playlists as directories
+    // and playlists; the Library opens as its saved songs, any catalog URI
+    // as its songs, the discovery lists as in `discoveryListing`.
+
+    static func handleLsinfo(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         let store = s.playlists
-        t.register("lsinfo", 0, 1) { call throws(ProtocolError) in
-            let uri = call.args.first ?? ""
-            if uri.isEmpty || uri == "/" {
-                call.reply.field("directory", "deezer:chart")
-                call.reply.field("directory", "deezer:wantlist")
-                call.reply.field("directory", Library.directory)
-                for d in discoveryDirectories { call.reply.field("directory", d) }
-                for entry in store.list() {
-                    call.reply.field("playlist", entry.name)
-                    call.reply.field("Last-Modified", SystemClock.iso8601(entry.modified))
-                }
-                return .done
+        let uri = call.args.first ?? ""
+        if uri.isEmpty || uri == "/" {
+            call.reply.field("directory", "deezer:chart")
+            call.reply.field("directory", "deezer:wantlist")
+            call.reply.field("directory", Library.directory)
+            for d in discoveryDirectories { call.reply.field("directory", d) }
+            for entry in store.list() {
+                call.reply.field("playlist", entry.name)
+                call.reply.field("Last-Modified", SystemClock.iso8601(entry.modified))
             }
-            if uri == "deezer:wantlist" {
-                wantListing(call, s)
-                return .pending
-            }
-            if uri == Library.directory {
-                for song in s.library.songs { call.reply.song(song, tags: call.session.tags) }
-                return .done
-            }
-            if discoveryListing(uri, call, s) || listenNowListing(uri, call, s) { return .pending }
-            let item: CatalogURI
-            do { item = try CatalogURI(parsing: uri) } catch {
-                // As mpd: a URI of a scheme nobody serves (Cantata probes
-                // `mpd-client://`) is an argument error, not a missing directory.
-                if let scheme = uri.firstRange(of: "://"), !["http", "https"].contains(uri[..<scheme.lowerBound].lowercased()) {
-                    throw ProtocolError(.argument, "Unsupported URI scheme")
-                }
-                throw ProtocolError(.noExist, "No such directory")
-            }
-            if case .stream = item { throw ProtocolError(.noExist, "No such directory") }
-            s.catalog.songs(for: item) { result in
-                switch result {
-                case .failure(let e): call.finish(e)
-                case .success(let songs):
-                    for song in songs { call.reply.song(song, tags: call.session.tags) }
-                    call.finish(nil)
-                }
-            }
+            return .done
+        }
+        if uri == "deezer:wantlist" {
+            wantListing(call, s)
             return .pending
         }
-    }
-
-    /// `update [URI]` and `rescan`: a job that resolves every Library item
-    /// anew (`LibraryUpdater`; the URI is not used: the Library is small
-    /// next to a music directory). The reply is the job id.
-    static func registerDatabaseUpdate(_ t: inout CommandTable, _ s: Services) {
-        for name in ["update", "rescan"] {
-            t.register(name, 0, 1) { call in
-                call.reply.field("updating_db", s.libraryUpdater.start())
-                return .done
+        if uri == Library.directory {
+            for song in s.library.songs { call.reply.song(song, tags: call.session.tags) }
+            return .done
+        }
+        if discoveryListing(uri, call, s) || listenNowListing(uri, call, s) { return .pending }
+        let item: CatalogURI
+        do { item = try CatalogURI(parsing: uri) } catch {
+            // As mpd: a URI of a scheme nobody serves (Cantata probes
+            // `mpd-client://`) is an argument error, not a missing directory.
+            if let scheme = uri.firstRange(of: "://"), !["http", "https"].contains(uri[..<scheme.lowerBound].lowercased()) {
+                throw ProtocolError(.argument, "Unsupported URI scheme")
+            }
+            throw ProtocolError(.noExist, "No such directory")
+        }
+        if case .stream = item { throw ProtocolError(.noExist, "No such directory") }
+        s.catalog.songs(for: item) { result in
+            switch result {
+            case .failure(let e): call.finish(e)
+            case .success(let songs):
+                for song in songs { call.reply.song(song, tags: call.session.tags) }
+                call.finish(nil)
             }
         }
+        return .pending
+    }
+
+    // `update [URI]` and `rescan`: a job that resolves every Library item
+    // anew (`LibraryUpdater`; the URI is not used: the Library is small
+    // next to a music directory). The reply is the job id.
+
+    /// `update`/`rescan` (the same job here: every Library item is resolved
+    /// again): the job id, as `updating_db:`.
+    static func handleUpdate(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        call.reply.field("updating_db", s.libraryUpdater.start())
+        return .done
     }
 
     /// `lsinfo deezer:wantlist`: albums are directories to open, tracks are

@@ -6,38 +6,39 @@ import PreviewCore
 // Replies are records as in Commands+Catalog.swift, plus `radio:
 // deezer:radio:ID` with `Title:`, and `total: N` where a total is known.
 extension Commands {
-    /// `catalogeditorial picks|releases [genre G] [limit N] [index N]` and
-    /// `catalogradios [genre G | top] [limit N] [index N]`.
-    static func registerDiscovery(_ t: inout CommandTable, _ s: Services) {
+    // `catalogeditorial picks|releases [genre G] [limit N] [index N]` and
+    // `catalogradios [genre G | top] [limit N] [index N]`.
+
+    static func handleCatalogeditorial(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         let b = s.catalog
-        t.register("catalogeditorial", 1, 7) { call throws(ProtocolError) in
-            let list = call.args[0]
-            guard list == "picks" || list == "releases" else {
-                throw ProtocolError(.argument, "editorial lists are picks and releases, not \"\(list)\"")
-            }
-            let w = try ListWindow(call.args.dropFirst())
-            withGenre(w.genre, b, call: call) { id in
-                // Picks come as one unpaged `{data}`; releases page as charts do.
-                let path = list == "picks" ? "/editorial/\(id)/selection" : "/editorial/\(id)/releases"
-                pagedList(b, path, paged: list == "releases", w, as: DeezerAlbum.self, call: call) { call.reply.album($0) }
-            }
+        let list = call.args[0]
+        guard list == "picks" || list == "releases" else {
+            throw ProtocolError(.argument, "editorial lists are picks and releases, not \"\(list)\"")
+        }
+        let w = try ListWindow(call.args.dropFirst())
+        withGenre(w.genre, b, call: call) { id in
+            // Picks come as one unpaged `{data}`; releases page as charts do.
+            let path = list == "picks" ? "/editorial/\(id)/selection" : "/editorial/\(id)/releases"
+            pagedList(b, path, paged: list == "releases", w, as: DeezerAlbum.self, call: call) { call.reply.album($0) }
+        }
+        return .pending
+    }
+
+    static func handleCatalogradios(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let b = s.catalog
+        let w = try ListWindow(call.args[...], allowTop: true)
+        if w.top {
+            pagedList(b, "/radio/top", paged: true, w, as: DeezerRadio.self, call: call) { call.reply.radio($0) }
             return .pending
         }
-        t.register("catalogradios", 0, 6) { call throws(ProtocolError) in
-            let w = try ListWindow(call.args[...], allowTop: true)
-            if w.top {
-                pagedList(b, "/radio/top", paged: true, w, as: DeezerRadio.self, call: call) { call.reply.radio($0) }
-                return .pending
-            }
-            guard let genre = w.genre else {
-                pagedList(b, "/radio", paged: false, w, as: DeezerRadio.self, call: call) { call.reply.radio($0) }
-                return .pending
-            }
-            withGenre(genre, b, call: call) { id in
-                pagedList(b, "/genre/\(id)/radios", paged: false, w, as: DeezerRadio.self, call: call) { call.reply.radio($0) }
-            }
+        guard let genre = w.genre else {
+            pagedList(b, "/radio", paged: false, w, as: DeezerRadio.self, call: call) { call.reply.radio($0) }
             return .pending
         }
+        withGenre(genre, b, call: call) { id in
+            pagedList(b, "/genre/\(id)/radios", paged: false, w, as: DeezerRadio.self, call: call) { call.reply.radio($0) }
+        }
+        return .pending
     }
 
     /// `catalogchart KIND [genre G] [limit N] [index N]`: one page of

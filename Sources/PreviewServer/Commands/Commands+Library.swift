@@ -3,22 +3,25 @@ import PreviewPlatform
 import PreviewStorage
 
 extension Commands {
-    /// The Library's own commands: `libraryadd URI`, `libraryrm URI`,
-    /// `librarylist`. Each change tells idle clients `database`: the
-    /// Library is what MPD clients see as the database.
-    static func registerLibrary(_ t: inout CommandTable, _ s: Services) {
-        t.register("libraryadd", 1, 1) { call throws in try libraryAdd(call, s) }
-        t.register("libraryrm", 1, 1) { call throws in
-            try s.library.remove(try Library.item(call.args[0]).text, at: Int(s.controller.clock.wall()))
-            s.controller.changed(.database)
-            return .done
-        }
-        // librarylist: newest first; tracks as songs, albums and artists as
-        // records opened by their URI (as wantlist and the catalog commands).
-        t.register("librarylist", 0, 0) { call in
-            for entry in s.library.entries { call.reply.libraryEntry(entry) }
-            return .done
-        }
+    // The Library's own commands: `libraryadd URI`, `libraryrm URI`,
+    // `librarylist`. Each change tells idle clients `database`: the
+    // Library is what MPD clients see as the database.
+
+    static func handleLibraryadd(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        return try libraryAdd(call, s)
+    }
+
+    static func handleLibraryrm(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        try s.library.remove(try Library.item(call.args[0]).text, at: Int(s.controller.clock.wall()))
+        s.controller.changed(.database)
+        return .done
+    }
+
+    /// librarylist: newest first; tracks as songs, albums and artists as
+    /// records opened by their URI (as wantlist and the catalog commands).
+    static func handleLibrarylist(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        for entry in s.library.entries { call.reply.libraryEntry(entry) }
+        return .done
     }
 
     /// `libraryadd URI`: resolved once now, so that listing it needs no
@@ -47,28 +50,27 @@ extension Commands {
         return .pending
     }
 
-    /// `listall [URI]` (`file:` lines) and `listallinfo [URI]` (song
-    /// records): without a URI, `/` or `deezer:library`, the Library's songs;
-    /// a catalog URI lists that item's songs, as `lsinfo` does.
-    static func registerLibraryListing(_ t: inout CommandTable, _ s: Services) {
-        for (name, records) in [("listall", false), ("listallinfo", true)] {
-            t.register(name, 0, 1) { call throws(ProtocolError) in
-                let write = { (songs: [Song]) in
-                    for song in songs {
-                        if records { call.reply.song(song, tags: call.session.tags) } else { call.reply.field("file", song.uri) }
-                    }
-                }
-                let uri = call.args.first ?? ""
-                if uri.isEmpty || uri == "/" || uri == Library.directory {
-                    write(s.library.songs)
-                    return .done
-                }
-                let item = try CatalogURI(parsing: uri)
-                if case .stream = item { throw ProtocolError(.noExist, "No such directory") }
-                s.catalog.songs(for: item) { result in call.answer(result, fill: write) }
-                return .pending
+    // `listall [URI]` (`file:` lines) and `listallinfo [URI]` (song
+    // records): without a URI, `/` or `deezer:library`, the Library's songs;
+    // a catalog URI lists that item's songs, as `lsinfo` does.
+
+    /// `listall [URI]` (file names) and `listallinfo [URI]` (`records`: songs
+    /// with their tags) of the Library, or of a catalog item.
+    static func handleListAll(_ call: CommandCall, _ s: Services, records: Bool) throws -> CommandOutcome {
+        let write = { (songs: [Song]) in
+            for song in songs {
+                if records { call.reply.song(song, tags: call.session.tags) } else { call.reply.field("file", song.uri) }
             }
         }
+        let uri = call.args.first ?? ""
+        if uri.isEmpty || uri == "/" || uri == Library.directory {
+            write(s.library.songs)
+            return .done
+        }
+        let item = try CatalogURI(parsing: uri)
+        if case .stream = item { throw ProtocolError(.noExist, "No such directory") }
+        s.catalog.songs(for: item) { result in call.answer(result, fill: write) }
+        return .pending
     }
 }
 

@@ -2,21 +2,20 @@ import PreviewCatalog
 import PreviewCore
 
 extension Commands {
-    /// `catalognow`: Listen Now's sections, each opened by `section: TITLE`
-    /// and holding album records (`album: deezer:album:ID`) or songs
-    /// (`file: deezer:track:ID`); a want-list entry the catalog cannot
-    /// describe is `file:` or `album:` with its URI alone.
-    static func registerListenNow(_ t: inout CommandTable, _ s: Services) {
-        t.register("catalognow", 0, 0) { call in
-            ListenNow.build(s.catalog, library: Array(s.library.entries), wants: s.wants.entries) { sections in
-                for section in sections {
-                    call.reply.field("section", section.title)
-                    for entry in section.entries { call.reply.listenNowEntry(entry, tags: call.session.tags) }
-                }
-                call.finish(nil)
+    // `catalognow`: Listen Now's sections, each opened by `section: TITLE`
+    // and holding album records (`album: deezer:album:ID`) or songs
+    // (`file: deezer:track:ID`); a want-list entry the catalog cannot
+    // describe is `file:` or `album:` with its URI alone.
+
+    static func handleCatalognow(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        ListenNow.build(s.catalog, library: Array(s.library.entries), wants: s.wants.entries) { sections in
+            for section in sections {
+                call.reply.field("section", section.title)
+                for entry in section.entries { call.reply.listenNowEntry(entry, tags: call.session.tags) }
             }
-            return .pending
+            call.finish(nil)
         }
+        return .pending
     }
 
     /// `lsinfo deezer:now`: the sections as directories (`deezer:picks`,

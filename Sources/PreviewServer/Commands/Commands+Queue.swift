@@ -2,157 +2,190 @@ import PreviewCore
 import PreviewPlayback
 
 extension Commands {
-    /// Changing what is queued: adding (catalog URIs resolve first, so
-    /// `add` and `addid` answer later), deleting, clearing, moving, swapping
-    /// and shuffling, by position or by song id.
-    static func registerQueueEdits(_ t: inout CommandTable, _ s: Services) {
+    // Changing what is queued: adding (catalog URIs resolve first, so
+    // `add` and `addid` answer later), deleting, clearing, moving, swapping
+    // and shuffling, by position or by song id.
+
+    static func handleAdd(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         let c = s.controller
-        t.register("add", 1, 2) { call throws(ProtocolError) in
-            let position = try call.args.count > 1 ? Arguments.position(call.args[1]) : nil
-            c.add(uri: call.args[0], position: position) { result in
-                if case .failure(let e) = result { call.finish(e) } else { call.finish(nil) }
-            }
-            return .pending
+        let position = try call.args.count > 1 ? Arguments.position(call.args[1]) : nil
+        c.add(uri: call.args[0], position: position) { result in
+            if case .failure(let e) = result { call.finish(e) } else { call.finish(nil) }
         }
-        t.register("addid", 1, 2) { call throws(ProtocolError) in
-            let position = try call.args.count > 1 ? Arguments.position(call.args[1]) : nil
-            c.add(uri: call.args[0], position: position) { result in
-                switch result {
-                case .failure(let e): call.finish(e)
-                case .success(let ids):
-                    for id in ids { call.reply.field("Id", Int(id)) }
-                    call.finish(nil)
-                }
-            }
-            return .pending
-        }
-        t.register("delete", 1, 1) { call throws(ProtocolError) in
-            try c.delete(positions: try range(call.args[0], count: c.queueLength))
-            return .done
-        }
-        t.register("deleteid", 1, 1) { call throws(ProtocolError) in
-            try c.delete(id: try songID(call.args[0]))
-            return .done
-        }
-        t.register("clear", 0, 0) { _ in
-            c.clear()
-            return .done
-        }
-        t.register("move", 2, 2) { call throws(ProtocolError) in
-            let from = try range(call.args[0], count: c.queueLength)
-            try c.move(positions: from, to: try moveTarget(c, call.args[1]))
-            return .done
-        }
-        t.register("moveid", 2, 2) { call throws(ProtocolError) in
-            guard let from = c.position(of: try songID(call.args[0])) else { throw ProtocolError(.noExist, "No such song") }
-            try c.move(positions: from..<(from + 1), to: try moveTarget(c, call.args[1]))
-            return .done
-        }
-        t.register("swap", 2, 2) { call throws(ProtocolError) in
-            try c.swap(try Arguments.unsigned(call.args[0]), try Arguments.unsigned(call.args[1]))
-            return .done
-        }
-        t.register("swapid", 2, 2) { call throws(ProtocolError) in
-            guard let a = c.position(of: try songID(call.args[0])),
-                  let b = c.position(of: try songID(call.args[1])) else { throw ProtocolError(.noExist, "No such song") }
-            try c.swap(a, b)
-            return .done
-        }
-        t.register("shuffle", 0, 1) { call throws(ProtocolError) in
-            try c.shuffle(positions: call.args.isEmpty ? nil : try range(call.args[0], count: c.queueLength))
-            return .done
-        }
+        return .pending
     }
 
-    /// Reading the queue: whole or by position/id window, the changes since
-    /// a queue version (`plchanges`), and MPD's filter over queued songs.
-    static func registerQueueListing(_ t: inout CommandTable, _ s: Services) {
+    static func handleAddid(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         let c = s.controller
-        t.register("playlistinfo", 0, 1) { call throws(ProtocolError) in
-            var positions = 0..<c.queueLength
-            if let arg = call.args.first, arg != "-1" {
-                positions = try range(arg, count: c.queueLength)
-            }
-            call.listing = SongListing(songs: c.queuedSongs, positions: positions, tags: call.session.tags)
-            return .done
-        }
-        t.register("playlistid", 0, 1) { call throws(ProtocolError) in
-            if let arg = call.args.first {
-                guard let pos = c.position(of: try songID(arg)) else { throw ProtocolError(.noExist, "No such song") }
-                call.reply.song(c.queuedSongs[pos], position: pos, tags: call.session.tags)
-            } else {
-                call.listing = SongListing(songs: c.queuedSongs, positions: 0..<c.queueLength, tags: call.session.tags)
-            }
-            return .done
-        }
-        t.register("playlist", 0, 0) { call in
-            for (pos, entry) in c.queuedSongs.enumerated() { call.reply.append(raw: "\(pos):file: \(entry.song.uri)\n") }
-            return .done
-        }
-        t.register("plchanges", 1, 2) { call throws(ProtocolError) in
-            let since = try Arguments.integer(call.args[0])
-            let window = call.args.count > 1 ? try range(call.args[1], count: c.queueLength) : 0..<c.queueLength
-            for pos in c.queueChanges(since: UInt32(clamping: max(since, 0))) where window.contains(pos) {
-                call.reply.song(c.queuedSongs[pos], position: pos, tags: call.session.tags)
-            }
-            return .done
-        }
-        t.register("plchangesposid", 1, 2) { call throws(ProtocolError) in
-            let since = try Arguments.integer(call.args[0])
-            let window = call.args.count > 1 ? try range(call.args[1], count: c.queueLength) : 0..<c.queueLength
-            for pos in c.queueChanges(since: UInt32(clamping: max(since, 0))) where window.contains(pos) {
-                call.reply.field("cpos", pos)
-                call.reply.field("Id", Int(c.queuedSongs[pos].id))
-            }
-            return .done
-        }
-        for (name, fold) in [("playlistfind", false), ("playlistsearch", true)] {
-            t.register(name, 1, nil) { call throws(ProtocolError) in
-                let filter = try SongFilter.parse(call.args, foldCase: fold)
-                for (pos, entry) in c.queuedSongs.enumerated() where filter.matches(entry.song) {
-                    call.reply.song(entry, position: pos, tags: call.session.tags)
-                }
-                return .done
+        let position = try call.args.count > 1 ? Arguments.position(call.args[1]) : nil
+        c.add(uri: call.args[0], position: position) { result in
+            switch result {
+            case .failure(let e): call.finish(e)
+            case .success(let ids):
+                for id in ids { call.reply.field("Id", Int(id)) }
+                call.finish(nil)
             }
         }
+        return .pending
     }
 
-    /// What belongs to one queued song rather than the song: its priority
-    /// (for random play), the part of it that plays (`rangeid`), and tags
-    /// set by the client.
-    static func registerQueueSongSettings(_ t: inout CommandTable, _ s: Services) {
+    static func handleDelete(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         let c = s.controller
-        t.register("prio", 2, nil) { call throws(ProtocolError) in
-            let priority = try priorityArgument(call.args[0])
-            let ranges = try call.args.dropFirst().map { (a) throws(ProtocolError) in try range(a, count: c.queueLength) }
-            for r in ranges { for pos in r { c.setPriority(priority, id: c.queuedSongs[pos].id) } }
-            return .done
+        try c.delete(positions: try range(call.args[0], count: c.queueLength))
+        return .done
+    }
+
+    static func handleDeleteid(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        try c.delete(id: try songID(call.args[0]))
+        return .done
+    }
+
+    static func handleClear(_: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        c.clear()
+        return .done
+    }
+
+    static func handleMove(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        let from = try range(call.args[0], count: c.queueLength)
+        try c.move(positions: from, to: try moveTarget(c, call.args[1]))
+        return .done
+    }
+
+    static func handleMoveid(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        guard let from = c.position(of: try songID(call.args[0])) else { throw ProtocolError(.noExist, "No such song") }
+        try c.move(positions: from..<(from + 1), to: try moveTarget(c, call.args[1]))
+        return .done
+    }
+
+    static func handleSwap(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        try c.swap(try Arguments.unsigned(call.args[0]), try Arguments.unsigned(call.args[1]))
+        return .done
+    }
+
+    static func handleSwapid(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        guard let a = c.position(of: try songID(call.args[0])),
+              let b = c.position(of: try songID(call.args[1])) else { throw ProtocolError(.noExist, "No such song") }
+        try c.swap(a, b)
+        return .done
+    }
+
+    static func handleShuffle(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        try c.shuffle(positions: call.args.isEmpty ? nil : try range(call.args[0], count: c.queueLength))
+        return .done
+    }
+
+    // Reading the queue: whole or by position/id window, the changes since
+    // a queue version (`plchanges`), and MPD's filter over queued songs.
+
+    static func handlePlaylistinfo(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        var positions = 0..<c.queueLength
+        if let arg = call.args.first, arg != "-1" {
+            positions = try range(arg, count: c.queueLength)
         }
-        t.register("prioid", 2, nil) { call throws(ProtocolError) in
-            let priority = try priorityArgument(call.args[0])
-            let ids = try call.args.dropFirst().map { (a) throws(ProtocolError) in try songID(a) }
-            guard ids.allSatisfy({ c.position(of: $0) != nil }) else { throw ProtocolError(.noExist, "No such song") }
-            for id in ids { c.setPriority(priority, id: id) }
-            return .done
+        call.listing = SongListing(songs: c.queuedSongs, positions: positions, tags: call.session.tags)
+        return .done
+    }
+
+    static func handlePlaylistid(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        if let arg = call.args.first {
+            guard let pos = c.position(of: try songID(arg)) else { throw ProtocolError(.noExist, "No such song") }
+            call.reply.song(c.queuedSongs[pos], position: pos, tags: call.session.tags)
+        } else {
+            call.listing = SongListing(songs: c.queuedSongs, positions: 0..<c.queueLength, tags: call.session.tags)
         }
-        t.register("rangeid", 2, 2) { call throws(ProtocolError) in
-            let id = try songID(call.args[0])
-            try c.setRange(try songRange(call.args[1]), id: id)
-            return .done
+        return .done
+    }
+
+    static func handlePlaylist(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        for (pos, entry) in c.queuedSongs.enumerated() { call.reply.append(raw: "\(pos):file: \(entry.song.uri)\n") }
+        return .done
+    }
+
+    static func handlePlchanges(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        let since = try Arguments.integer(call.args[0])
+        let window = call.args.count > 1 ? try range(call.args[1], count: c.queueLength) : 0..<c.queueLength
+        for pos in c.queueChanges(since: UInt32(clamping: max(since, 0))) where window.contains(pos) {
+            call.reply.song(c.queuedSongs[pos], position: pos, tags: call.session.tags)
         }
-        t.register("addtagid", 3, 3) { call throws(ProtocolError) in
-            try c.setTag(try tagArgument(call.args[1]), value: call.args[2], id: try songID(call.args[0]))
-            return .done
+        return .done
+    }
+
+    static func handlePlchangesposid(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        let since = try Arguments.integer(call.args[0])
+        let window = call.args.count > 1 ? try range(call.args[1], count: c.queueLength) : 0..<c.queueLength
+        for pos in c.queueChanges(since: UInt32(clamping: max(since, 0))) where window.contains(pos) {
+            call.reply.field("cpos", pos)
+            call.reply.field("Id", Int(c.queuedSongs[pos].id))
         }
-        t.register("cleartagid", 1, 2) { call throws(ProtocolError) in
-            let id = try songID(call.args[0])
-            if call.args.count > 1 {
-                try c.setTag(try tagArgument(call.args[1]), value: nil, id: id)
-            } else {
-                for tag in TagType.allCases { try c.setTag(tag, value: nil, id: id) }
-            }
-            return .done
+        return .done
+    }
+
+    /// `playlistfind FILTER` and `playlistsearch FILTER` (`fold`: case folded):
+    /// the queued songs that match.
+    static func handlePlaylistFind(_ call: CommandCall, _ s: Services, foldCase fold: Bool) throws -> CommandOutcome {
+        let c = s.controller
+        let filter = try SongFilter.parse(call.args, foldCase: fold)
+        for (pos, entry) in c.queuedSongs.enumerated() where filter.matches(entry.song) {
+            call.reply.song(entry, position: pos, tags: call.session.tags)
         }
+        return .done
+    }
+
+    // What belongs to one queued song rather than the song: its priority
+    // (for random play), the part of it that plays (`rangeid`), and tags
+    // set by the client.
+
+    static func handlePrio(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        let priority = try priorityArgument(call.args[0])
+        let ranges = try call.args.dropFirst().map { (a) throws(ProtocolError) in try range(a, count: c.queueLength) }
+        for r in ranges { for pos in r { c.setPriority(priority, id: c.queuedSongs[pos].id) } }
+        return .done
+    }
+
+    static func handlePrioid(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        let priority = try priorityArgument(call.args[0])
+        let ids = try call.args.dropFirst().map { (a) throws(ProtocolError) in try songID(a) }
+        guard ids.allSatisfy({ c.position(of: $0) != nil }) else { throw ProtocolError(.noExist, "No such song") }
+        for id in ids { c.setPriority(priority, id: id) }
+        return .done
+    }
+
+    static func handleRangeid(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        let id = try songID(call.args[0])
+        try c.setRange(try songRange(call.args[1]), id: id)
+        return .done
+    }
+
+    static func handleAddtagid(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        try c.setTag(try tagArgument(call.args[1]), value: call.args[2], id: try songID(call.args[0]))
+        return .done
+    }
+
+    static func handleCleartagid(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        let id = try songID(call.args[0])
+        if call.args.count > 1 {
+            try c.setTag(try tagArgument(call.args[1]), value: nil, id: id)
+        } else {
+            for tag in TagType.allCases { try c.setTag(tag, value: nil, id: id) }
+        }
+        return .done
     }
 
     private static func moveTarget(_ c: PlayerController, _ text: String) throws(ProtocolError) -> Int {

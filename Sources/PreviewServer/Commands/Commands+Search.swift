@@ -1,60 +1,62 @@
 import PreviewCore
 
 extension Commands {
-    /// MPD's database search over the Deezer catalog: a Deezer search, then
-    /// MPD's filter on the results. `find`/`search` list the songs,
-    /// `findadd`/`searchadd` queue them, `searchaddpl` appends them to a
-    /// stored playlist. The `find` forms match case-sensitively, the
-    /// `search` forms fold case, as in mpd.
-    static func registerDatabaseSearch(_ t: inout CommandTable, _ s: Services) {
+    // MPD's database search over the Deezer catalog: a Deezer search, then
+    // MPD's filter on the results. `find`/`search` list the songs,
+    // `findadd`/`searchadd` queue them, `searchaddpl` appends them to a
+    // stored playlist. The `find` forms match case-sensitively, the
+    // `search` forms fold case, as in mpd.
+
+    /// `find`/`search FILTER [sort TAG] [window START:END]`: the catalog songs that
+    /// match (`fold`: case folded).
+    static func handleFind(_ call: CommandCall, _ s: Services, foldCase fold: Bool) throws -> CommandOutcome {
+        let q = try SearchArguments(call.args, foldCase: fold, allowPosition: false)
+        databaseSongs(q.filter, s, wanted: q.window?.upperBound) { result in
+            switch result {
+            case .failure(let e): call.finish(e)
+            case .success(let songs):
+                for song in q.window(songs) { call.reply.song(song, tags: call.session.tags) }
+                call.finish(nil)
+            }
+        }
+        return .pending
+    }
+
+    /// `findadd`/`searchadd FILTER [sort TAG] [window START:END] [position POS]`:
+    /// queues the catalog songs that match (`fold`: case folded).
+    static func handleFindAdd(_ call: CommandCall, _ s: Services, foldCase fold: Bool) throws -> CommandOutcome {
+        let c = s.controller
+        let q = try SearchArguments(call.args, foldCase: fold, allowPosition: true)
+        if let position = q.position { _ = try c.resolve(position) }
+        databaseSongs(q.filter, s, wanted: q.window?.upperBound) { result in
+            do {
+                _ = try c.insert(q.window(try result.get()), at: q.position)
+                call.finish(nil)
+            } catch {
+                call.finish(error)
+            }
+        }
+        return .pending
+    }
+
+    static func handleSearchaddpl(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         let c = s.controller
         let store = s.playlists
-        for (name, fold) in [("find", false), ("search", true)] {
-            t.register(name, 1, nil) { call throws in
-                let q = try SearchArguments(call.args, foldCase: fold, allowPosition: false)
-                databaseSongs(q.filter, s, wanted: q.window?.upperBound) { result in
-                    switch result {
-                    case .failure(let e): call.finish(e)
-                    case .success(let songs):
-                        for song in q.window(songs) { call.reply.song(song, tags: call.session.tags) }
-                        call.finish(nil)
-                    }
-                }
-                return .pending
+        let name = call.args[0]
+        try M3U.checkName(name)
+        let q = try SearchArguments(Array(call.args.dropFirst()), foldCase: true, allowPosition: false)
+        databaseSongs(q.filter, s, wanted: q.window?.upperBound) { result in
+            do {
+                let found = q.window(try result.get())
+                let old = store.exists(name) ? try store.load(name) : []
+                try store.store(name, old + found)
+                c.changed(.storedPlaylist)
+                call.finish(nil)
+            } catch {
+                call.finish(error)
             }
         }
-        for (name, fold) in [("findadd", false), ("searchadd", true)] {
-            t.register(name, 1, nil) { call throws in
-                let q = try SearchArguments(call.args, foldCase: fold, allowPosition: true)
-                if let position = q.position { _ = try c.resolve(position) }
-                databaseSongs(q.filter, s, wanted: q.window?.upperBound) { result in
-                    do {
-                        _ = try c.insert(q.window(try result.get()), at: q.position)
-                        call.finish(nil)
-                    } catch {
-                        call.finish(error)
-                    }
-                }
-                return .pending
-            }
-        }
-        t.register("searchaddpl", 2, nil) { call throws in
-            let name = call.args[0]
-            try M3U.checkName(name)
-            let q = try SearchArguments(Array(call.args.dropFirst()), foldCase: true, allowPosition: false)
-            databaseSongs(q.filter, s, wanted: q.window?.upperBound) { result in
-                do {
-                    let found = q.window(try result.get())
-                    let old = store.exists(name) ? try store.load(name) : []
-                    try store.store(name, old + found)
-                    c.changed(.storedPlaylist)
-                    call.finish(nil)
-                } catch {
-                    call.finish(error)
-                }
-            }
-            return .pending
-        }
+        return .pending
     }
 }
 

@@ -2,65 +2,77 @@ import PreviewCore
 import PreviewPlayback
 
 extension Commands {
-    /// Status, statistics, outputs and replay gain.
-    static func registerStatus(_ t: inout CommandTable, _ s: Services) {
+    // Status, statistics, outputs and replay gain.
+
+    /// `status`, keys in mpd 0.23's order: the same bytes for every connection,
+    /// made once per change or clock tick (`StatusCache`), so a status bar's poll
+    /// costs no formatting.
+    static func statusReply(_ s: Services) -> [UInt8] {
+        s.statusCache.reply(for: s.controller.statusKey) { status(s.controller, &$0) }
+    }
+
+    static func handleCurrentsong(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         let c = s.controller
-        let cache = StatusCache()
-        t.register("status") { cache.reply(for: c.statusKey) { status(c, &$0) } }
-        t.register("currentsong", 0, 0) { call in
-            if let id = c.currentID, let pos = c.position(of: id) {
-                call.reply.song(c.queuedSongs[pos], position: pos, tags: call.session.tags)
-            }
-            return .done
+        if let id = c.currentID, let pos = c.position(of: id) {
+            call.reply.song(c.queuedSongs[pos], position: pos, tags: call.session.tags)
         }
-        t.register("stats", 0, 0) { call in
-            call.reply.field("uptime", Int(clamping: c.uptime, rounding: .down))
-            call.reply.field("playtime", Int(clamping: c.totalPlayTime, rounding: .down))
-            // The database is the Library (Library.Summary says what counts).
-            let library = s.library.summary
-            call.reply.field("artists", library.artists)
-            call.reply.field("albums", library.albums)
-            call.reply.field("songs", library.songs)
-            call.reply.field("db_playtime", library.playtime)
-            // Not before the first save: Cantata takes `db_update: 0` for a
-            // database still being built and waits for ever.
-            if s.library.lastChange > 0 { call.reply.field("db_update", s.library.lastChange) }
-            return .done
+        return .done
+    }
+
+    static func handleStats(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        call.reply.field("uptime", Int(clamping: c.uptime, rounding: .down))
+        call.reply.field("playtime", Int(clamping: c.totalPlayTime, rounding: .down))
+        // The database is the Library (Library.Summary says what counts).
+        let library = s.library.summary
+        call.reply.field("artists", library.artists)
+        call.reply.field("albums", library.albums)
+        call.reply.field("songs", library.songs)
+        call.reply.field("db_playtime", library.playtime)
+        // Not before the first save: Cantata takes `db_update: 0` for a
+        // database still being built and waits for ever.
+        if s.library.lastChange > 0 { call.reply.field("db_update", s.library.lastChange) }
+        return .done
+    }
+
+    static func handleClearerror(_: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        c.clearError()
+        return .done
+    }
+
+    static func handleOutputs(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        for (id, output) in c.outputs.enumerated() {
+            call.reply.field("outputid", id)
+            call.reply.field("outputname", output.name)
+            call.reply.field("plugin", output.plugin)
+            call.reply.field("outputenabled", output.enabled ? 1 : 0)
         }
-        t.register("clearerror", 0, 0) { _ in
-            c.clearError()
-            return .done
+        return .done
+    }
+
+    /// `enableoutput ID`, `disableoutput ID`, `toggleoutput ID`: output ID's
+    /// new state from its old one (`enabled`).
+    static func handleOutputChange(_ call: CommandCall, _ s: Services, enabled: (Bool) -> Bool) throws -> CommandOutcome {
+        try s.controller.setOutput(try Arguments.unsigned(call.args[0]), enabled: enabled)
+        return .done
+    }
+
+    static func handleReplayGainMode(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        guard let mode = ReplayGainMode(rawValue: call.args[0]) else {
+            throw ProtocolError(.argument, "Unrecognized replay gain mode")
         }
-        t.register("outputs", 0, 0) { call in
-            for (id, output) in c.outputs.enumerated() {
-                call.reply.field("outputid", id)
-                call.reply.field("outputname", output.name)
-                call.reply.field("plugin", output.plugin)
-                call.reply.field("outputenabled", output.enabled ? 1 : 0)
-            }
-            return .done
-        }
-        let outputChanges: [(String, @Sendable (Bool) -> Bool)] = [
-            ("enableoutput", { _ in true }), ("disableoutput", { _ in false }), ("toggleoutput", { !$0 }),
-        ]
-        for (name, change) in outputChanges {
-            t.register(name, 1, 1) { call throws(ProtocolError) in
-                try c.setOutput(try Arguments.unsigned(call.args[0]), enabled: change)
-                return .done
-            }
-        }
-        t.register("replay_gain_mode", 1, 1) { call throws(ProtocolError) in
-            guard let mode = ReplayGainMode(rawValue: call.args[0]) else {
-                throw ProtocolError(.argument, "Unrecognized replay gain mode")
-            }
-            c.setReplayGainMode(mode)
-            return .done
-        }
-        t.register("replay_gain_status", 0, 0) { call in
-            call.reply.field("replay_gain_mode", c.replayGainMode)
-            replayGain(c, &call.reply)
-            return .done
-        }
+        c.setReplayGainMode(mode)
+        return .done
+    }
+
+    static func handleReplayGainStatus(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let c = s.controller
+        call.reply.field("replay_gain_mode", c.replayGainMode)
+        replayGain(c, &call.reply)
+        return .done
     }
 
     /// The replay gain of the song playing, in dB, and where it came from

@@ -1,50 +1,50 @@
 import PreviewCore
 
 extension Commands {
-    /// `list TAG [FILTER] [group TAG]...` and `count FILTER [group TAG]`:
-    /// tag values and totals over the database (the Library) or, with a
-    /// filter, over what `find` finds.
-    static func registerTagLists(_ t: inout CommandTable, _ s: Services) {
-        t.register("list", 1, nil) { call throws(ProtocolError) in
-            let request = try TagList(call.args)
-            databaseSongs(request.filter, s) { result in
-                switch result {
-                case .failure(let e): call.finish(e)
-                case .success(let songs):
-                    for line in request.lines(for: songs) { call.reply.field(line.key, line.value) }
-                    call.finish(nil)
-                }
+    // `list TAG [FILTER] [group TAG]...` and `count FILTER [group TAG]`:
+    // tag values and totals over the database (the Library) or, with a
+    // filter, over what `find` finds.
+
+    static func handleList(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let request = try TagList(call.args)
+        databaseSongs(request.filter, s) { result in
+            switch result {
+            case .failure(let e): call.finish(e)
+            case .success(let songs):
+                for line in request.lines(for: songs) { call.reply.field(line.key, line.value) }
+                call.finish(nil)
             }
-            return .pending
         }
-        t.register("count", 1, nil) { call throws(ProtocolError) in
-            var args = call.args
-            var group: TagType?
-            if args.count >= 2, args[args.count - 2] == "group" {
-                guard let tag = TagType(name: args[args.count - 1]) else {
-                    throw ProtocolError(.argument, "Unknown tag type: \(args[args.count - 1])")
-                }
-                group = tag
-                args.removeLast(2)
+        return .pending
+    }
+
+    static func handleCount(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        var args = call.args
+        var group: TagType?
+        if args.count >= 2, args[args.count - 2] == "group" {
+            guard let tag = TagType(name: args[args.count - 1]) else {
+                throw ProtocolError(.argument, "Unknown tag type: \(args[args.count - 1])")
             }
-            let filter = args.isEmpty && group != nil ? nil : try SongFilter.parse(args, foldCase: false)
-            databaseSongs(filter, s) { result in
-                switch result {
-                case .failure(let e): call.finish(e)
-                case .success(let songs):
-                    if let group {
-                        for (value, inside) in TagList.grouped(songs, by: group) {
-                            call.reply.field(group.mpdName, value)
-                            call.reply.totals(inside)
-                        }
-                    } else {
-                        call.reply.totals(songs)
+            group = tag
+            args.removeLast(2)
+        }
+        let filter = args.isEmpty && group != nil ? nil : try SongFilter.parse(args, foldCase: false)
+        databaseSongs(filter, s) { result in
+            switch result {
+            case .failure(let e): call.finish(e)
+            case .success(let songs):
+                if let group {
+                    for (value, inside) in TagList.grouped(songs, by: group) {
+                        call.reply.field(group.mpdName, value)
+                        call.reply.totals(inside)
                     }
-                    call.finish(nil)
+                } else {
+                    call.reply.totals(songs)
                 }
+                call.finish(nil)
             }
-            return .pending
         }
+        return .pending
     }
 
     /// The songs of the database `filter` selects: the Library's matches,
