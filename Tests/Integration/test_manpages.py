@@ -53,3 +53,17 @@ def test_previewctl_page_names_every_command():
                                                  page, re.M)] == []
     for option in ["--socket", "--help", "--json", "--format", "--interval", "--add", "--play", "--limit", "--page"]:
         assert option in page, option
+
+
+def test_previewctl_page_commands_are_the_ones_previewctl_parses():
+    """The COMMANDS section is previewctl's own table (`previewctl __man`,
+    written by contrib/man/update): no command missing, none extra."""
+    section = subprocess.run([PREVIEWCTL, "__man"], capture_output=True, text=True, check=True).stdout
+    section = section.replace("\\-", "-")
+    page = source("previewctl.1")
+    start, end = page.index(".SH COMMANDS\n"), page.index(".SH EXIT STATUS\n")
+    assert page[start:end] == section
+    script = subprocess.run([PREVIEWCTL, "completions", "bash"], capture_output=True, text=True, check=True).stdout
+    completed = [w for w in re.search(r'compgen -W "([^"]+)"', script)[1].split() if not w.startswith("-")]
+    in_page = re.findall(r'^\.B "([a-z-]+)', section, re.M)
+    assert sorted(set(in_page)) == sorted(completed)

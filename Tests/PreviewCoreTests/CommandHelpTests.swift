@@ -38,4 +38,28 @@ import Testing
         #expect(CommandHelp.line(for: bad, arguments: ["random", "maybe"])
                 == "random takes on or off, not \"maybe\". See previewctl random --help")
     }
+
+    @Test func usageCompletionsAndManPageNameExactlyTheParsedCommands() throws {
+        let names = ControlCommand.commands.map(\.name)
+        #expect(Set(names).count == names.count)
+        for name in names + ControlCommand.commands.flatMap(\.aliases) {
+            do { _ = try ControlCommand(arguments: [name]) } catch {
+                #expect(error.unknownCommand == nil, "\(name) is in the table but does not parse")
+            }
+        }
+        let usageNames = ControlCommand.usage.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }
+            .map { String($0.dropFirst(2).prefix { $0 != " " }) }
+        #expect(firstOccurrences(usageNames) == names)
+        let bash = try #require(Completions.script(for: "bash"))
+        #expect(bash.contains("compgen -W \"" + names.joined(separator: " ") + " --socket --help\""))
+        let manNames = ControlCommand.manCommands.replacingAll("\\-", with: "-").split(separator: "\n").filter { $0.hasPrefix(".B \"") }
+            .map { String($0.dropFirst(4).prefix { $0 != " " && $0 != "\"" }) }
+        #expect(firstOccurrences(manNames) == names)
+    }
+}
+
+/// `items` without repeats, in the order each first appears.
+private func firstOccurrences(_ items: [String]) -> [String] {
+    var seen = Set<String>()
+    return items.filter { seen.insert($0).inserted }
 }

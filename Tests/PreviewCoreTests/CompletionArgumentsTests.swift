@@ -20,7 +20,7 @@ import Testing
 
     @Test func nothingTypedGivesTheSubcommands() {
         guard case .words(let names) = Completions.candidates(after: []) else { Issue.record("no words"); return }
-        #expect(names.contains("status") && names.contains("--socket") && names.count == ControlCommand.subcommands.count + 3)
+        #expect(names.contains("status") && names.contains("--socket") && names.count == ControlCommand.subcommands.count + 2)
     }
 
     @Test func genreNamesComeFromTheReply() {

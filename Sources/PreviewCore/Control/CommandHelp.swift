@@ -5,7 +5,7 @@ public enum CommandHelp {
     /// the reason, a "did you mean" for an unknown command, and where help is.
     public static func line(for error: ControlCommand.UsageError, arguments: [String]) -> String {
         if let unknown = error.unknownCommand {
-            let names = ControlCommand.subcommands.map(\.name) + ["previous", "delete", "help"]
+            let names = ControlCommand.commands.flatMap { [$0.name] + $0.aliases }
             if let close = closest(to: unknown, among: names) {
                 return "\(error.message); did you mean \"\(close)\"? See previewctl --help"
             }
@@ -17,33 +17,11 @@ public enum CommandHelp {
         return "\(error.message). See previewctl --help"
     }
 
-    /// The lines of `ControlCommand.usage` about command `name` (its
-    /// synopsis and description lines) under the usage header; nil for a
-    /// name the usage does not mention.
+    /// Command `name`'s lines of the usage text (its synopses and help)
+    /// under the usage header; nil for a name previewctl does not know.
     public static func help(for name: String) -> String? {
-        let lines = ControlCommand.usage.split(separator: "\n", omittingEmptySubsequences: false)
-        var entries: [[Substring]] = []
-        for line in lines.dropFirst() where line.hasPrefix("  ") {
-            // Description lines continue the entry above; an entry starts at column 2.
-            if line.hasPrefix("    "), !entries.isEmpty { entries[entries.count - 1].append(line) } else { entries.append([line]) }
-        }
-        let matching = entries.filter { entry in
-            synopsis(of: entry[0]).split(whereSeparator: { " |[]".contains($0) }).contains { $0 == name }
-        }
-        guard !matching.isEmpty else { return nil }
-        return ([lines[0]] + matching.joined()).joined(separator: "\n") + "\n"
-    }
-
-    /// An entry line's synopsis: what comes before its description, which
-    /// is set off by two spaces or more.
-    private static func synopsis(of line: Substring) -> Substring {
-        let body = line.drop(while: { $0 == " " })
-        var previous: Character?
-        for i in body.indices {
-            if body[i] == " ", previous == " " { return body[..<body.index(before: i)] }
-            previous = body[i]
-        }
-        return body
+        guard let command = ControlCommand.command(named: name) else { return nil }
+        return ([ControlCommand.usageHeader] + command.usageLines).joined(separator: "\n") + "\n"
     }
 
     /// The name in `names` closest to `word` by edit distance (insertions,

@@ -23,7 +23,7 @@ extension Completions {
     /// `previewctl` but the one being completed, without `--socket PATH`).
     public static func candidates(after typed: [String]) -> Candidates {
         let words = typed.filter { !$0.hasPrefix("--socket") }
-        guard let command = words.first else { return .words(ControlCommand.subcommands.map(\.name) + ["help", "--socket", "--help"]) }
+        guard let command = words.first else { return .words(ControlCommand.subcommands.map(\.name) + ["--socket", "--help"]) }
         if words.last == "--genre" { return .genres }
         let args = Array(words.dropFirst())
         switch (command, args.count) {

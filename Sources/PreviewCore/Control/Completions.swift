@@ -1,9 +1,9 @@
-/// Shell completions for previewctl, generated from `ControlCommand.subcommands`
-/// (the list the parser is tested against), so they never drift from the CLI.
+/// Shell completions for previewctl, generated from `ControlCommand.commands`
+/// (the list the parser reads), so they never drift from the CLI.
 public enum Completions {
     /// The script for `shell` (`bash`, `zsh` or `fish`), or nil for others.
     public static func script(for shell: String) -> String? {
-        let all = ControlCommand.subcommands + [("help", "show every command, or one")]
+        let all = ControlCommand.subcommands
         let names = all.map(\.name)
         let words = names.joined(separator: " ")
         switch shell {

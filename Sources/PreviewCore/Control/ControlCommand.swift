@@ -52,82 +52,11 @@ public enum ControlCommand: Equatable, Sendable {
     case showPlaylist(String)
     case editPlaylist(String, PlaylistEdit)
     case removePlaylist(String)
+    /// `help [COMMAND]`: the usage text, or one command's lines of it.
+    case help(String?)
 
     /// The format `current` and `watch` use without `--format`.
     public static let defaultFormat = "%state%[: [%artist% - ]%title%][ %elapsed%/%duration%]"
-
-    /// Every subcommand with a one-line summary: the source of the shell
-    /// completions (a test checks that each one parses).
-    public static let subcommands: [(name: String, summary: String)] = [
-        ("add", "queue URIs"), ("play", "start playing"), ("pause", "pause"), ("toggle", "play or pause"),
-        ("pause-if-playing", "pause when playing"), ("stop", "stop"), ("next", "next song"),
-        ("prev", "previous song"), ("seek", "jump within the song"), ("insert", "queue after the current song"),
-        ("shuffle", "shuffle the queue"), ("random", "random order on or off"), ("repeat", "repeat on or off"),
-        ("queue", "list the queue"), ("clear", "empty the queue"), ("del", "remove a song"), ("crop", "keep only the current song"),
-        ("move", "move a song"), ("volume", "show or change the volume"), ("status", "show the current song"),
-        ("search", "search the catalog"), ("chart", "top lists"), ("album", "an album's tracks"),
-        ("artist", "an artist's top tracks and albums"), ("related", "more like an artist, album or track"), ("info", "details of an item"),
-        ("genres", "Deezer's genres"), ("picks", "editorial picks"), ("releases", "new releases"),
-        ("radios", "Deezer's radios"), ("radio", "an artist's mix or a radio's tracks"),
-        ("now", "Listen Now: picks, releases, more like, want"), ("want", "the Want to Listen list"), ("library", "saved albums, tracks and artists"), ("playlists", "stored playlists"), ("save", "store the queue"),
-        ("load", "queue a stored playlist"), ("playlist", "show a stored playlist"), ("rmplaylist", "remove a stored playlist"),
-        ("current", "one line about the current song"), ("watch", "a line per change, for status bars"),
-        ("completions", "print shell completions"), ("version", "show the version"),
-    ]
-
-    /// The usage text, printed by `previewctl --help` (a usage error prints
-    /// one line instead: `CommandHelp.line`).
-    public static let usage = """
-    usage: previewctl [--socket PATH] COMMAND [ARGS]
-      add URI...        queue deezer:track:ID, deezer:album:ID, deezer:playlist:ID,
-                        deezer:artist:ID, deezer:chart, Deezer links or MP3 URLs
-      play [POS]        start playing (at queue position POS, from 1)
-      pause | toggle    pause; toggle between play and pause
-      pause-if-playing  pause, exit 1 when nothing was playing (for scripts)
-      seek [+|-]S|P%    jump to S seconds (or P percent), or S seconds on or back
-      insert URI        queue URI right after the current song
-      crop | move FROM TO | version | completions bash|zsh|fish
-      current [--format FMT] [--json]
-      watch [--format FMT] [--json] [--interval S]
-                        one line now, or one per change (for status bars); FMT
-                        uses %title% %artist% %album% %file% %state% %elapsed%
-                        %duration% %percent% %volume% %position% %length%, in
-                        watch also %event% %reason% %error%; [optional groups]
-      stop | next [--wait] | prev
-                        stop; the next song (--wait: until it is heard); the previous
-      shuffle           shuffle the queue
-      random on|off     play in random order
-      repeat on|off     start over at the end of the queue
-      queue             list the queue
-      clear             empty the queue
-      del POS           remove the song at position POS (from 1)
-      volume [+|-]N     show, set or change the volume (percent)
-      status            show the current song and state
-      search [tracks|albums|artists] QUERY [--artist X] [--album X] [--limit N] [--page N]
-      chart [tracks|albums|artists|playlists] [--genre NAME|ID] [--limit N] [--page N]
-      chart [tracks|artists|albums] --country NAME | --tag TAG [--limit N] [--page N]
-                        (country and tag charts come from Last.fm: previewd needs --lastfm-key;
-                        albums by tag only)
-      genres | picks [--genre G] | releases [--genre G] | radios [--genre G | --top]
-                        genres, editorial picks, new releases, radios (--limit, --page)
-      album ID [--shuffle] | artist ID [--radio] | radio URI | related URI | info URI
-                        look around the Deezer catalog; each takes --add (queue
-                        the results), --play (queue and play them) and --json
-      now [--play N | --add N] [--json]
-                        Listen Now: Top Picks, New releases, More like your
-                        newest saved album, Want to Listen; numbered entries
-      want [add|rm|toggle URI | play [URI]]
-                        the Want to Listen list (albums and tracks), newest first
-      library [add|rm URI]
-                        the Library: saved albums, tracks and artists, newest first
-      playlists | save NAME [--replace] | load NAME | rmplaylist NAME
-      playlist NAME [rename NEW | del POS | move FROM TO]
-                        stored playlists: list, store the queue, queue one,
-                        remove one; show one or edit it
-      help [COMMAND]    this text, or one command's (also COMMAND --help)
-    exit codes: 0 done, 1 refused by the daemon, 64 usage error, 69 daemon not reachable
-
-    """
 
     /// A usage mistake, described for stderr.
     public struct UsageError: Error, Equatable {
@@ -138,60 +67,6 @@ public enum ControlCommand: Equatable, Sendable {
         public init(message: String, unknownCommand: String? = nil) {
             self.message = message
             self.unknownCommand = unknownCommand
-        }
-    }
-
-    /// Parses the words after the options.
-    /// - Throws: `UsageError` for unknown commands and bad arguments.
-    public init(arguments: [String]) throws(UsageError) {
-        guard let name = arguments.first else { throw UsageError(message: "no command given") }
-        let sub = Subcommand(name: name, args: Array(arguments.dropFirst()))
-        let args = sub.args
-        switch name {
-        case "add":
-            guard !args.isEmpty else { throw UsageError(message: "add needs at least one URI") }
-            self = .add(args)
-        case "play": self = .play(try sub.playPosition())
-        case "pause": try sub.count(0...0); self = .pause
-        case "toggle": try sub.count(0...0); self = .toggle
-        case "stop": try sub.count(0...0); self = .stop
-        case "next":
-            // next answers at once (a held key must not wait for each song);
-            // --wait waits for the new song's audio, as play does.
-            guard args.allSatisfy({ $0 == "--wait" }) else { throw UsageError(message: "wrong number of arguments for \"next\"") }
-            self = .next(wait: !args.isEmpty)
-        case "prev", "previous": try sub.count(0...0); self = .previous
-        case "shuffle": try sub.count(0...0); self = .shuffle
-        case "random": self = .random(try sub.onOff())
-        case "repeat": self = .repeat(try sub.onOff())
-        case "queue": try sub.count(0...0); self = .queue
-        case "clear": try sub.count(0...0); self = .clear
-        case "del", "delete":
-            try sub.count(1...1)
-            self = .delete(try sub.position())
-        case "volume": self = .volume(try sub.volumeChange())
-        case "status": try sub.count(0...0); self = .status
-        case "pause-if-playing": try sub.count(0...0); self = .pauseIfPlaying
-        case "seek": self = .seek(try sub.seekTarget())
-        case "insert": try sub.count(1...1); self = .insert(args[0])
-        case "crop": try sub.count(0...0); self = .crop
-        case "move":
-            let (from, to) = try sub.moveFromTo()
-            self = .move(from, to)
-        case "version": try sub.count(0...0); self = .version
-        case "completions": self = .completions(try sub.shell())
-        case "current", "watch": self = try sub.statusLine()
-        case "want": self = try sub.want()
-        case "library": self = try sub.library()
-        case "now": self = try sub.now()
-        case "playlists": try sub.count(0...0); self = .playlists
-        case "save": self = try sub.save()
-        case "load": try sub.count(1...1); self = .load(args[0])
-        case "playlist": self = try sub.playlist()
-        case "rmplaylist": try sub.count(1...1); self = .removePlaylist(args[0])
-        case "search", "chart", "album", "artist", "related", "info", "genres", "picks", "releases", "radios", "radio":
-            self = .catalog(try CatalogCommand(name: name, arguments: args))
-        default: throw UsageError(message: "unknown command \"\(name)\"", unknownCommand: name)
         }
     }
 }
