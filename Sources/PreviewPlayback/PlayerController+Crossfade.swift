@@ -6,8 +6,12 @@ import PreviewCore
 extension PlayerController {
     /// `crossfade N`: the overlap in seconds, 0 (gapless) to
     /// `Crossfade.maxSeconds`; kept with the state.
-    package func setCrossfade(_ seconds: Int) {
-        streams.crossfadeSeconds = max(0, min(Crossfade.maxSeconds, seconds))
+    /// - Throws: `.argument` for more than `Crossfade.maxSeconds`.
+    package func setCrossfade(_ seconds: Int) throws(ProtocolError) {
+        guard (0...Crossfade.maxSeconds).contains(seconds) else {
+            throw ProtocolError(.argument, "Crossfade too long: at most \(Crossfade.maxSeconds) s for 30-second previews")
+        }
+        streams.crossfadeSeconds = seconds
         queueNextForFade()
         notify(.options)
     }

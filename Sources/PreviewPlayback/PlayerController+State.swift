@@ -17,7 +17,7 @@ extension PlayerController {
     package func restore(_ saved: SavedState, playing: Bool) {
         queue = Queue(restoring: SongInterning.shared(saved.queue), nextID: saved.nextID, version: saved.queueVersion, maxLength: queue.maxLength)
         restoreSettings(volume: saved.volume, outputEnabled: saved.outputEnabled, replayGainMode: saved.replayGainMode)
-        streams.crossfadeSeconds = max(0, min(Crossfade.maxSeconds, saved.crossfade ?? 0))
+        streams.crossfadeSeconds = Crossfade.clamped(saved.crossfade ?? 0)
         var state = saved.state
         if state == .play && !playing { state = .pause }
         if state == .pause && playing { state = .play }

@@ -198,13 +198,13 @@ package final class CatalogBrowser {
         }
         var terms: [String] = []
         for (tag, value) in requirements {
-            let quoted = "\"" + value.replacingAll("\"", with: " ") + "\""
             switch tag {
             case .any: terms.append(value)
-            case .tag(.artist), .tag(.albumArtist), .tag(.artistSort), .tag(.albumArtistSort): terms.append("artist:" + quoted)
-            case .tag(.album), .tag(.albumSort): terms.append("album:" + quoted)
-            case .tag(.title): terms.append("track:" + quoted)
-            case .tag(.label): terms.append("label:" + quoted)
+            case .tag(.artist), .tag(.albumArtist), .tag(.artistSort), .tag(.albumArtistSort):
+                terms.append(DeezerSearch.term("artist", value))
+            case .tag(.album), .tag(.albumSort): terms.append(DeezerSearch.term("album", value))
+            case .tag(.title): terms.append(DeezerSearch.term("track", value))
+            case .tag(.label): terms.append(DeezerSearch.term("label", value))
             case .file, .base, .tag: break
             }
         }
@@ -262,7 +262,7 @@ package final class CatalogBrowser {
     ///   nil where Deezer found nothing (or failed).
     package func resolve(_ entries: [(artist: String, title: String)], completion: @escaping ([DeezerTrack?]) -> Void) {
         let paths = entries.map { e in
-            "/search/track?q=" + percentEncodeQueryValue(Self.field("artist", e.artist) + " " + Self.field("track", e.title)) + "&limit=1"
+            "/search/track?q=" + percentEncodeQueryValue(DeezerSearch.term("artist", e.artist) + " " + DeezerSearch.term("track", e.title)) + "&limit=1"
         }
         firstHits(paths, as: DeezerTrack.self, pick: { _, hits in hits.first }) { [weak self] found in
             for track in found.compactMap({ $0 }) { self?.previewURLs.remember(track) }
@@ -291,15 +291,9 @@ package final class CatalogBrowser {
     /// - Parameter completion: one answer per entry, in order; nil where Deezer found nothing.
     package func resolveAlbums(_ entries: [(artist: String, title: String)], completion: @escaping ([DeezerAlbum?]) -> Void) {
         let paths = entries.map { e in
-            "/search/album?q=" + percentEncodeQueryValue(Self.field("artist", e.artist) + " " + Self.field("album", e.title)) + "&limit=1"
+            "/search/album?q=" + percentEncodeQueryValue(DeezerSearch.term("artist", e.artist) + " " + DeezerSearch.term("album", e.title)) + "&limit=1"
         }
         firstHits(paths, as: DeezerAlbum.self, pick: { _, hits in hits.first }, completion: completion)
-    }
-
-    /// `name:"value"`, Deezer's advanced search term (a quote inside the
-    /// value would end it early, so it becomes a space).
-    private static func field(_ name: String, _ value: String) -> String {
-        name + ":\"" + value.replacingAll("\"", with: " ") + "\""
     }
 
     /// Sends every search in `paths` at once (the client keeps to Deezer's

@@ -9,12 +9,14 @@ extension CatalogCommand {
     }
 
     /// Kinds, plural as the protocol takes them.
-    public static let searchKinds = ["tracks", "albums", "artists", "playlists", "radios"]
+    public static let searchKinds = DeezerSearch.Kind.allCases.map(\.rawValue)
 
-    /// Text options, each a `catalogsearch` field of the same name.
-    static let textOptions = ["--artist": "artist", "--album": "album", "--track": "track", "--label": "label"]
-    /// Number options: durations in seconds, tempos in beats per minute.
-    static let numberOptions = ["--dur-min": "dur_min", "--dur-max": "dur_max", "--bpm-min": "bpm_min", "--bpm-max": "bpm_max"]
+    /// Text options, each a `catalogsearch` field of the same name (`--artist`).
+    static let textOptions = Dictionary(uniqueKeysWithValues: DeezerSearch.textFields.map { ("--" + $0, $0) })
+    /// Number options, the fields with a dash for the underscore (`--dur-min`).
+    static let numberOptions = Dictionary(uniqueKeysWithValues: DeezerSearch.numberFields.map {
+        ("--" + $0.replacingAll("_", with: "-"), $0)
+    })
 
     /// Parses the words after `search`.
     /// - Throws: `ControlCommand.UsageError` naming the option or value at fault.
@@ -22,7 +24,7 @@ extension CatalogCommand {
         typealias UsageError = ControlCommand.UsageError
         var words: [String] = []
         var fields: [SearchField] = []
-        var limit = 25, page = 1
+        var limit = DeezerSearch.defaultLimit, page = 1
         var flags = (add: false, play: false, json: false)
         var reader = OptionReader(arguments: arguments)
         func value(_ flag: String) throws(UsageError) -> String { try reader.value(flag) }
@@ -32,7 +34,7 @@ extension CatalogCommand {
             case "--add": flags.add = true
             case "--play": flags.play = true
             case "--json": flags.json = true
-            case "--limit": limit = try number("--limit", 1...100)
+            case "--limit": limit = try number("--limit", DeezerSearch.limits)
             case "--page": page = try number("--page", 1...1000)
             case _ where Self.textOptions[word] != nil:
                 fields.append(SearchField(name: Self.textOptions[word]!, value: try value(word)))

@@ -9,6 +9,9 @@ public enum Crossfade {
     /// Longest overlap taken, in seconds (a preview lasts 30).
     public static let maxSeconds = 10
 
+    /// `seconds` held within 0...`maxSeconds` (a value from a state file).
+    public static func clamped(_ seconds: Int) -> Int { max(0, min(maxSeconds, seconds)) }
+
     /// The two scales at overlap frame `index` of `length` (outgoing, incoming).
     public static func weights(at index: Int, of length: Int) -> (out: Double, in: Double) {
         guard length > 0, index < length else { return (0, 1) }

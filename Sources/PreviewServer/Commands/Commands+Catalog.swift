@@ -244,36 +244,33 @@ extension Commands {
 
 /// `catalogsearch KIND QUERY [FIELD VALUE]...` with Deezer's advanced fields.
 struct CatalogSearch {
-    enum Kind: String { case tracks, albums, artists, playlists, radios }
-    let kind: Kind
+    let kind: DeezerSearch.Kind
     let path: String
-
-    /// Fields taking a text (quoted in the query) or a number.
-    static let textFields = ["artist", "album", "track", "label"]
-    static let numberFields = ["dur_min", "dur_max", "bpm_min", "bpm_max"]
 
     init(_ args: [String]) throws(ProtocolError) {
         let kindName = args[0].hasSuffix("s") ? args[0] : args[0] + "s"
-        guard let kind = Kind(rawValue: kindName) else {
+        guard let kind = DeezerSearch.Kind(rawValue: kindName) else {
             throw ProtocolError(.argument, "search kinds are tracks, albums, artists, playlists and radios")
         }
         self.kind = kind
         var terms: [String] = []
         if !args[1].isEmpty { terms.append(args[1]) }
-        var limit = 25
+        var limit = DeezerSearch.defaultLimit
         var index = 0
         var i = 2
         while i < args.count {
             let field = args[i]
             guard i + 1 < args.count else { throw ProtocolError(.argument, "\(field) needs a value") }
             let value = args[i + 1]
-            if CatalogSearch.textFields.contains(field) {
-                terms.append("\(field):\"\(value.replacingAll("\"", with: " "))\"")
-            } else if CatalogSearch.numberFields.contains(field) {
+            if DeezerSearch.textFields.contains(field) {
+                terms.append(DeezerSearch.term(field, value))
+            } else if DeezerSearch.numberFields.contains(field) {
                 terms.append("\(field):\(try Arguments.unsigned(value))")
             } else if field == "limit" {
                 limit = try Arguments.unsigned(value)
-                guard (1...100).contains(limit) else { throw ProtocolError(.argument, "limit is 1 to 100") }
+                guard DeezerSearch.limits.contains(limit) else {
+                    throw ProtocolError(.argument, "limit is \(DeezerSearch.limits.lowerBound) to \(DeezerSearch.limits.upperBound)")
+                }
             } else if field == "index" {
                 index = try Arguments.unsigned(value)
             } else {
