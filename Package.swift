@@ -53,7 +53,7 @@ let package = Package(
         // because previewctl links PreviewPlatform statically and Debian
         // ships no libsystemd.a.
         .target(name: "PreviewDBus", dependencies: ["PreviewPlatform", "CSystemd"], path: "Sources/PreviewPlatform/DBus"),
-        .target(name: "PreviewAudio", dependencies: ["PreviewCore", "CCurl", "CMpg123", "CPulse", "CEbur128"]),
+        .target(name: "PreviewAudio", dependencies: ["PreviewCore", "PreviewPlatform", "CCurl", "CMpg123", "CPulse", "CEbur128"]),
         // The control side, by concern; each imports only the ones above it.
         .target(name: "PreviewStorage", dependencies: ["PreviewCore", "PreviewPlatform"]),
         .target(name: "PreviewCatalog", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewStorage"]),

@@ -30,11 +30,13 @@ public final class DirectoryLock {
     /// - Throws: `Failure.held` with the holder's pid, or `Failure.system`
     ///   from open(2) or flock(2).
     public init(directory: String, name: String = "lock") throws(Failure) {
-        path = directory + "/" + name
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .system(SystemError("open", path: path)) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let error = SystemError("flock", path: path)
+        let path = directory + "/" + name
+        self.path = path
+        let fd: Int32
+        do { fd = try Syscall.call("open", path: path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) } } catch {
+            throw .system(error)
+        }
+        do { try Syscall.call("flock", path: path) { flock(fd, LOCK_EX | LOCK_NB) } } catch {
             let pid = DirectoryLock.pid(in: fd)
             Glibc.close(fd)
             throw error.wouldBlock ? .held(path: path, pid: pid) : .system(error)

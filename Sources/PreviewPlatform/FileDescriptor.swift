@@ -17,20 +17,16 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable, CustomString
     /// read(2), once: up to `buffer.count` bytes.
     /// - Returns: the number of bytes read; 0 at end of file.
     /// - Throws: `SystemError("read")`; EAGAIN when a non-blocking
-    ///   descriptor has nothing, EINTR is not retried.
+    ///   descriptor has nothing.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
-        let n = Glibc.read(rawValue, buffer.baseAddress, buffer.count)
-        guard n >= 0 else { throw SystemError("read") }
-        return n
+        try Syscall.call("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
     /// read(2) once into the start of `buffer` (up to `buffer.count` bytes;
     /// the array keeps its size).
     /// - Returns: bytes read, 0 at end of file. - Throws: as `read(into:)`.
     public func read(into buffer: inout [UInt8]) throws(SystemError) -> Int {
-        let n = buffer.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, $0.count) }
-        guard n >= 0 else { throw SystemError("read") }
-        return n
+        try Syscall.call("read") { buffer.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, $0.count) } }
     }
 
     /// write(2), once.
@@ -38,22 +34,27 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable, CustomString
     /// - Throws: `SystemError("write")`.
     @discardableResult
     public func write(_ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int {
-        let n = Glibc.write(rawValue, bytes.baseAddress, bytes.count)
-        guard n >= 0 else { throw SystemError("write") }
-        return n
+        try Syscall.call("write") { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }
     }
 
-    /// write(2) until every byte is written, repeating after EINTR.
+    /// write(2) until every byte is written.
     /// - Throws: `SystemError("write")`, with what came before written.
     public func writeAll(_ bytes: [UInt8]) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if Glibc.errno == EINTR { continue }
-                throw SystemError("write")
+            offset += try Syscall.call("write") {
+                bytes.withUnsafeBytes { Glibc.write(rawValue, $0.baseAddress! + offset, $0.count - offset) }
             }
-            offset += n
+        }
+    }
+
+    /// write(2) until every byte of `bytes` is written (a file, a pipe, a
+    /// blocking socket; the WAV output's PCM).
+    /// - Throws: `SystemError("write")`, with what came before written.
+    public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            offset += try Syscall.call("write") { Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset) }
         }
     }
 
@@ -66,7 +67,7 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable, CustomString
     /// fsync(2): the file's data and metadata on disk.
     /// - Throws: `SystemError("fsync")`.
     public func sync() throws(SystemError) {
-        guard fsync(rawValue) == 0 else { throw SystemError("fsync") }
+        try Syscall.call("fsync") { fsync(rawValue) }
     }
 
     /// fcntl(2) O_NONBLOCK and FD_CLOEXEC: a poll loop must never block on
@@ -129,7 +130,7 @@ public struct Pipe: ~Copyable {
     /// - Throws: `SystemError("pipe")`.
     public init() throws(SystemError) {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw SystemError("pipe") }
+        try Syscall.call("pipe") { pipe(&fds) }
         readEnd = OwnedDescriptor(FileDescriptor(rawValue: fds[0]))
         writeEnd = OwnedDescriptor(FileDescriptor(rawValue: fds[1]))
         readEnd.descriptor.setNonBlockingCloseOnExec()

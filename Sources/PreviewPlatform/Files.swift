@@ -10,8 +10,7 @@ public enum AtomicFile {
     ///   temporary file; the temporary file is removed.
     public static func write(_ bytes: [UInt8], to path: String) throws(SystemError) {
         let temp = path + ".tmp-\(getpid())"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw SystemError("open", path: temp) }
+        let fd = try Syscall.call("open", path: temp) { open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
         let file = OwnedDescriptor(FileDescriptor(rawValue: fd))
         do throws(SystemError) {
             do { try file.descriptor.writeAll(bytes) } catch { throw SystemError("write", errno: error.errno, path: temp) }
@@ -22,8 +21,7 @@ public enum AtomicFile {
             throw error
         }
         file.close()
-        guard rename(temp, path) == 0 else {
-            let error = SystemError("rename", path: temp)
+        do { try Syscall.call("rename", path: temp) { rename(temp, path) } } catch {
             unlink(temp)
             throw error
         }
@@ -46,10 +44,10 @@ public enum AtomicFile {
     /// not exist (ENOENT).
     /// - Throws: `SystemError("open"|"read", path: path)` for other errors.
     public static func read(_ path: String) throws(SystemError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw SystemError("open", path: path)
+        let fd: Int32
+        do { fd = try Syscall.call("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) } } catch {
+            if error.isNotFound { return nil }
+            throw error
         }
         let file = OwnedDescriptor(FileDescriptor(rawValue: fd))
         var data: [UInt8] = []
@@ -57,7 +55,6 @@ public enum AtomicFile {
         while true {
             let n: Int
             do { n = try file.descriptor.read(into: &buffer) } catch {
-                if error.isInterrupted { continue }
                 throw SystemError("read", errno: error.errno, path: path)
             }
             if n == 0 { return data }
@@ -93,7 +90,7 @@ public enum FileSystem {
     /// - Throws: `SystemError("stat", path:)`.
     public static func modificationTime(_ path: String) throws(SystemError) -> Int {
         var st = stat()
-        guard stat(path, &st) == 0 else { throw SystemError("stat", path: path) }
+        try Syscall.call("stat", path: path) { stat(path, &st) }
         return Int(st.st_mtim.tv_sec)
     }
 
@@ -116,7 +113,7 @@ public enum FileSystem {
     /// access(2) W_OK: this process may write in `path`.
     /// - Throws: `SystemError("access", path:)` saying why not.
     public static func checkWritable(_ path: String) throws(SystemError) {
-        guard access(path, W_OK) == 0 else { throw SystemError("access", path: path) }
+        try Syscall.call("access", path: path) { access(path, W_OK) }
     }
 
     /// mkdir -p: mkdir(2) on every prefix of `path` that does not exist
@@ -126,8 +123,8 @@ public enum FileSystem {
         var prefix = ""
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += (prefix.isEmpty && !path.hasPrefix("/") ? "" : "/") + part
-            if mkdir(prefix, mode_t(mode)) != 0 && errno != EEXIST {
-                throw SystemError("mkdir", path: prefix)
+            do { try Syscall.call("mkdir", path: prefix) { mkdir(prefix, mode_t(mode)) } } catch {
+                if !error.isAlreadyExisting { throw error }
             }
         }
     }
@@ -135,18 +132,18 @@ public enum FileSystem {
     /// rename(2) `from` over `to`.
     /// - Throws: `SystemError("rename", path: from)`.
     public static func rename(_ from: String, to: String) throws(SystemError) {
-        guard Glibc.rename(from, to) == 0 else { throw SystemError("rename", path: from) }
+        try Syscall.call("rename", path: from) { Glibc.rename(from, to) }
     }
 
     /// unlink(2).
     /// - Throws: `SystemError("unlink", path:)`; `isNotFound` when nothing is there.
     public static func remove(_ path: String) throws(SystemError) {
-        guard unlink(path) == 0 else { throw SystemError("unlink", path: path) }
+        try Syscall.call("unlink", path: path) { unlink(path) }
     }
 
     /// rmdir(2): removes `path` if it is an empty directory.
     /// - Throws: `SystemError("rmdir", path:)`.
     public static func removeDirectory(_ path: String) throws(SystemError) {
-        guard rmdir(path) == 0 else { throw SystemError("rmdir", path: path) }
+        try Syscall.call("rmdir", path: path) { rmdir(path) }
     }
 }

@@ -34,13 +34,16 @@ public struct PollDescriptor {
     /// poll(2) over `descriptors`, setting each one's `returnedEvents`.
     /// - Parameter timeout: milliseconds to wait at most; -1 waits for ever, 0 not at all.
     /// - Returns: how many descriptors have events; 0 when the time ran out.
-    /// - Throws: `SystemError("poll")`; EINTR when a signal came first.
+    /// - Throws: `SystemError("poll")`. A signal that comes first makes it
+    ///   poll again (with the same timeout): signals reach the loop through
+    ///   the signal pipe, which is one of the descriptors.
     @discardableResult
     public static func poll(_ descriptors: inout [PollDescriptor], timeout: Int32) throws(SystemError) -> Int {
-        let n = descriptors.withUnsafeMutableBufferPointer { buf in
-            buf.withMemoryRebound(to: pollfd.self) { Glibc.poll($0.baseAddress, nfds_t($0.count), timeout) }
+        let n = try Syscall.call("poll") {
+            descriptors.withUnsafeMutableBufferPointer { buf in
+                buf.withMemoryRebound(to: pollfd.self) { Glibc.poll($0.baseAddress, nfds_t($0.count), timeout) }
+            }
         }
-        guard n >= 0 else { throw SystemError("poll") }
         return Int(n)
     }
 }

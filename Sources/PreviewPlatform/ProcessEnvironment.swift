@@ -63,6 +63,20 @@ public enum SystemClock {
     /// Seconds since the Unix epoch (CLOCK_REALTIME), with the fraction.
     public static func unixSeconds() -> Double { seconds(CLOCK_REALTIME) }
 
+    /// The CLOCK_MONOTONIC time `seconds` from now (at most a day; less
+    /// than 0 is now), for timed waits that take an absolute deadline
+    /// (pthread_cond_timedwait on a condition set to that clock).
+    public static func monotonicDeadline(after seconds: Double) -> timespec {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        // At most a day per wait: callers loop, and the sum stays inside Int.
+        let wait = seconds.isNaN ? 0 : min(max(seconds, 0), 86_400)
+        let ns = Int(wait * 1e9) + ts.tv_nsec
+        ts.tv_sec += ns / 1_000_000_000
+        ts.tv_nsec = ns % 1_000_000_000
+        return ts
+    }
+
     private static func seconds(_ clock: clockid_t) -> Double {
         var ts = timespec()
         clock_gettime(clock, &ts)

@@ -82,8 +82,7 @@ public enum UnixSocket {
     public static func make(_ type: SocketType, nonBlocking: Bool = false) throws(SystemError) -> OwnedDescriptor {
         var flags = type.rawValue | Int32(SOCK_CLOEXEC.rawValue)
         if nonBlocking { flags |= Int32(SOCK_NONBLOCK.rawValue) }
-        let s = socket(AF_UNIX, flags, 0)
-        guard s >= 0 else { throw SystemError("socket") }
+        let s = try Syscall.call("socket") { socket(AF_UNIX, flags, 0) }
         return OwnedDescriptor(FileDescriptor(rawValue: s))
     }
 
@@ -102,7 +101,7 @@ public enum UnixSocket {
         let bindErrno = Glibc.errno
         umask(oldMask)
         guard rc == 0 else { throw SystemError("bind", errno: bindErrno, path: address.path) }
-        guard Glibc.listen(s.descriptor.rawValue, backlog) == 0 else { throw SystemError("listen") }
+        try Syscall.call("listen") { Glibc.listen(s.descriptor.rawValue, backlog) }
         return s
     }
 
@@ -112,8 +111,7 @@ public enum UnixSocket {
     ///   (ENOENT: no socket file; ECONNREFUSED: nobody listening).
     public static func connect(to address: UnixSocketAddress, type: SocketType = .stream) throws(SystemError) -> OwnedDescriptor {
         let s = try make(type)
-        let rc = address.withSockaddr { Glibc.connect(s.descriptor.rawValue, $0, $1) }
-        guard rc == 0 else { throw SystemError("connect", path: address.path) }
+        try Syscall.once("connect", path: address.path) { address.withSockaddr { Glibc.connect(s.descriptor.rawValue, $0, $1) } }
         return s
     }
 }
@@ -123,8 +121,7 @@ extension FileDescriptor {
     /// non-blocking and close-on-exec.
     /// - Throws: `SystemError("accept")`; EAGAIN when none is pending.
     public func accept() throws(SystemError) -> FileDescriptor {
-        let c = Glibc.accept(rawValue, nil, nil)
-        guard c >= 0 else { throw SystemError("accept") }
+        let c = try Syscall.call("accept") { Glibc.accept(rawValue, nil, nil) }
         let fd = FileDescriptor(rawValue: c)
         fd.setNonBlockingCloseOnExec()
         return fd
@@ -135,40 +132,33 @@ extension FileDescriptor {
     /// - Returns: bytes sent (possibly fewer than given).
     /// - Throws: `SystemError("send")`; EAGAIN when the socket buffer is full.
     public func send(_ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int {
-        let n = Glibc.send(rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-        guard n >= 0 else { throw SystemError("send") }
-        return n
+        try Syscall.call("send") { Glibc.send(rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// `send(_:)` for a slice of bytes. - Returns: bytes sent. - Throws: as `send(_:)`.
     public func send(_ bytes: ArraySlice<UInt8>) throws(SystemError) -> Int {
-        let n = bytes.withUnsafeBytes { Glibc.send(rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard n >= 0 else { throw SystemError("send") }
-        return n
+        try Syscall.call("send") { bytes.withUnsafeBytes { Glibc.send(rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
     }
 
-    /// send(2) with MSG_NOSIGNAL until every byte is sent (on a blocking
-    /// socket), repeating after EINTR.
+    /// send(2) with MSG_NOSIGNAL until every byte is sent (on a blocking socket).
     /// - Throws: `SystemError("send")`; EPIPE when the peer is gone.
     public func sendAll(_ bytes: [UInt8]) throws(SystemError) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(rawValue, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if n < 0 {
-                if Glibc.errno == EINTR { continue }
-                throw SystemError("send")
+            offset += try Syscall.call("send") {
+                bytes.withUnsafeBytes { Glibc.send(rawValue, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
             }
-            offset += n
         }
     }
 
     /// sendto(2) with MSG_NOSIGNAL: one datagram to `address`.
     /// - Throws: `SystemError("sendto", path:)`.
     public func send(_ bytes: [UInt8], to address: UnixSocketAddress) throws(SystemError) {
-        let n = bytes.withUnsafeBytes { raw in
-            address.withSockaddr { sendto(rawValue, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL), $0, $1) }
+        try Syscall.call("sendto", path: address.path) {
+            bytes.withUnsafeBytes { raw in
+                address.withSockaddr { sendto(rawValue, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL), $0, $1) }
+            }
         }
-        guard n >= 0 else { throw SystemError("sendto", path: address.path) }
     }
 
     /// recv(2) into the start of `buffer`, with MSG_DONTWAIT when
@@ -177,9 +167,7 @@ extension FileDescriptor {
     /// - Throws: `SystemError("recv")`; EAGAIN when nothing is there.
     public func receive(into buffer: inout [UInt8], dontWait: Bool = false) throws(SystemError) -> Int {
         let flags = dontWait ? Int32(MSG_DONTWAIT) : 0
-        let n = buffer.withUnsafeMutableBytes { recv(rawValue, $0.baseAddress, $0.count, flags) }
-        guard n >= 0 else { throw SystemError("recv") }
-        return n
+        return try Syscall.call("recv") { buffer.withUnsafeMutableBytes { recv(rawValue, $0.baseAddress, $0.count, flags) } }
     }
 
     /// getsockopt(2) SO_PEERCRED: the process at the other end of a
@@ -197,8 +185,8 @@ extension FileDescriptor {
     /// - Throws: `SystemError("setsockopt")`.
     public func setReceiveTimeout(seconds: Int) throws(SystemError) {
         var limit = timeval(tv_sec: seconds, tv_usec: 0)
-        guard setsockopt(rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
-            throw SystemError("setsockopt")
+        try Syscall.call("setsockopt") {
+            setsockopt(rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         }
     }
 }

@@ -63,8 +63,7 @@ public struct Subprocess: Hashable, Sendable {
             for p in envp { free(p) }
         }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, path, &actions, &attr, argv, envp)
-        guard rc == 0 else { throw SystemError("posix_spawn", errno: rc, path: path) }
+        try Syscall.returningError("posix_spawn", path: path, negated: false) { posix_spawn(&pid, path, &actions, &attr, argv, envp) }
         return Subprocess(id: pid)
     }
 
@@ -73,19 +72,16 @@ public struct Subprocess: Hashable, Sendable {
     /// - Throws: `SystemError("waitpid")`; ECHILD when it was reaped already.
     public func poll() throws(SystemError) -> ExitStatus? {
         var status: Int32 = 0
-        let r = waitpid(id, &status, WNOHANG)
-        guard r >= 0 else { throw SystemError("waitpid") }
+        let r = try Syscall.call("waitpid") { waitpid(id, &status, WNOHANG) }
         return r == id ? ExitStatus(waitStatus: status) : nil
     }
 
-    /// waitpid(2), blocking until the child ends, repeating after EINTR.
+    /// waitpid(2), blocking until the child ends.
     /// - Throws: `SystemError("waitpid")`.
     @discardableResult
     public func wait() throws(SystemError) -> ExitStatus {
         var status: Int32 = 0
-        while waitpid(id, &status, 0) < 0 {
-            guard Glibc.errno == EINTR else { throw SystemError("waitpid") }
-        }
+        try Syscall.call("waitpid") { waitpid(id, &status, 0) }
         return ExitStatus(waitStatus: status)
     }
 
@@ -93,6 +89,6 @@ public struct Subprocess: Hashable, Sendable {
     /// child spawned with `newProcessGroup`.
     /// - Throws: `SystemError("kill")`; ESRCH when the group is gone.
     public func killGroup(_ signal: Signal) throws(SystemError) {
-        guard kill(-id, signal.rawValue) == 0 else { throw SystemError("kill") }
+        try Syscall.call("kill") { kill(-id, signal.rawValue) }
     }
 }

@@ -31,8 +31,6 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
         return "\(function): \(reason)"
     }
 
-    /// EINTR: a signal arrived first; the call may simply be repeated.
-    public var isInterrupted: Bool { errno == EINTR }
     /// EAGAIN/EWOULDBLOCK: a non-blocking descriptor has nothing now.
     public var wouldBlock: Bool { errno == EAGAIN || errno == EWOULDBLOCK }
     /// ENOENT: the file (or a directory on its path) does not exist.

@@ -1,5 +1,5 @@
 import Glibc
-import PreviewPlatform
+@testable import PreviewPlatform
 import Testing
 
 /// A fresh directory under /tmp (mkdtemp), removed with its files by `clean`.
@@ -252,5 +252,55 @@ extension UmaskSensitiveTests {
     @Test func exitStatusDecodesWaitStatusWords() {
         #expect(ExitStatus(waitStatus: 0x0300) == .exited(3))
         #expect(ExitStatus(waitStatus: 9) == .signaled(9))
+    }
+}
+
+/// The funnel every system call goes through (`Syscall`).
+@Suite struct SyscallTests {
+    @Test func aCallInterruptedBySignalsIsMadeAgain() throws {
+        var attempts = 0
+        let result = try Syscall.call("read") { () -> Int in
+            attempts += 1
+            guard attempts > 2 else {
+                errno = EINTR
+                return -1
+            }
+            return 7
+        }
+        #expect((result, attempts) == (7, 3))
+    }
+
+    @Test func anotherFailureNamesTheFunctionErrnoAndPath() {
+        var attempts = 0
+        #expect(throws: SystemError("open", errno: ENOENT, path: "/nowhere")) {
+            try Syscall.call("open", path: "/nowhere") { () -> Int32 in
+                attempts += 1
+                errno = ENOENT
+                return -1
+            }
+        }
+        #expect(attempts == 1)
+    }
+
+    @Test func onceDoesNotRepeatAnInterruptedCall() {
+        var attempts = 0
+        #expect(throws: SystemError("connect", errno: EINTR)) {
+            try Syscall.once("connect") { () -> Int32 in
+                attempts += 1
+                errno = EINTR
+                return -1
+            }
+        }
+        #expect(attempts == 1)
+    }
+
+    @Test func errorNumbersReturnedAreErrorsToo() {
+        #expect(throws: SystemError("sd_bus_open_user", errno: ENOMEDIUM)) {
+            try Syscall.returningError("sd_bus_open_user", negated: true) { -ENOMEDIUM }
+        }
+        #expect(throws: SystemError("posix_spawn", errno: EAGAIN, path: "/bin/true")) {
+            try Syscall.returningError("posix_spawn", path: "/bin/true", negated: false) { EAGAIN }
+        }
+        #expect((try? Syscall.returningError("posix_spawn", negated: false) { Int32(0) }) == 0)
     }
 }

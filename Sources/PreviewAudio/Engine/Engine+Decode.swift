@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewPlatform
 
 // One stream, decoded and played: mpg123 is fed from the stream's input
 // and its PCM goes to the output, between the request's start and end
@@ -138,15 +139,15 @@ extension Engine {
         mutating func trickleRate(after read: ByteRing.ReadResult, askedAt asked: Double,
                                   source: StreamInput, stallTimeout: Double) -> Double? {
             guard let since = firstByteAt else {
-                if case .bytes = read { firstByteAt = monotonicSeconds() }
+                if case .bytes = read { firstByteAt = SystemClock.monotonicSeconds() }
                 return nil
             }
-            starved += monotonicSeconds() - asked
+            starved += SystemClock.monotonicSeconds() - asked
             guard case .bytes = read, starved > stallTimeout else { return nil }
             // Long waits are fine while the bytes come at the rate playing
             // needs (a seek waiting for its target on a modest link); a
             // trickle below it is not.
-            let rate = Double(source.received) / max(monotonicSeconds() - since, 0.001)
+            let rate = Double(source.received) / max(SystemClock.monotonicSeconds() - since, 0.001)
             let needed = StreamRate.bytesPerSecondNeeded(
                 fedBytes: fedAudio, decodedFrames: decodedFrames,
                 sampleRate: format?.sampleRate ?? 0, frameBitrate: decoder.bitrate)
@@ -274,7 +275,7 @@ extension Engine {
         // a sound server's lock), not after every decoded piece.
         let now = PositionState(position: PlaybackPosition(stream: pass.id, frames: pass.frames, format: format,
                                                            bitrate: pass.decoder.bitrate),
-                                pending: pending, since: pending > 0 ? monotonicSeconds() : 0,
+                                pending: pending, since: pending > 0 ? SystemClock.monotonicSeconds() : 0,
                                 output: output, clockAtStart: pending > 0 ? output.clock() : nil)
         positionState.withLock { $0 = now }
     }
@@ -289,7 +290,7 @@ extension Engine {
                 : .finished(pass.frames)
         }
         let source = feed.input
-        let asked = monotonicSeconds()
+        let asked = SystemClock.monotonicSeconds()
         let read = source.read(into: pass.input, stallTimeout: stallTimeout)
         if let rate = pass.trickleRate(after: read, askedAt: asked, source: source, stallTimeout: stallTimeout) {
             return .failed(.tooSlow(bytesPerSecond: Int(clamping: rate, rounding: .down)), pass.frames)

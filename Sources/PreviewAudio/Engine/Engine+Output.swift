@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewPlatform
 
 // The decode thread's side of the outputs: which one it writes to, opening
 // it for the stream's format, and riding out a sound server that went away.
@@ -73,10 +74,10 @@ extension Engine {
     /// - Returns: false when the stream was dropped meanwhile.
     private func backOff(_ source: StreamInput) -> Bool {
         reconnectDelay = min(max(reconnectDelay * 2, 0.1), 1)
-        let deadline = monotonicSeconds() + reconnectDelay
+        let deadline = SystemClock.monotonicSeconds() + reconnectDelay
         return monitor.locked {
             while !source.isCancelled && !stopping {
-                let left = deadline - monotonicSeconds()
+                let left = deadline - SystemClock.monotonicSeconds()
                 if left <= 0 { break }
                 monitor.wait(seconds: left)
             }

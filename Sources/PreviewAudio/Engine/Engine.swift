@@ -1,6 +1,7 @@
 import Glibc
 import PreviewCore
 import Synchronization
+import PreviewPlatform
 
 /// The real `AudioEngine`: a network thread (curl multi) filling in-memory
 /// downloads (previews, prefetched ahead of play) or a bounded ring (other
@@ -359,7 +360,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
             p.framesBeforeStart = max(0, -heard)
         } else if state.pending > 0, let rate = p.format?.sampleRate, rate > 0, !pausedFlag.load(ordering: .acquiring) {
             // Within the chunk being written, as far as real time has gone (none while paused).
-            let moved = Int((monotonicSeconds() - state.since) * Double(rate))
+            let moved = Int((SystemClock.monotonicSeconds() - state.since) * Double(rate))
             p.frames += min(max(0, moved), state.pending)
         }
         return p

@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewPlatform
 
 /// The bounded buffer between the network thread (producer, curl's write
 /// callback) and the decode thread (consumer). Memory never grows: when a
@@ -105,9 +106,9 @@ final class ByteRing: StreamInput, @unchecked Sendable {
     func read(into buffer: UnsafeMutableRawBufferPointer, stallTimeout: Double = .infinity) -> ReadResult {
         var wake = false
         let result: ReadResult = monitor.locked {
-            let deadline = monotonicSeconds() + stallTimeout
+            let deadline = SystemClock.monotonicSeconds() + stallTimeout
             while !cancelled && count == 0 && !finished {
-                let left = deadline - monotonicSeconds()
+                let left = deadline - SystemClock.monotonicSeconds()
                 if left <= 0 {
                     return .failed(.stalled(seconds: Int(clamping: stallTimeout, rounding: .down)))
                 }

@@ -1,5 +1,6 @@
 import PreviewCore
 import Synchronization
+import PreviewPlatform
 
 /// What the decode thread reads one stream's compressed bytes from: a
 /// `ByteRing` (streamed, bounded) or a `DownloadReader` (a body kept whole
@@ -166,10 +167,10 @@ final class Download: @unchecked Sendable {
     fileprivate func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer, stallTimeout: Double,
                           cancelled: () -> Bool) -> ByteRing.ReadResult {
         monitor.locked {
-            let deadline = monotonicSeconds() + stallTimeout
+            let deadline = SystemClock.monotonicSeconds() + stallTimeout
             // A cut the playing stream may still resume is waited out like a slow network.
             while !cancelled() && bytes.count <= offset && (!finished || (playing && onCut != nil && isResumableLocked)) {
-                let left = deadline - monotonicSeconds()
+                let left = deadline - SystemClock.monotonicSeconds()
                 if left <= 0 { return .failed(.stalled(seconds: Int(clamping: stallTimeout, rounding: .down))) }
                 monitor.wait(seconds: min(left, 3600))
             }

@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewPlatform
 
 /// Where decoded PCM goes. Called from the decode thread only, except
 /// `setPaused`, `setVolume` and `wake`, which the control thread may call.
@@ -101,7 +102,7 @@ final class PacingClock: @unchecked Sendable {
     @discardableResult
     func consume(frames: Int, rate: Int, interrupted: () -> Bool) -> Int {
         monitor.locked {
-            let now = monotonicSeconds()
+            let now = SystemClock.monotonicSeconds()
             if resetPending {
                 resetPending = false
                 deadline = nil
@@ -111,7 +112,7 @@ final class PacingClock: @unchecked Sendable {
             let d = start + Double(frames) * perFrame
             deadline = d
             while true {
-                let ahead = d - monotonicSeconds() - lead
+                let ahead = d - SystemClock.monotonicSeconds() - lead
                 if ahead <= 0 { return frames }
                 if interrupted() {
                     let taken = max(0, frames - Int((ahead / perFrame).rounded(.up)))

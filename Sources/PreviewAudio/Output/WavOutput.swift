@@ -1,4 +1,5 @@
 import Glibc
+import PreviewPlatform
 import PreviewCore
 
 /// Writes exactly the decoded PCM to RIFF/WAVE files (s16 LE, the stream's
@@ -57,14 +58,8 @@ final class WavOutput: AudioOutput, @unchecked Sendable {
     func write(_ pcm: UnsafeRawBufferPointer, interrupted: () -> Bool) throws(StreamFailure) -> Int {
         try openPending()
         guard fd >= 0, let format else { throw .output("WAV output written before configure") }
-        var offset = 0
-        while offset < pcm.count {
-            let n = Glibc.write(fd, pcm.baseAddress! + offset, pcm.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .output("write failed: \(String(cString: strerror(errno)))")
-            }
-            offset += n
+        do { try FileDescriptor(rawValue: fd).writeAll(pcm) } catch {
+            throw .output("write failed: \(error.reason)")
         }
         dataBytes += pcm.count
         if paced {

@@ -1,4 +1,5 @@
 import Glibc
+import PreviewPlatform
 
 /// A mutex with one condition variable (pthread_mutex_t + pthread_cond_t):
 /// the engine's threads block on it while waiting for bytes, space, a new
@@ -35,13 +36,8 @@ final class Monitor: @unchecked Sendable {
 
     /// pthread_cond_timedwait for at most `seconds`; call with the mutex held.
     func wait(seconds: Double) {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        // At most a day per wait: callers loop, and the sum stays inside Int.
-        let ns = Int(clamping: min(max(seconds, 0), 86_400) * 1e9) + ts.tv_nsec
-        ts.tv_sec += ns / 1_000_000_000
-        ts.tv_nsec = ns % 1_000_000_000
-        pthread_cond_timedwait(cond, mutex, &ts)
+        var deadline = SystemClock.monotonicDeadline(after: seconds)
+        pthread_cond_timedwait(cond, mutex, &deadline)
     }
 
     /// pthread_cond_broadcast: wakes every waiter.
@@ -61,11 +57,4 @@ func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t {
     }, arg)
     precondition(rc == 0, "pthread_create failed: \(rc)")
     return tid
-}
-
-/// Seconds on the monotonic clock (clock_gettime(CLOCK_MONOTONIC)).
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }

@@ -89,15 +89,13 @@ public final class DBusConnection {
         defer { sd_bus_message_unref(message) }
         var writer = DBusMessageWriter(message)
         for argument in arguments { try writer.append(argument) }
-        let s = sd_bus_send(bus, message, nil)
-        guard s >= 0 else { throw SystemError("sd_bus_send", errno: -s) }
+        try Syscall.returningError("sd_bus_send", negated: true) { sd_bus_send(bus, message, nil) }
     }
 
     /// The connection's socket, to poll (`sd_bus_get_fd`).
     /// - Throws: `SystemError("sd_bus_get_fd")`.
     public func descriptor() throws(SystemError) -> FileDescriptor {
-        let fd = sd_bus_get_fd(bus)
-        guard fd >= 0 else { throw SystemError("sd_bus_get_fd", errno: -fd) }
+        let fd = try Syscall.returningError("sd_bus_get_fd", negated: true) { sd_bus_get_fd(bus) }
         return FileDescriptor(rawValue: fd)
     }
 
@@ -105,8 +103,7 @@ public final class DBusConnection {
     /// and writable while messages wait to be sent.
     /// - Throws: `SystemError("sd_bus_get_events")`, ENOTCONN once the bus is gone.
     public func pollEvents() throws(SystemError) -> PollEvents {
-        let r = sd_bus_get_events(bus)
-        guard r >= 0 else { throw SystemError("sd_bus_get_events", errno: -r) }
+        let r = try Syscall.returningError("sd_bus_get_events", negated: true) { sd_bus_get_events(bus) }
         return PollEvents(rawValue: Int16(truncatingIfNeeded: r))
     }
 
@@ -116,8 +113,7 @@ public final class DBusConnection {
     /// - Throws: `SystemError("sd_bus_get_timeout")`.
     public func deadline() throws(SystemError) -> Double? {
         var usec: UInt64 = 0
-        let r = sd_bus_get_timeout(bus, &usec)
-        guard r >= 0 else { throw SystemError("sd_bus_get_timeout", errno: -r) }
+        try Syscall.returningError("sd_bus_get_timeout", negated: true) { sd_bus_get_timeout(bus, &usec) }
         return usec == UInt64.max ? nil : Double(usec) / 1_000_000
     }
 
@@ -127,8 +123,7 @@ public final class DBusConnection {
     ///   when the bus went away (the connection is then of no more use).
     public func process() throws(SystemError) {
         while true {
-            let r = sd_bus_process(bus, nil)
-            guard r >= 0 else { throw SystemError("sd_bus_process", errno: -r) }
+            let r = try Syscall.returningError("sd_bus_process", negated: true) { sd_bus_process(bus, nil) }
             if r == 0 { return }
         }
     }

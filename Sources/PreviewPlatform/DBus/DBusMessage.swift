@@ -44,24 +44,28 @@ struct DBusMessageWriter {
 
     private func basic(_ type: Unicode.Scalar, _ text: String) throws(SystemError) {
         // Strings go in as the characters themselves, not a pointer to them.
-        let r = text.withCString { sd_bus_message_append_basic(message, CChar(type.value), $0) }
-        guard r >= 0 else { throw SystemError("sd_bus_message_append_basic", errno: -r) }
+        try Syscall.returningError("sd_bus_message_append_basic", negated: true) {
+            text.withCString { sd_bus_message_append_basic(message, CChar(type.value), $0) }
+        }
     }
 
     private func basic<T>(_ type: Unicode.Scalar, _ number: T) throws(SystemError) {
         var value = number
-        let r = withUnsafePointer(to: &value) { sd_bus_message_append_basic(message, CChar(type.value), $0) }
-        guard r >= 0 else { throw SystemError("sd_bus_message_append_basic", errno: -r) }
+        try Syscall.returningError("sd_bus_message_append_basic", negated: true) {
+            withUnsafePointer(to: &value) { sd_bus_message_append_basic(message, CChar(type.value), $0) }
+        }
     }
 
     private func open(_ type: Unicode.Scalar, _ contents: String) throws(SystemError) {
-        let r = sd_bus_message_open_container(message, CChar(type.value), contents)
-        guard r >= 0 else { throw SystemError("sd_bus_message_open_container", errno: -r) }
+        try Syscall.returningError("sd_bus_message_open_container", negated: true) {
+            sd_bus_message_open_container(message, CChar(type.value), contents)
+        }
     }
 
     private func close() throws(SystemError) {
-        let r = sd_bus_message_close_container(message)
-        guard r >= 0 else { throw SystemError("sd_bus_message_close_container", errno: -r) }
+        try Syscall.returningError("sd_bus_message_close_container", negated: true) {
+            sd_bus_message_close_container(message)
+        }
     }
 }
 

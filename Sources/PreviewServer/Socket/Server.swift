@@ -173,7 +173,6 @@ public final class Server {
         // The bus socket goes last, so the clients stay fds[3..<clientEnd].
         if let bus = mpris?.pollDescriptor() { fds.append(bus) }
         do throws(SystemError) { try PollDescriptor.poll(&fds, timeout: pollTimeout()) } catch {
-            if error.isInterrupted { return true }
             throw SocketError(error)
         }
         if !fds[2].returnedEvents.isEmpty {
@@ -244,7 +243,7 @@ public final class Server {
             guard let session = clients[pfd.descriptor] else { continue }
             let r: Int
             do { r = try pfd.descriptor.read(into: &readBuffer) } catch {
-                if !(error.wouldBlock || error.isInterrupted) { drop(pfd.descriptor) }
+                if !error.wouldBlock { drop(pfd.descriptor) }
                 continue
             }
             guard r > 0 else {
@@ -357,7 +356,7 @@ public final class Server {
         while !session.pendingOutput.isEmpty {
             let w: Int
             do { w = try fd.send(session.pendingOutput) } catch {
-                if error.wouldBlock || error.isInterrupted { return }
+                if error.wouldBlock { return }
                 drop(fd)
                 return
             }
