@@ -32,11 +32,11 @@ import Testing
     @Test func aSearchNeedsATagDeezerCanSearchFor() throws {
         let h = Harness()
         let filter = try SongFilter.parse(["(artist != 'x')"], foldCase: false)
-        let result = try answer(h) { b, done in b.search(filter, completion: done) }
+        let result = try answer(h) { b, done in b.search(filter).run(done) }
         #expect(throws: ProtocolError(.argument, "The filter needs a tag to search for (any, artist, album or title)")) { try result.get() }
         // A file search that names no catalog track (ncmpc's Filename mode): no song, no ACK.
         let byFile = try SongFilter.parse(["file", "eminem"], foldCase: true)
-        #expect(try answer(h) { b, done in b.search(byFile, completion: done) }.get() == [])
+        #expect(try answer(h) { b, done in b.search(byFile).run(done) }.get() == [])
         #expect(h.requested.isEmpty)
     }
 

@@ -172,87 +172,86 @@ package final class CatalogBrowser {
         }
     }
 
+    /// One catalog answer as a value that comes later (`request`).
+    package func get<T: Decodable>(_ path: String, as type: T.Type, item: String) -> Later<Result<T, ProtocolError>> {
+        Later { done in self.request(path, as: type, item: item, completion: done) }
+    }
+
     /// Runs a Deezer search for what `filter` requires, then keeps the
     /// results the filter accepts (Deezer's matching is looser than MPD's).
-    /// - Throws (as the completion's failure): `.argument` when the filter
-    ///   names no tag Deezer can search for.
     /// - Parameter wanted: results needed (a `window`'s end): pages are read
     ///   until that many pass the filter; nil reads one page of 100.
-    package func search(_ filter: SongFilter, wanted: Int? = nil, completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
-        let requirements = filter.requirements
+    /// - Returns (later): the songs; `.argument` when the filter names no tag
+    ///   Deezer can search for.
+    package func search(_ filter: SongFilter, wanted: Int? = nil) -> Later<Result<[Song], ProtocolError>> {
         // A track's own URI (`file`), or a URI whose songs are wanted
         // (`base deezer:album:ID`): its songs, then the rest of the filter.
-        if let (tag, value) = requirements.first(where: { $0.0 == .file || $0.0 == .base }),
-           let uri = try? CatalogURI(parsing: value.hasSuffix("/") ? String(value.dropLast()) : value) {
-            var usable = tag == .base
-            if case .track = uri { usable = true }
-            if case .stream = uri { usable = false }
-            if usable {
-                songs(for: uri) { [weak self] result in
-                    completion(result.map { songs in
-                        (self?.tags.completed(songs) ?? songs).filter { filter.matches($0, baseHolds: tag == .base) }
-                    })
-                }
-                return
+        if let (uri, base) = Self.itemToFilter(filter) {
+            return Later { done in self.songs(for: uri, completion: done) }.map { [weak self] result in
+                result.map { songs in (self?.tags.completed(songs) ?? songs).filter { filter.matches($0, baseHolds: base) } }
             }
         }
-        var terms: [String] = []
-        for (tag, value) in requirements {
-            switch tag {
-            case .any: terms.append(value)
-            case .tag(.artist), .tag(.albumArtist), .tag(.artistSort), .tag(.albumArtistSort):
-                terms.append(DeezerSearch.term("artist", value))
-            case .tag(.album), .tag(.albumSort): terms.append(DeezerSearch.term("album", value))
-            case .tag(.title): terms.append(DeezerSearch.term("track", value))
-            case .tag(.label): terms.append(DeezerSearch.term("label", value))
-            case .file, .base, .tag: break
-            }
-        }
+        let terms = Self.searchTerms(filter.requirements)
         guard !terms.isEmpty else {
             // A `file` search (ncmpc's "Filename" mode) matches URIs, and the
             // tags Deezer cannot search for (Genre, Date, ...) match what the
             // Library holds: the catalog adds nothing, as mpd finds nothing.
-            if !requirements.isEmpty {
-                completion(.success([]))
-                return
-            }
-            completion(.failure(ProtocolError(.argument, "The filter needs a tag to search for (any, artist, album or title)")))
-            return
+            if !filter.requirements.isEmpty { return .now(.success([])) }
+            return .now(.failure(ProtocolError(.argument, "The filter needs a tag to search for (any, artist, album or title)")))
         }
         let path = "/search?q=" + percentEncodeQueryValue(terms.joined(separator: " ")) + "&limit=100"
-        searchPages(path, filter: filter, wanted: wanted, completion: completion)
+        return searchPages(from: path, filter: filter, wanted: wanted, found: [], read: 0)
+    }
+
+    /// The catalog item whose songs a filter is about (`file URI`, `base
+    /// URI`), and whether it is a `base`; nil when the filter names none.
+    private static func itemToFilter(_ filter: SongFilter) -> (CatalogURI, base: Bool)? {
+        guard let (tag, value) = filter.requirements.first(where: { $0.0 == .file || $0.0 == .base }),
+              let uri = try? CatalogURI(parsing: value.hasSuffix("/") ? String(value.dropLast()) : value) else { return nil }
+        switch uri {
+        case .stream: return nil
+        case .track: return (uri, tag == .base)
+        default: return tag == .base ? (uri, true) : nil
+        }
+    }
+
+    /// Deezer's query terms for a filter's requirements (those Deezer can search).
+    private static func searchTerms(_ requirements: [(SongFilter.Tag, String)]) -> [String] {
+        requirements.compactMap { tag, value in
+            switch tag {
+            case .any: return value
+            case .tag(.artist), .tag(.albumArtist), .tag(.artistSort), .tag(.albumArtistSort):
+                return DeezerSearch.term("artist", value)
+            case .tag(.album), .tag(.albumSort): return DeezerSearch.term("album", value)
+            case .tag(.title): return DeezerSearch.term("track", value)
+            case .tag(.label): return DeezerSearch.term("label", value)
+            case .file, .base, .tag: return nil
+            }
+        }
     }
 
     /// Most pages of 100 one `search` reads (a `window` past 1,000 results
     /// finds nothing more).
     static let maxSearchPages = 10
 
-    /// Reads search pages from `path` on, following `next`, until `wanted`
-    /// results pass `filter` or the results end. A page that fails after
+    /// Reads the search page at `path` and, while fewer than `wanted`
+    /// results pass `filter`, the pages after it. A page that fails after
     /// the first ends the search with what was found.
-    private func searchPages(_ path: String, filter: SongFilter, wanted: Int?,
-                             completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
-        var found: [Song] = []
-        var read = 0
-        func step(_ path: String) {
-            read += 1
-            request(path, as: DeezerPage<DeezerTrack>.self, item: "search") { [weak self] result in
-                guard let self else { return }
-                switch result {
-                case .failure(let e): completion(read == 1 ? .failure(e) : .success(found))
-                case .success(let page):
-                    for track in page.data { self.previewURLs.remember(track) }
-                    found += self.tags.completed(page.data.map { $0.song() }).filter { filter.matches($0) }
-                    if let wanted, found.count < wanted, read < Self.maxSearchPages, !page.data.isEmpty,
-                       let next = page.next.flatMap(self.client.path(ofNextLink:)) {
-                        step(next)
-                    } else {
-                        completion(.success(found))
-                    }
-                }
+    private func searchPages(from path: String, filter: SongFilter, wanted: Int?, found: [Song],
+                             read: Int) -> Later<Result<[Song], ProtocolError>> {
+        get(path, as: DeezerPage<DeezerTrack>.self, item: "search").then { [weak self] result in
+            guard let self else { return .now(.success(found)) }
+            let page: DeezerPage<DeezerTrack>
+            switch result {
+            case .failure(let e): return .now(read == 0 ? .failure(e) : .success(found))
+            case .success(let p): page = p
             }
+            for track in page.data { self.previewURLs.remember(track) }
+            let all = found + self.tags.completed(page.data.map { $0.song() }).filter { filter.matches($0) }
+            guard let wanted, all.count < wanted, read + 1 < Self.maxSearchPages, !page.data.isEmpty,
+                  let next = page.next.flatMap(self.client.path(ofNextLink:)) else { return .now(.success(all)) }
+            return self.searchPages(from: next, filter: filter, wanted: wanted, found: all, read: read + 1)
         }
-        step(path)
     }
 
     /// Finds each (artist, title) on Deezer with an advanced search

@@ -34,56 +34,58 @@ package struct ListenNow {
         return (uri, id)
     }
 
-    /// Builds the sections; a section whose list cannot be had is left out
-    /// (Listen Now shows what it can, as the app does).
-    package static func build(_ b: CatalogBrowser, library: [Library.Entry], wants: [WantList.Entry],
-                      completion: @escaping ([Section]) -> Void) {
-        var sections: [Int: Section] = [:]
-        var left = 4
-        func done(_ slot: Int, _ section: Section?) {
-            if let section, !section.entries.isEmpty { sections[slot] = section }
-            left -= 1
-            if left == 0 { completion(sections.keys.sorted().map { sections[$0]! }) }
-        }
-        albums(b, "/editorial/0/selection") { done(0, Section(title: "Top Picks", entries: $0)) }
-        // The same page as `lsinfo deezer:releases`, so one answer serves both.
-        albums(b, "/editorial/0/releases?index=0&limit=100") { done(1, Section(title: "New releases", entries: $0)) }
-        moreLike(b, seed(library: library, wants: wants)) { done(2, $0) }
-        let newest = Array(wants.prefix(sectionSize))
-        b.describe(newest.map(\.uri)) { details in
-            let entries: [Entry] = details.map { description in
+    /// Builds the sections, all asked for at once; a section whose list
+    /// cannot be had is left out (Listen Now shows what it can, as the app does).
+    package static func build(_ b: CatalogBrowser, library: [Library.Entry],
+                              wants: [WantList.Entry]) -> Later<[Section]> {
+        let sections: [Later<Section?>] = [
+            albums(b, "/editorial/0/selection").map { Section(title: "Top Picks", entries: $0) },
+            // The same page as `lsinfo deezer:releases`, so one answer serves both.
+            albums(b, "/editorial/0/releases?index=0&limit=100").map { Section(title: "New releases", entries: $0) },
+            moreLike(b, seed(library: library, wants: wants)),
+            wanted(b, Array(wants.prefix(sectionSize))).map { Section(title: "Want to Listen", entries: $0) },
+        ]
+        return Later.all(sections).map { $0.compactMap { $0 }.filter { !$0.entries.isEmpty } }
+    }
+
+    /// The first albums of a page of them (none when it cannot be had).
+    private static func albums(_ b: CatalogBrowser, _ path: String) -> Later<[Entry]> {
+        albumPage(b, path).map { $0.prefix(sectionSize).map(Entry.album) }
+    }
+
+    /// A page of albums, empty when it cannot be had.
+    private static func albumPage(_ b: CatalogBrowser, _ path: String) -> Later<[DeezerAlbum]> {
+        Later { done in b.client.request(path, as: DeezerPage<DeezerAlbum>.self) { done((try? $0.get())?.data ?? []) } }
+    }
+
+    /// The want-list entries as the catalog describes them.
+    private static func wanted(_ b: CatalogBrowser, _ entries: [WantList.Entry]) -> Later<[Entry]> {
+        Later { done in b.describe(entries.map(\.uri), completion: done) }.map { details in
+            details.map { description in
                 switch description {
                 case .track(let song): return .song(song)
                 case .album(let album): return .album(album)
                 case .unknownAlbum(let uri), .unknown(let uri): return .unknown(uri)
                 }
             }
-            done(3, Section(title: "Want to Listen", entries: entries))
-        }
-    }
-
-    private static func albums(_ b: CatalogBrowser, _ path: String, completion: @escaping ([Entry]) -> Void) {
-        b.client.request(path, as: DeezerPage<DeezerAlbum>.self) { result in
-            completion(((try? result.get())?.data ?? []).prefix(sectionSize).map(Entry.album))
         }
     }
 
     /// Albums of the seed's first genre's chart, without the seed itself;
     /// Deezer's chart of all genres where that genre has none.
-    package static func moreLike(_ b: CatalogBrowser, _ seed: (uri: String, id: Int)?, completion: @escaping (Section?) -> Void) {
-        guard let seed else { return completion(nil) }
-        b.client.request("/album/\(seed.id)", as: DeezerAlbum.self) { result in
-            guard let album = try? result.get() else { return completion(nil) }
+    package static func moreLike(_ b: CatalogBrowser, _ seed: (uri: String, id: Int)?) -> Later<Section?> {
+        guard let seed else { return .now(nil) }
+        let album = Later { done in b.client.request("/album/\(seed.id)", as: DeezerAlbum.self) { done(try? $0.get()) } }
+        return album.then { album -> Later<Section?> in
+            guard let album else { return .now(nil) }
             let title = "More like \"\(album.title ?? seed.uri)\""
-            func chart(_ genre: Int, fallback: Bool) {
-                b.client.request("/chart/\(genre)/albums?index=0&limit=25", as: DeezerPage<DeezerAlbum>.self) { result in
-                    let others = ((try? result.get())?.data ?? []).filter { $0.id != seed.id }
-                    if others.isEmpty, fallback { return chart(0, fallback: false) }
-                    completion(Section(title: title, entries: others.prefix(sectionSize).map(Entry.album)))
-                }
-            }
             let genre = album.genres?.data.first?.id ?? 0
-            chart(genre, fallback: genre != 0)
+            let chart = { (genre: Int) in
+                albumPage(b, "/chart/\(genre)/albums?index=0&limit=25").map { $0.filter { $0.id != seed.id } }
+            }
+            return chart(genre)
+                .then { others in others.isEmpty && genre != 0 ? chart(0) : .now(others) }
+                .map { Section(title: title, entries: $0.prefix(sectionSize).map(Entry.album)) }
         }
     }
 }

@@ -39,35 +39,26 @@ package final class LibraryUpdater {
 
     /// What `item` (album, track or artist) stands for now: an album's
     /// title, artist and tracks; a track's one song; an artist's name.
-    /// - Parameters:
-    ///   - fresh: ask Deezer, not the catalog cache (an update).
-    ///   - completion: the parts, or the catalog's ACK naming the item
-    ///     (e.g. `.noExist` "deezer:album:1: not found ...").
-    package func resolve(_ item: CatalogURI, fresh: Bool = false, completion: @escaping (Result<Library.Resolved, ProtocolError>) -> Void) {
+    /// - Parameter fresh: ask Deezer, not the catalog cache (an update).
+    /// - Returns (later): the parts, or the catalog's ACK naming the item
+    ///   (e.g. `.noExist` "deezer:album:1: not found ...").
+    package func resolve(_ item: CatalogURI, fresh: Bool = false) -> Later<Result<Library.Resolved, ProtocolError>> {
         let catalog = self.catalog
-        switch item {
-        case .artist(let id):
-            catalog.request("/artist/\(id)", as: DeezerArtist.self, item: item.text, fresh: fresh) { result in
-                completion(result.map { Library.Resolved(name: $0.name, artist: nil, songs: []) })
+        if case .artist(let id) = item {
+            let artist = Later { done in
+                catalog.request("/artist/\(id)", as: DeezerArtist.self, item: item.text, fresh: fresh, completion: done)
             }
-        case .album:
-            catalog.songs(for: item, fresh: fresh) { result in
-                // The album's own body gave its songs their album tags.
-                completion(result.map { songs in
-                    Library.Resolved(name: songs.first?.album, artist: songs.first?.albumTags?.artist, songs: songs)
-                })
-            }
-        default:
-            catalog.songs(for: item, fresh: fresh) { result in
-                switch result {
-                case .failure(let e): completion(.failure(e))
-                case .success(let songs):
-                    // A track is kept with its album's tags, as the queue has it.
-                    catalog.tags.complete(Array(songs.prefix(1))) { full in
-                        completion(.success(Library.Resolved(name: nil, artist: nil, songs: full)))
-                    }
-                }
-            }
+            return artist.map { $0.map { Library.Resolved(name: $0.name, artist: nil, songs: []) } }
+        }
+        let songs = Later { done in catalog.songs(for: item, fresh: fresh, completion: done) }
+        if case .album = item {
+            // The album's own body gave its songs their album tags.
+            return songs.map { $0.map { Library.Resolved(name: $0.first?.album, artist: $0.first?.albumTags?.artist, songs: $0) } }
+        }
+        // A track is kept with its album's tags, as the queue has it.
+        return songs.thenIfSuccess { songs in
+            Later { done in catalog.tags.complete(Array(songs.prefix(1)), completion: done) }
+                .map { .success(Library.Resolved(name: nil, artist: nil, songs: $0)) }
         }
     }
 
@@ -96,7 +87,7 @@ package final class LibraryUpdater {
                 step(rest.dropFirst(), total: total)
                 return
             }
-            resolve(item, fresh: true) { [self] result in
+            resolve(item, fresh: true).run { [self] result in
                 switch result {
                 case .success(let resolved): _ = library.replace(uri, with: resolved)
                 case .failure(let e): log.warning("update: \(uri) keeps its saved songs: \(e.message)")

@@ -72,6 +72,17 @@ final class CommandCall {
         }
     }
 
+    /// Completes a `.pending` command with what `body` does: success, or
+    /// the ACK of what it throws.
+    func finish(_ body: () throws -> Void) {
+        do {
+            try body()
+            finish(nil)
+        } catch {
+            finish(error)
+        }
+    }
+
     /// Completes a `.pending` command: nil is success; an error becomes
     /// the ACK (`ToAck`).
     func finish(_ failure: (any Error)?) {

@@ -34,7 +34,7 @@ extension Commands {
             call.reply.field("unchanged", unchanged)
             return .done
         }
-        s.libraryUpdater.resolve(item) { result in
+        s.libraryUpdater.resolve(item).run { result in
             do {
                 // Another client may have added it while the catalog answered.
                 if try s.library.add(uri, try result.get(), at: Int(s.controller.clock.wall())) {

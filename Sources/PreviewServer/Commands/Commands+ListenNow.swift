@@ -8,7 +8,7 @@ extension Commands {
     // describe is `file:` or `album:` with its URI alone.
 
     static func handleCatalognow(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        ListenNow.build(s.catalog, library: Array(s.library.entries), wants: s.wants.entries) { sections in
+        ListenNow.build(s.catalog, library: Array(s.library.entries), wants: s.wants.entries).run { sections in
             for section in sections {
                 call.reply.field("section", section.title)
                 for entry in section.entries { call.reply.listenNowEntry(entry, tags: call.session.tags) }
@@ -32,7 +32,7 @@ extension Commands {
             }
             call.finish(nil)
         case "deezer:morelike":
-            ListenNow.moreLike(s.catalog, seed) { section in
+            ListenNow.moreLike(s.catalog, seed).run { section in
                 for case .album(let album) in section?.entries ?? [] { call.reply.field("directory", "deezer:album:\(album.id)") }
                 call.finish(nil)
             }

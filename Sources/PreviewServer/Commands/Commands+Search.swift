@@ -11,12 +11,9 @@ extension Commands {
     /// match (`fold`: case folded).
     static func handleFind(_ call: CommandCall, _ s: Services, foldCase fold: Bool) throws -> CommandOutcome {
         let q = try SearchArguments(call.args, foldCase: fold, allowPosition: false)
-        databaseSongs(q.filter, s, wanted: q.window?.upperBound) { result in
-            switch result {
-            case .failure(let e): call.finish(e)
-            case .success(let songs):
+        databaseSongs(q.filter, s, wanted: q.window?.upperBound).run { result in
+            call.answer(result) { songs in
                 for song in q.window(songs) { call.reply.song(song, tags: call.session.tags) }
-                call.finish(nil)
             }
         }
         return .pending
@@ -28,13 +25,8 @@ extension Commands {
         let c = s.controller
         let q = try SearchArguments(call.args, foldCase: fold, allowPosition: true)
         if let position = q.position { _ = try c.resolve(position) }
-        databaseSongs(q.filter, s, wanted: q.window?.upperBound) { result in
-            do {
-                _ = try c.insert(q.window(try result.get()), at: q.position)
-                call.finish(nil)
-            } catch {
-                call.finish(error)
-            }
+        databaseSongs(q.filter, s, wanted: q.window?.upperBound).run { result in
+            call.finish { () throws in _ = try c.insert(q.window(try result.get()), at: q.position) }
         }
         return .pending
     }
@@ -45,15 +37,12 @@ extension Commands {
         let name = call.args[0]
         try M3U.checkName(name)
         let q = try SearchArguments(Array(call.args.dropFirst()), foldCase: true, allowPosition: false)
-        databaseSongs(q.filter, s, wanted: q.window?.upperBound) { result in
-            do {
+        databaseSongs(q.filter, s, wanted: q.window?.upperBound).run { result in
+            call.finish { () throws in
                 let found = q.window(try result.get())
                 let old = store.exists(name) ? try store.load(name) : []
                 try store.store(name, old + found)
                 c.changed(.storedPlaylist)
-                call.finish(nil)
-            } catch {
-                call.finish(error)
             }
         }
         return .pending

@@ -7,12 +7,9 @@ extension Commands {
 
     static func handleList(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         let request = try TagList(call.args)
-        databaseSongs(request.filter, s) { result in
-            switch result {
-            case .failure(let e): call.finish(e)
-            case .success(let songs):
+        databaseSongs(request.filter, s).run { result in
+            call.answer(result) { songs in
                 for line in request.lines(for: songs) { call.reply.field(line.key, line.value) }
-                call.finish(nil)
             }
         }
         return .pending
@@ -29,19 +26,13 @@ extension Commands {
             args.removeLast(2)
         }
         let filter = args.isEmpty && group != nil ? nil : try SongFilter.parse(args, foldCase: false)
-        databaseSongs(filter, s) { result in
-            switch result {
-            case .failure(let e): call.finish(e)
-            case .success(let songs):
-                if let group {
-                    for (value, inside) in TagList.grouped(songs, by: group) {
-                        call.reply.field(group.mpdName, value)
-                        call.reply.totals(inside)
-                    }
-                } else {
-                    call.reply.totals(songs)
+        databaseSongs(filter, s).run { result in
+            call.answer(result) { songs in
+                guard let group else { return call.reply.totals(songs) }
+                for (value, inside) in TagList.grouped(songs, by: group) {
+                    call.reply.field(group.mpdName, value)
+                    call.reply.totals(inside)
                 }
-                call.finish(nil)
             }
         }
         return .pending
@@ -53,20 +44,16 @@ extension Commands {
     /// Library's matches still do; with none, its error is the answer.
     /// - Parameter wanted: results needed (a `window`'s end), so that the
     ///   catalog reads as many pages; nil for one page.
-    static func databaseSongs(_ filter: SongFilter?, _ s: Services, wanted: Int? = nil,
-                              completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
+    static func databaseSongs(_ filter: SongFilter?, _ s: Services, wanted: Int? = nil) -> Later<Result<[Song], ProtocolError>> {
         let saved = s.library.songs
-        guard let filter else {
-            completion(.success(saved))
-            return
-        }
+        guard let filter else { return .now(.success(saved)) }
         let mine = saved.filter { filter.matches($0) }
-        s.catalog.search(filter, wanted: wanted.map { max(0, $0 - mine.count) }) { result in
+        return s.catalog.search(filter, wanted: wanted.map { max(0, $0 - mine.count) }).map { result in
             switch result {
-            case .failure(let e): completion(mine.isEmpty ? .failure(e) : .success(mine))
+            case .failure(let e): return mine.isEmpty ? .failure(e) : .success(mine)
             case .success(let found):
                 let known = Set(mine.map(\.uri))
-                completion(.success(mine + found.filter { !known.contains($0.uri) }))
+                return .success(mine + found.filter { !known.contains($0.uri) })
             }
         }
     }

@@ -1,0 +1,73 @@
+import PreviewCore
+import Testing
+
+/// `Later`, the sequencing helper of the catalog's requests.
+@Suite struct LaterTests {
+    /// A value delivered when the test says (as an HTTP answer is), with
+    /// the order things were started in.
+    final class Pending {
+        var waiting: [(String, (Int) -> Void)] = []
+        var started: [String] = []
+        func value(_ name: String) -> Later<Int> {
+            Later { done in
+                self.started.append(name)
+                self.waiting.append((name, done))
+            }
+        }
+        func deliver(_ name: String, _ value: Int) {
+            let i = waiting.firstIndex { $0.0 == name }!
+            waiting.remove(at: i).1(value)
+        }
+    }
+
+    @Test func nothingStartsBeforeRun() {
+        let p = Pending()
+        let later = p.value("a").map { $0 + 1 }
+        #expect(p.started == [])
+        var got: Int?
+        later.run { got = $0 }
+        #expect(p.started == ["a"])
+        p.deliver("a", 41)
+        #expect(got == 42)
+    }
+
+    @Test func thenStartsTheNextStepOnlyWhenTheFirstHasAnswered() {
+        let p = Pending()
+        var got: Int?
+        p.value("a").then { a in p.value("b").map { a * 10 + $0 } }.run { got = $0 }
+        #expect(p.started == ["a"])
+        p.deliver("a", 4)
+        #expect(p.started == ["a", "b"])
+        p.deliver("b", 2)
+        #expect(got == 42)
+    }
+
+    @Test func allStartsEveryOneAtOnceAndKeepsTheirOrder() {
+        let p = Pending()
+        var got: [Int]?
+        Later.all([p.value("a"), p.value("b"), p.value("c")]).run { got = $0 }
+        #expect(p.started == ["a", "b", "c"])
+        p.deliver("c", 3)
+        p.deliver("a", 1)
+        #expect(got == nil)
+        p.deliver("b", 2)
+        #expect(got == [1, 2, 3])
+        var none: [Int]?
+        Later<Int>.all([]).run { none = $0 }
+        #expect(none == [])
+    }
+
+    @Test func aFailurePassesThenIfSuccessUnchanged() {
+        struct Failed: Error, Equatable {}
+        var steps = 0
+        var got: Result<Int, Failed>?
+        Later<Result<Int, Failed>>.now(.failure(Failed())).thenIfSuccess { (v: Int) -> Later<Result<Int, Failed>> in
+            steps += 1
+            return .now(.success(v))
+        }.run { got = $0 }
+        #expect(steps == 0)
+        #expect(got == .failure(Failed()))
+        Later<Result<Int, Failed>>.now(.success(20)).thenIfSuccess { .now(.success($0 + 22)) }.run { got = $0 }
+        #expect(got == .success(42))
+    }
+}
