@@ -44,7 +44,8 @@ package final class PlayerController {
     package let clock: Clock
     /// Runs a closure after a delay (seconds) on the control thread.
     let schedule: (Double, @escaping () -> Void) -> Void
-    private let notifyServer: (Subsystems) -> Void
+    /// Told of every change, event and seek (`addListener`).
+    private var listeners: [any PlaybackListener] = []
     /// When the controller started (for `stats` uptime), monotonic seconds.
     let startTime: Double
     /// Seconds since the controller started.
@@ -56,10 +57,6 @@ package final class PlayerController {
     /// Shuffles the queue (`shuffle`); seeded from the random source given.
     var shuffleSource: SplitMix64
 
-    /// Told of each change that makes an `events` record, with its reason.
-    package var onEvent: ((Subsystems, EventReason) -> Void)?
-    /// Told of each seek, with the position sought (seconds): MPRIS's `Seeked`.
-    package var onSeek: ((Double) -> Void)?
     /// Why the changes being made now happen: a command unless an engine
     /// event or a timer says otherwise.
     private(set) var reason = EventReason.user
@@ -97,14 +94,12 @@ package final class PlayerController {
     ///     `max_playlist_length`); the fuzzer keeps it small, so that inputs
     ///     that double the queue (`load` + `save append`) stay cheap.
     ///   - schedule: runs a closure after a delay (seconds) on the control thread.
-    ///   - notify: told of the subsystems each change touches.
     ///   - loudness: the measurements known (default: none, kept in memory).
     package init(engine: AudioEngine, catalog: CatalogBrowser, log: Log, seed: UInt64, clock: Clock = .system,
          loudness: LoudnessBook? = nil,
          output: (name: String, plugin: String) = ("previewd", "previewd"),
          maxQueueLength: Int = Queue.defaultMaxLength,
-         schedule: @escaping (Double, @escaping () -> Void) -> Void = { _, _ in },
-         notify: @escaping (Subsystems) -> Void) {
+         schedule: @escaping (Double, @escaping () -> Void) -> Void = { _, _ in }) {
         self.schedule = schedule
         self.clock = clock
         startTime = clock.monotonic()
@@ -117,7 +112,6 @@ package final class PlayerController {
         prefetcher = Prefetcher(engine: engine, catalog: catalog.client, previewURLs: previewURLs, log: log, schedule: schedule)
         self.loudness = loudness ?? LoudnessBook(store: nil, log: log)
         self.log = log
-        self.notifyServer = notify
         player = Player(seed: seed)
         shuffleSource = SplitMix64(seed: seed ^ 0x9E37_79B9_7F4A_7C15)
         prefetcher.candidates = { [unowned self] in prefetchCandidates() }
@@ -126,8 +120,15 @@ package final class PlayerController {
         previewURLs.observer = { [unowned self] in self.loudness.note($0) }
     }
 
+    /// Adds `listener` to those told of every change, event and seek,
+    /// after those added before. It is held strongly (`PlaybackListener`).
+    package func addListener(_ listener: any PlaybackListener) {
+        listeners.append(listener)
+    }
+
     /// Counts the change, refreshes prefetch where play order may have
-    /// moved, and reports it to the server and the `events` recorder.
+    /// moved, and tells the listeners (the change, and what of it makes
+    /// `events` records).
     func notify(_ changed: Subsystems) {
         if !changed.isSubset(of: [.message, .subscription, .update]) { changeCount += 1 }
         if !changed.isDisjoint(with: [.player, .playlist, .options]) { prefetcher.scheduleRefresh() }
@@ -135,9 +136,9 @@ package final class PlayerController {
            player.songAfterCurrent(in: queue) != nil {
             awaitFinishHeard()
         }
-        notifyServer(changed)
+        for l in listeners { l.playbackChanged(changed) }
         let recorded = changed.intersection(PlayerEvent.subsystems)
-        if !recorded.isEmpty { onEvent?(recorded, reason) }
+        if !recorded.isEmpty { for l in listeners { l.playbackEvent(recorded, reason: reason) } }
     }
 
     /// Runs `body` with changes attributed to `why`.
@@ -210,7 +211,7 @@ package final class PlayerController {
             if wasPaused { effects += p.pause(true, in: q) }
             return effects
         }, seekTo: max(0, seconds))
-        onSeek?(max(0, seconds))
+        for l in listeners { l.playbackSeeked(to: max(0, seconds)) }
     }
 
     /// Sets a mode and reports `options`.

@@ -65,7 +65,12 @@ final class FakeEngine: AudioEngine, @unchecked Sendable {
 /// or from bodies the test sets. Answers may be held back to test waiting.
 final class Harness {
     let engine = FakeEngine()
-    var sessions: [ClientSession] = []
+    /// The sessions, told of each change at once.
+    let listener = SessionListener()
+    var sessions: [ClientSession] {
+        get { listener.sessions }
+        set { listener.sessions = newValue }
+    }
     /// Bodies by API path (without query), checked before the fixture files.
     var bodies: [String: String] = [:]
     /// Answers for URLs outside the API (covers), checked first; nil passes
@@ -104,9 +109,8 @@ final class Harness {
             requested.append(url)
             let answer = { completion(self.binary(url) ?? self.answer(url)) }
             if holdAnswers { held.append(answer) } else { answer() }
-        }, schedule: { [unowned self] delay, action in timers.append((clock + delay, action)) }, clock: clocks, seed: 7) { [unowned self] changed in
-            for s in sessions { s.notify(changed) }
-        }
+        }, schedule: { [unowned self] delay, action in timers.append((clock + delay, action)) }, clock: clocks, seed: 7,
+                            listener: listener)
     }
 
     /// The daemon's parts, as previewd wires them.
@@ -120,6 +124,9 @@ final class Harness {
     let playlistDirectory: String
 
     deinit {
+        // The sessions hold the controller (through the command table), which
+        // holds the listener holding them.
+        listener.sessions.removeAll()
         // The stored playlists, then every file beside them (want.json,
         // library.sqlite with its -wal and -shm, what a test left there).
         for directory in [playlistDirectory + "/playlists", playlistDirectory] {

@@ -178,7 +178,7 @@ import Testing
 
     @Test func everySeekIsSeeked() {
         let b = Bench()
-        b.h.controller.onSeek = { [unowned b] in b.adapter.seeked(to: $0) }
+        b.h.controller.addListener(SeekForwarder(adapter: b.adapter))
         let c = b.h.connect()
         #expect(b.h.send(c, "play\n") == "OK\n")
         #expect(b.h.send(c, "seekcur 7.5\n") == "OK\n")

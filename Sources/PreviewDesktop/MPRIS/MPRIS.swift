@@ -147,3 +147,12 @@ final class MPRISAdapter {
         return .values([])
     }
 }
+
+/// Passes the controller's seeks on to an adapter as MPRIS's `Seeked`
+/// signal. The adapter is held weakly: it holds the controller, which holds
+/// this.
+final class SeekForwarder: PlaybackListener {
+    private weak var adapter: MPRISAdapter?
+    init(adapter: MPRISAdapter) { self.adapter = adapter }
+    func playbackSeeked(to seconds: Double) { adapter?.seeked(to: seconds) }
+}

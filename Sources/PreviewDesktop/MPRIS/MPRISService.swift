@@ -38,7 +38,7 @@ package final class MPRISService {
             log.warning("MPRIS: \(error); continuing without MPRIS")
             return nil
         }
-        controller.onSeek = { [weak service] seconds in service?.adapter.seeked(to: seconds) }
+        controller.addListener(SeekForwarder(adapter: service.adapter))
         return service
     }
 

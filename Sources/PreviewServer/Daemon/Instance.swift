@@ -35,12 +35,12 @@ final class Instance {
     ///   - schedule: runs a closure after a delay (seconds) on the control thread.
     ///   - seed: the random source for play order and `shuffle`.
     ///   - maxQueueLength: songs the queue and each stored playlist hold at most.
-    ///   - notify: told of the subsystems each change touches, after the
-    ///     command or event that made it.
+    ///   - listener: told of each change the controller makes (held by it:
+    ///     it must not hold the instance in turn).
     init(options: DaemonOptions, engine: AudioEngine, log: Log, get: @escaping DeezerClient.HTTPGet,
          head: DeezerClient.HTTPGet? = nil,
          schedule: @escaping (Double, @escaping () -> Void) -> Void, clock: Clock = .system, seed: UInt64,
-         maxQueueLength: Int = Queue.defaultMaxLength, notify: @escaping (Subsystems) -> Void) {
+         maxQueueLength: Int = Queue.defaultMaxLength, listener: any PlaybackListener) {
         self.log = log
         lastfm = LastfmClient(base: options.lastfmBase, key: Instance.lastfmKey(options), get: get)
         lastfm.keyFileHint = options.lastfmKeyFile
@@ -52,7 +52,8 @@ final class Instance {
         browser = CatalogBrowser(client: catalog, previewURLs: PreviewURLCache(wallClock: clock.wall), maxSongs: maxQueueLength)
         controller = PlayerController(engine: engine, catalog: browser, log: log, seed: seed, clock: clock, loudness: loudness,
                                       output: (options.output.name, options.output.name), maxQueueLength: maxQueueLength,
-                                      schedule: schedule, notify: notify)
+                                      schedule: schedule)
+        controller.addListener(listener)
         controller.previousRestartSeconds = options.previousRestart
         controller.prefetchCount = options.prefetch
         playlists = PlaylistStore(directory: options.stateDirectory + "/playlists", maxLength: maxQueueLength)

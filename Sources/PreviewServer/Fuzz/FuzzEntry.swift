@@ -183,15 +183,13 @@ public enum FuzzEntry {
     private static func withDaemon(answer: [UInt8], engine: AudioEngine, directory: String,
                                    _ body: (ClientSession, PlayerController) -> Void) {
         var timers: [() -> Void] = []
-        var sessions: [ClientSession] = []
+        let sessions = SessionListener()
         let options = DaemonOptions(socketPath: "", apiBase: "http://api.invalid", stateDirectory: directory, logLevel: .error)
         let log = Log(level: .error)
         let instance = Instance(options: options, engine: engine, log: log, get: { _, done in
             let body = answer.isEmpty ? Array(#"{"error":{"type":"DataException","message":"no data","code":800}}"#.utf8) : answer
             done(HTTPResult(status: 200, contentType: "application/json", body: body, transportError: nil))
-        }, schedule: { _, action in timers.append(action) }, seed: 1, maxQueueLength: 100) { changed in
-            for s in sessions { s.notify(changed) }
-        }
+        }, schedule: { _, action in timers.append(action) }, seed: 1, maxQueueLength: 100, listener: sessions)
         let (controller, playlists, wants, table) = (instance.controller, instance.playlists, instance.wants, instance.table)
         // Each input starts with no playlists, an empty want list and Library, so that
         // one input neither changes what the next does nor slows it down.
@@ -201,7 +199,7 @@ public enum FuzzEntry {
             try? instance.library.removeAll(at: 0)
         }
         let session = ClientSession(table: table, log: log, hub: instance.hub)
-        sessions.append(session)
+        sessions.sessions.append(session)
         body(session, controller)
         // As the server would: the replies taken, requests held meanwhile answered.
         while !session.pendingOutput.isEmpty || session.inputHeld {
@@ -215,7 +213,7 @@ public enum FuzzEntry {
         }
         // The controller, its sessions and its timers refer to one another
         // (for the daemon's lifetime); cut the loop so each input is freed.
-        sessions.removeAll()
+        sessions.sessions.removeAll()
         timers.removeAll()
     }
 }

@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewPlayback
 
 /// What one connection has chosen for itself: tags shown, binary chunk
 /// size, message channels and the messages waiting for it.
@@ -75,5 +76,17 @@ struct TagSelection: Equatable {
 
     mutating func subtract(_ less: [TagType]) {
         for tag in less { bits &= ~(1 << UInt64(tag.rawValue)) }
+    }
+}
+
+/// Tells every session of a change at once, for those without a loop turn
+/// to wait for (the fuzz entry and the tests' harness; the server batches
+/// changes per turn instead).
+final class SessionListener: PlaybackListener {
+    /// The sessions told, in order.
+    var sessions: [ClientSession] = []
+
+    func playbackChanged(_ subsystems: Subsystems) {
+        for s in sessions { s.notify(subsystems) }
     }
 }

@@ -19,16 +19,31 @@ public final class Server {
     private var table = CommandTable()
     private var httpCallbacks: [RequestID: (HTTPResult) -> Void] = [:]
     private var nextRequestID: RequestID = 1
-    /// Subsystems the controller changed this loop turn, not yet delivered.
-    /// In a box the controller's callback holds: it runs once per song of
-    /// a long list of `addid`, and through `[unowned self]` each call took
-    /// and dropped a reference to the server (4 % of that list's time).
-    private final class ChangeBox { var changed: Subsystems = [] }
-    private let pendingChanges = ChangeBox()
-    /// Changes that make `events` records, with their reasons, in order.
-    /// The first reason given this loop turn for each subsystem that
-    /// changed: a 100,000-command list makes one record, not 100,000.
-    private var pendingRecords: [Subsystems: EventReason] = [:]
+    /// What the controller changed this loop turn, not yet delivered. A box
+    /// of its own, the controller's listener: it is told once per song of a
+    /// long list of `addid`, and a listener that held the server would take
+    /// and drop a reference to it each time (4 % of that list's time).
+    private final class PendingChanges: PlaybackListener {
+        /// Subsystems changed.
+        var changed: Subsystems = []
+        /// Changes that make `events` records, with their reasons: the first
+        /// reason given this turn for each subsystem that changed, so a
+        /// 100,000-command list makes one record, not 100,000.
+        var records: [Subsystems: EventReason] = [:]
+
+        func playbackChanged(_ subsystems: Subsystems) {
+            // Delivered after the current command or event is done, so an
+            // idle client's queued commands never run in the middle of one.
+            changed.formUnion(subsystems)
+        }
+
+        func playbackEvent(_ subsystems: Subsystems, reason: EventReason) {
+            for (flag, _) in Subsystems.names where subsystems.contains(flag) && records[flag] == nil {
+                records[flag] = reason
+            }
+        }
+    }
+    private let pendingChanges = PendingChanges()
     private var hookRunner: HookRunner!
     /// Closures to run at a monotonic time, for time-outs on the control thread.
     private var timers: [(id: Int, deadline: Double, action: () -> Void)] = []
@@ -68,11 +83,7 @@ public final class Server {
         let inbox = try EventInbox()
         wire(Instance(options: options, engine: engine, log: log, get: catalogHTTP(through: inbox), head: catalogHTTP(through: inbox, head: true),
                       schedule: { [unowned self] delay, action in schedule(after: delay, action) },
-                      seed: UInt64.random(in: .min ... .max)) { [pendingChanges] changed in
-            // Delivered after the current command or event is done, so an
-            // idle client's queued commands never run in the middle of one.
-            pendingChanges.changed.formUnion(changed)
-        })
+                      seed: UInt64.random(in: .min ... .max), listener: pendingChanges))
         defer { hookRunner.killAll() }
         try engine.start(events: { inbox.post(.engine($0)) })
         defer { engine.shutdown() }
@@ -127,11 +138,6 @@ public final class Server {
         controller = instance.controller
         table = instance.table
         hub = instance.hub
-        controller.onEvent = { [unowned self] changed, why in
-            for (flag, _) in Subsystems.names where changed.contains(flag) && pendingRecords[flag] == nil {
-                pendingRecords[flag] = why
-            }
-        }
         hookRunner = HookRunner(hooks: options.hooks, timeout: options.hookTimeout, log: log)
     }
 
@@ -282,9 +288,9 @@ public final class Server {
     /// subsystem, with the first reason given for it, in MPD's order) for
     /// the streaming clients and the hooks.
     private func deliverRecords() {
-        guard !pendingRecords.isEmpty else { return }
-        let reasons = pendingRecords
-        pendingRecords = [:]
+        guard !pendingChanges.records.isEmpty else { return }
+        let reasons = pendingChanges.records
+        pendingChanges.records = [:]
         // Nobody reads them: no fields to build.
         guard !hookRunner.hooks.isEmpty || clients.values.contains(where: \.inEventStream) else { return }
         let fields = controller.eventFields()
