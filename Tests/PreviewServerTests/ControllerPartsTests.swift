@@ -1,6 +1,7 @@
 import FoundationEssentials
 import PreviewCore
 import PreviewPlatform
+import PreviewTestSupport
 import Testing
 @testable import PreviewServer
 @testable import PreviewCatalog

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import PreviewCore
+import PreviewTestSupport
 import Testing
 @testable import PreviewServer
 import PreviewPlatform

@@ -1,64 +1,11 @@
+import Glibc
 import PreviewCore
 import PreviewPlatform
+import Synchronization
 import Testing
 @testable import PreviewPlayback
+import PreviewTestSupport
 @testable import PreviewServer
-
-/// The engine interface, recorded: tests see what the server asked for and
-/// inject the events a real engine would send.
-final class FakeEngine: AudioEngine, @unchecked Sendable {
-    enum Call: Equatable {
-        case play(StreamID, String)
-        case paused(Bool)
-        case stop
-        case dropBuffered
-        case volume(Int)
-        case range(Double, Double?)
-    }
-    var calls: [Call] = []
-    var positionValue: PlaybackPosition?
-    /// Events the harness hands to the controller after each request, as
-    /// the server's loop would; `play` queues a start unless `autoStart` is off.
-    var events: [EngineEvent] = []
-    var autoStart = true
-
-    func start(events: @escaping @Sendable (EngineEvent) -> Void) throws {}
-    func play(stream id: StreamID, url: String, key: String?, from start: Double, until end: Double?, info: StreamInfo) {
-        calls.append(.play(id, url))
-        infos.append(info)
-        if autoStart { events.append(.streamStarted(id, AudioFormat(sampleRate: 44100, channels: 2), bitrate: 128, totalFrames: nil)) }
-        if start != 0 || end != nil { calls.append(.range(start, end)) }
-    }
-    /// Each `prefetch` list, as keys.
-    var prefetches: [[String]] = []
-    /// Each `resume`, in order.
-    var resumes: [(StreamID, String)] = []
-    func prefetch(_ items: [MediaItem]) { prefetches.append(items.map(\.key)) }
-    /// Each `measureLoudness` key, in order.
-    var measured: [String] = []
-    func measureLoudness(_ key: String) { measured.append(key) }
-    /// The `info` of each `play`, in order.
-    var infos: [StreamInfo] = []
-    func resume(stream id: StreamID, url: String) { resumes.append((id, url)) }
-    func setPaused(_ paused: Bool) { calls.append(.paused(paused)) }
-    /// Each `selectOutput` argument, in order.
-    var outputSelections: [Bool] = []
-    func selectOutput(main: Bool) { outputSelections.append(main) }
-    func stop() { calls.append(.stop) }
-    func dropBuffered() { calls.append(.dropBuffered) }
-    /// Each `queueNext`, in order: the stream (nil: none) and the overlap.
-    var queuedNext: [(NextStream?, Double)] = []
-    func queueNext(_ next: NextStream?, crossfade seconds: Double) { queuedNext.append((next, seconds)) }
-    func setVolume(_ percent: Int) { calls.append(.volume(percent)) }
-    func position() -> PlaybackPosition? { positionValue }
-    func shutdown() {}
-
-    /// The last `play` call.
-    var lastPlay: (StreamID, String)? {
-        for call in calls.reversed() { if case .play(let id, let url) = call { return (id, url) } }
-        return nil
-    }
-}
 
 /// A controller, command table and sessions over a fake engine, with the
 /// Deezer API answered from ../shared/fixtures (by path, query ignored)
@@ -169,20 +116,7 @@ final class Harness {
     }
 
     private func answer(_ url: String) -> HTTPResult {
-        var path = String(url.dropFirst("http://api.test".count))
-        if let q = path.firstIndex(of: "?") { path = String(path[..<q]) }
-        if let body = bodies[path] { return HTTPResult(status: 200, contentType: "application/json", body: Array(body.utf8), transportError: nil) }
-        let name = String(path.dropFirst()).replacingAll("/", with: "-") + ".json"
-        if let text = Fixtures.read("fixtures/deezer/" + name) {
-            return HTTPResult(status: 200, contentType: "application/json", body: Array(text.utf8), transportError: nil)
-        }
-        // Tracks without a fixture of their own get a playable stand-in.
-        if path.hasPrefix("/track/"), let id = Int(path.dropFirst("/track/".count)), id > 0 {
-            let body = #"{"id":\#(id),"title":"Track \#(id)","preview":"http://cdn.test/\#(id).mp3?hdnea=exp=4000000000~x","artist":{"name":"A"}}"#
-            return HTTPResult(status: 200, contentType: "application/json", body: Array(body.utf8), transportError: nil)
-        }
-        let error = #"{"error":{"type":"DataException","message":"no data","code":800}}"#
-        return HTTPResult(status: 200, contentType: "application/json", body: Array(error.utf8), transportError: nil)
+        CatalogAnswers.answer(url, bodies: bodies)
     }
 
     /// A new client; its greeting is consumed.
@@ -212,32 +146,5 @@ final class Harness {
             s.resumeInput()
         }
         return String(decoding: out, as: UTF8.self)
-    }
-}
-
-
-import Glibc
-import Synchronization
-
-/// Reads files from ../shared beside the checkout.
-enum Fixtures {
-    static let shared: String = {
-        if let env = getenv("PREVIEWD_SHARED") { return String(cString: env) }
-        var path = #filePath
-        for _ in 0..<4 { path = String(path[..<path.lastIndex(of: "/")!]) }
-        return path + "/shared"
-    }()
-
-    static func read(_ relative: String) -> String? {
-        guard let f = fopen(shared + "/" + relative, "rb") else { return nil }
-        defer { fclose(f) }
-        var data: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buf, 1, buf.count, f)
-            if n <= 0 { break }
-            data += buf[..<n]
-        }
-        return String(decoding: data, as: UTF8.self)
     }
 }

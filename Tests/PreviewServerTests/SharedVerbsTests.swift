@@ -1,5 +1,6 @@
 import PreviewCore
 import PreviewDBus
+import PreviewTestSupport
 import Testing
 @testable import PreviewDesktop
 @testable import PreviewPlayback

@@ -1,6 +1,5 @@
 import FoundationEssentials
 @testable import PreviewCore
-@testable import PreviewServer
 import Testing
 @testable import PreviewStorage
 

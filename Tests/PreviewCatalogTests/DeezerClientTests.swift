@@ -1,6 +1,6 @@
 import PreviewCore
+import PreviewTestSupport
 import Testing
-@testable import PreviewServer
 @testable import PreviewCatalog
 
 /// DeezerClient against a scripted HTTP side and a manual clock.

@@ -1,6 +1,5 @@
 import PreviewCore
 import Testing
-@testable import PreviewServer
 @testable import PreviewDesktop
 
 /// `--on-event` parsing.

@@ -1,15 +1,16 @@
 import Glibc
 import PreviewCore
+import Synchronization
 import Testing
-@testable import PreviewServer
 import PreviewPlatform
 @testable import PreviewStorage
 
 @Suite struct PlaylistStoreTests {
+    static let counter = Atomic<Int>(0)
     /// A directory of its own per call: the tests run in parallel, and one's
     /// `removeAll` must not empty another's.
     static func store(maxLength: Int) -> PlaylistStore {
-        let n = Harness.counter.add(1, ordering: .relaxed).newValue
+        let n = PlaylistStoreTests.counter.add(1, ordering: .relaxed).newValue
         return PlaylistStore(directory: "/tmp/previewd-playlist-store-\(getpid())-\(n)", maxLength: maxLength)
     }
 
@@ -20,7 +21,7 @@ import PreviewPlatform
         try store.store("two", songs)
         #expect(try store.load("two") == songs)
         #expect(throws: StorageError.tooLarge) { try store.store("three", songs + songs[..<1]) }
-        #expect(ToAck.protocolError(StorageError.tooLarge) == ProtocolError(.playlistMax, "Playlist is too large"))
+        #expect(StorageError.tooLarge.protocolError == ProtocolError(.playlistMax, "Playlist is too large"))
         #expect(!store.exists("three"))
         #expect(PlaylistStore(directory: "/nonexistent").maxLength == Queue.defaultMaxLength)
     }
@@ -32,7 +33,7 @@ import PreviewPlatform
         try AtomicFile.write(Array("#EXTM3U\n#EXTINF:1e400,t\nu\n".utf8), to: store.directory + "/x.m3u")
         let unreadable = StorageError.unreadableLine(file: "x.m3u", line: 2, reason: "duration out of range: 1e400")
         #expect(throws: unreadable) { try store.load("x") }
-        #expect(ToAck.protocolError(unreadable) == ProtocolError(.playlistLoad, "x.m3u line 2: duration out of range: 1e400"))
+        #expect(unreadable.protocolError == ProtocolError(.playlistLoad, "x.m3u line 2: duration out of range: 1e400"))
     }
 
     @Test func storageErrorsBecomeMPDsAcks() throws {
@@ -43,7 +44,7 @@ import PreviewPlatform
         try store.store("a", [])
         try store.store("b", [])
         #expect(throws: StorageError.playlistExists) { try store.rename("a", to: "b") }
-        let acks = [StorageError.badName, .noSuchPlaylist, .playlistExists].map { ToAck.protocolError($0) }
+        let acks = [StorageError.badName, .noSuchPlaylist, .playlistExists].map(\.protocolError)
         #expect(acks == [ProtocolError(.argument, "Bad playlist name"), ProtocolError(.noExist, "No such playlist"),
                          ProtocolError(.exist, "Playlist exists already")])
     }
