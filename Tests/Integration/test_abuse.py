@@ -4,7 +4,7 @@ import os
 import socket
 import time
 
-from conftest import PREVIEWCTL, Client
+from helpers import PREVIEWCTL
 
 
 def test_connection_limit_answers_with_an_ack(daemon_factory):

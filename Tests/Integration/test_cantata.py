@@ -2,19 +2,14 @@
 through a proxy that records what it sends, and a replay of the commands it
 sent at start-up against Debian's mpd and previewd, compared reply by reply."""
 import os
-import shutil
+import re
 import socket
 import subprocess
 import threading
-import time
-
-import re
 
 import pytest
 
-from conftest import control
-from test_desktop_clients import wait_for
-from test_differential import mpd  # noqa: F401  (the module-scoped mpd fixture)
+from helpers import Client, control, wait_for
 
 # What Cantata 2.5.0 sent on connecting (recorded through the proxy below,
 # against previewd playing an album; the albumart line is its cover request
@@ -144,12 +139,12 @@ def ack_code(reply):
     return last.split("]")[0] + "]" if last.startswith("ACK ") else "OK"
 
 
-def test_cantatas_start_up_commands_get_the_answer_kinds_mpd_gives(mpd, daemon):  # noqa: F811
+def test_cantatas_start_up_commands_get_the_answer_kinds_mpd_gives(mpd, daemon):
     """Each recorded command, on a fresh, stopped, empty server: OK on both,
     or the same ACK code on both; `status`, `currentsong`, `listplaylists`
     and `channels` name the same keys (stats and outputs differ on purpose:
     mpd has a database and output attributes)."""
-    ours, theirs = daemon.client(), Client_for(mpd)
+    ours, theirs = daemon.client(), Client(mpd)
     for line in CANTATA_START:
         a, b = ours.cmd(line), theirs.cmd(line)
         assert ack_code(a) == ack_code(b), (line, a[-1], b[-1])
@@ -159,11 +154,6 @@ def test_cantatas_start_up_commands_get_the_answer_kinds_mpd_gives(mpd, daemon):
     assert ours.cmd("partition default") == theirs.cmd("partition default") == ["OK"]
     # Cantata's cover request for a catalog song: answered by previewd.
     assert ours.cmd('albumart "deezer:track:3135553/" 0')[-1] == "OK"
-
-
-def Client_for(mpd_socket):  # noqa: N802
-    from conftest import Client
-    return Client(str(mpd_socket))
 
 
 def test_cantata_reads_the_library_and_its_genres(daemon_factory, xvfb, tmp_path):

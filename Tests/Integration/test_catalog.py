@@ -8,7 +8,8 @@ from urllib.request import urlopen
 
 import pytest
 
-from conftest import Client, catalog, fixture as load
+import catalog
+from helpers import MANIFEST, fixture as load, md5, wav_pcm
 
 FIX = catalog.FIXTURES
 
@@ -197,7 +198,6 @@ def test_old_2019_track_shape_queues_and_plays(daemon, http):
     assert pl["Title"] == load("track-3135556-recorded-2019.json")["title"]
     assert c.cmd("play") == ["OK"]
     daemon.wait_state(c, "stop")
-    from conftest import wav_pcm, md5, MANIFEST
     assert md5(wav_pcm(daemon.wav)[3]) == MANIFEST[catalog.preview_file_for(3135556)]["pcm_md5_s16"]
 
 

@@ -8,9 +8,8 @@ import subprocess
 
 import pytest
 
-from conftest import PREVIEWCTL, url
+from helpers import MODES, PREVIEWCTL, url
 
-MODES = "volume:100%   repeat: off   random: off   single: off   consume: off"
 ALBUM = "deezer:album:302127"
 
 

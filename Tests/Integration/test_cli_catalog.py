@@ -3,7 +3,7 @@ import json
 import os
 import subprocess
 
-from conftest import PREVIEWCTL, catalog, fixture as load
+from helpers import PREVIEWCTL, control, fixture as load
 
 
 def test_album_plain_lines_when_piped(daemon):
@@ -45,7 +45,6 @@ def test_search_playlists_and_radios(daemon):
 
 
 def test_every_search_field_is_an_option(daemon):
-    from conftest import control
     mark = len(control(daemon.api, "log"))
     p = daemon.ctl("search", "not afraid", "--artist", "eminem", "--track", "not afraid", "--label", "aftermath",
                    "--dur-min", "200", "--dur-max", "300", "--bpm-min", "80", "--bpm-max", "120", "--limit", "15", "--page", "2")

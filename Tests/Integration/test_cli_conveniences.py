@@ -1,7 +1,7 @@
 """previewctl conveniences users of mpc and cmus-remote expect."""
 import subprocess
 
-from conftest import PREVIEWCTL
+from helpers import PREVIEWCTL
 
 
 def queue(daemon, n):

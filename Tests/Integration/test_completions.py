@@ -2,7 +2,7 @@
 import os
 import subprocess
 
-from conftest import PREVIEWCTL
+from helpers import PREVIEWCTL
 
 
 def script(shell, tmp_path):

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from conftest import MANIFEST, md5, wav_pcm
+from helpers import MANIFEST, md5, wav_pcm
 
 FILES = sorted(MANIFEST)
 

@@ -1,6 +1,6 @@
 """Crossfade (issue 17, item 2), checked on the PCM: outside the overlap the
 output is the reference PCM bit for bit, inside it equals the two
-references mixed with the equal-power curves the README documents
+references mixed with the equal-power curves docs/sound.md documents
 (outgoing x cos(pi/2 * i/N) + incoming x sin(pi/2 * i/N), N frames),
 within 1 per sample.
 
@@ -17,11 +17,8 @@ import urllib.parse
 
 import pytest
 
-from conftest import album_tracks, control, reference_pcm, wav_pcm
-
-CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "corpus", "mp3")
-RATE = 44100
-FRAME = 4  # bytes of one s16 stereo frame
+import catalog
+from helpers import FRAME, RATE, album_tracks, control, reference_pcm, wav_pcm
 
 
 def s(seconds, rate=RATE):
@@ -44,7 +41,7 @@ def serve(http, files):
     song and `files`; their URIs, the lead-in's first."""
     uris = []
     for track, name in zip(album_tracks(), [LEAD, *files]):
-        path = urllib.parse.quote(os.path.join(CORPUS, name))
+        path = urllib.parse.quote(os.path.join(catalog.CORPUS, name))
         control(http, f"preview-file?track={track['id']}&path={path}")
         uris.append(f"deezer:track:{track['id']}")
     return uris

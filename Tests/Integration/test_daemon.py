@@ -6,7 +6,7 @@ import stat
 import subprocess
 import time
 
-from conftest import PREVIEWD, Daemon, md5, wav_pcm, MANIFEST
+from helpers import MANIFEST, PREVIEWD, Daemon, wait_for, wav_pcm
 
 
 def test_socket_and_directory_permissions(daemon):
@@ -71,11 +71,7 @@ def test_socket_from_environment(tmp_path, http):
     p = subprocess.Popen([PREVIEWD, "--output", "null", "--state-dir", str(tmp_path / "st")], env=env,
                          stderr=subprocess.PIPE)
     try:
-        import time
-        for _ in range(500):
-            if os.path.exists(path):
-                break
-            time.sleep(0.01)
+        wait_for(lambda: os.path.exists(path), timeout=5, interval=0.01)
         s = socket.socket(socket.AF_UNIX)
         s.connect(path)
         assert s.recv(64) == b"OK MPD 0.23.5\n"

@@ -3,8 +3,7 @@ real daemon and the loopback catalog: `list` of the new tags and its
 groups, `count` groups, `find`/`search` on tags Deezer cannot search for,
 `base` and `file`, the Library's matches before the catalog's, and a list
 of many albums retagged after it is queued."""
-from conftest import album_tracks, fixture, songs
-from test_desktop_clients import wait_for
+from helpers import album_tracks, control, fixture, songs, wait_for
 
 ALBUM = "deezer:album:302127"
 
@@ -72,7 +71,6 @@ def test_a_list_of_many_albums_is_retagged_after_it_is_queued(daemon):
 
 
 def test_a_window_past_the_first_page_reads_the_pages_it_needs(daemon):
-    from conftest import control
     c = daemon.client()
     eminem = [t for t in fixture("search-eminem.json")["data"] if t["artist"]["name"] == "Eminem"]
 

@@ -4,7 +4,8 @@ import os
 
 import pytest
 
-from conftest import MANIFEST, catalog, md5, reference_pcm, wav_pcm
+import catalog
+from helpers import MANIFEST, md5, reference_pcm, wav_pcm
 
 PREVIEWS = [n for n in sorted(MANIFEST) if n.startswith("preview-")]
 

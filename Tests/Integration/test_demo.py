@@ -7,7 +7,7 @@ import signal
 import subprocess
 
 import catalog
-from conftest import BIN, ROOT
+from helpers import BIN, ROOT
 
 DEMO = os.path.join(ROOT, "contrib", "demo")
 

@@ -2,12 +2,11 @@
 private D-Bus session bus driven by playerctl (how media keys reach it)."""
 import os
 import shutil
-import signal
 import subprocess
 
 import pytest
 
-from conftest import wait_for
+from helpers import SessionBus, Tmux, wait_for
 
 
 @pytest.fixture
@@ -21,19 +20,9 @@ def playing_album(daemon_factory):
 
 def test_ncmpcpp_shows_queue_and_current_song(playing_album, tmp_path):
     d, c = playing_album
-    session = f"previewd-test-{os.getpid()}"
-    env = dict(os.environ, HOME=str(tmp_path), MPD_HOST=d.socket, TERM="xterm")
-    subprocess.run(["tmux", "-L", session, "new-session", "-d", "-s", "t", "-x", "140", "-y", "30", "ncmpcpp"],
-                   env=env, check=True)
+    app = Tmux(dict(os.environ, HOME=str(tmp_path), MPD_HOST=d.socket, TERM="xterm"), ["ncmpcpp"], size=(140, 30))
     try:
-        def screen():
-            return subprocess.run(["tmux", "-L", session, "capture-pane", "-p", "-t", "t"],
-                                  env=env, capture_output=True, text=True).stdout
-        def ready():
-            s = screen()
-            return s if "Too Long" in s and "Playing" in s else None
-        text = wait_for(ready)
-        assert text, screen()
+        text = app.shows("Too Long", "Playing", timeout=15)
         assert "Playlist (14 items" in text
         for title in ("One More Time", "Aerodynamic", "Harder, Better, Faster, Stronger", "Too Long"):
             assert title in text
@@ -42,25 +31,20 @@ def test_ncmpcpp_shows_queue_and_current_song(playing_album, tmp_path):
         # ncmpcpp's status line: "Playing: Daft Punk - "Discovery" - One More Time  [m:ss/0:30]"
         assert "Daft Punk" in status_line[-1] and "One More Time" in status_line[-1], status_line
     finally:
-        subprocess.run(["tmux", "-L", session, "kill-server"], env=env)
+        app.close()
 
 
 @pytest.fixture
 def session_bus(tmp_path):
-    """A private D-Bus session bus; yields its address."""
-    p = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
-                         stdout=subprocess.PIPE, text=True)
-    address = p.stdout.readline().strip()
-    assert address.startswith("unix:"), address
-    yield address
-    p.send_signal(signal.SIGTERM)
-    p.wait(10)
+    """A private D-Bus session bus (HOME is tmp_path in its `env`)."""
+    bus = SessionBus(tmp_path)
+    yield bus
+    bus.close()
 
 
 def test_mpdris2_exposes_previewd_over_mpris(playing_album, session_bus, tmp_path):
     d, c = playing_album
-    env = dict(os.environ, HOME=str(tmp_path), MPD_HOST=d.socket, DBUS_SESSION_BUS_ADDRESS=session_bus)
-    env.pop("DISPLAY", None)
+    env = dict(session_bus.env, MPD_HOST=d.socket)
     bridge = subprocess.Popen([shutil.which("mpDris2")], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         def ctl(*args):

@@ -17,19 +17,16 @@ Normalisation (applied to both sides alike):
     from the Deezer catalog, which plain URLs do not have (`Artist`, `Title`,
     `Album`, `Time`, `duration`, `Format`, `Name`).
 Known differences, on purpose, are not in these sessions; they are listed
-in README.md (MPD protocol section).
+in docs/protocol.md ("Differences from mpd").
 """
 import os
 import re
-import shutil
-import signal
-import socket
 import subprocess
 import time
 
 import pytest
 
-from conftest import Client, catalog
+from helpers import Client, Daemon, wait_for
 
 MASKED = {"playlist", "elapsed", "time", "bitrate", "duration", "audio", "updating_db", "Last-Modified", "error"}
 DROPPED = {"Artist", "Title", "Album", "Time", "Format", "Name"}
@@ -53,49 +50,7 @@ def normalise(lines, ids):
 
 
 @pytest.fixture(scope="module")
-def mpd(tmp_path_factory, http):
-    """Debian's mpd with a null output, software mixer and a playlist directory."""
-    root = tmp_path_factory.mktemp("mpd")
-    (root / "music").mkdir()
-    for i in (1, 2, 3):  # local copies, only so the test can read their ID3 tags through mpd
-        shutil.copy(os.path.join(catalog.CORPUS, f"preview-0{i}.mp3"), root / "music")
-    (root / "playlists").mkdir()
-    sock = root / "socket"
-    (root / "mpd.conf").write_text(f"""
-music_directory "{root}/music"
-playlist_directory "{root}/playlists"
-db_file "{root}/db"
-log_file "{root}/log"
-pid_file "{root}/pid"
-bind_to_address "{sock}"
-audio_output {{
-  type "null"
-  name "null"
-  mixer_type "software"
-}}
-""")
-    proc = subprocess.Popen([shutil.which("mpd"), "--no-daemon", str(root / "mpd.conf")],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 20
-    while True:
-        try:
-            Client(str(sock)).close()
-            break
-        except OSError:
-            assert proc.poll() is None, (root / "log").read_text() if (root / "log").exists() else "mpd died"
-            assert time.time() < deadline, "mpd did not start"
-            time.sleep(0.05)
-    yield str(sock)
-    proc.send_signal(signal.SIGTERM)
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-
-
-@pytest.fixture(scope="module")
 def previewd(tmp_path_factory, http):
-    from conftest import Daemon
     d = Daemon(tmp_path_factory.mktemp("previewd"), http, output="null", pace="realtime")
     yield d.socket
     d.close()
@@ -297,10 +252,7 @@ def display_names(mpd_socket):
     """'Artist - Title' as mpc shows the previews once mpd has read their tags."""
     c = Client(mpd_socket)
     c.cmd("update")
-    for _ in range(100):
-        if "updating_db" not in c.fields("status"):
-            break
-        time.sleep(0.05)
+    wait_for(lambda: "updating_db" not in c.fields("status"), timeout=5)
     names = {}
     for i in (1, 2, 3):
         f = c.fields(f'lsinfo "preview-0{i}.mp3"')

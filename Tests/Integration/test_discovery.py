@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import PREVIEWCTL, ROOT_DIRECTORIES, control, fixture as load
+from helpers import PREVIEWCTL, ROOT_DIRECTORIES, control, fixture as load
 
 
 def ids(name, prefix, section=None):

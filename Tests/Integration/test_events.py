@@ -6,7 +6,7 @@ import re
 import subprocess
 import time
 
-from conftest import PREVIEWCTL
+from helpers import PREVIEWCTL, wait_for
 
 HBFS = ["file: deezer:track:3135556", "title: Harder, Better, Faster, Stronger", "artist: Daft Punk",
         "album: Discovery"]
@@ -16,13 +16,6 @@ DIGITAL_LOVE = ["file: deezer:track:3135555", "title: Digital Love", "artist: Da
 def record(client):
     """The next record of an events stream, `elapsed` masked (it is a clock)."""
     return [re.sub(r"^elapsed: .*", "elapsed: *", line) for line in client.reply()]
-
-
-def wait_for(predicate, timeout=10):
-    deadline = time.time() + timeout
-    while not predicate() and time.time() < deadline:
-        time.sleep(0.05)
-    return predicate()
 
 
 def test_a_session_seen_by_events_watch_and_hooks(daemon_factory, http, tmp_path):
@@ -80,7 +73,7 @@ def test_a_session_seen_by_events_watch_and_hooks(daemon_factory, http, tmp_path
     def runs():
         return sorted(re.sub(r"^elapsed=.*", "elapsed=*", (hook_dir / f).read_text(), flags=re.M)
                       for f in os.listdir(hook_dir))
-    assert wait_for(lambda: len(runs()) == 6 and all(r.endswith("\n") for r in runs()))
+    assert wait_for(lambda: len(runs()) == 6 and all(r.endswith("\n") for r in runs()), timeout=10)
     kv = ["position=1", "songid=1", "length=3", "volume=100", "file=deezer:track:3135556",
           "title=Harder, Better, Faster, Stronger", "artist=Daft Punk", "album=Discovery", "elapsed=*", "duration=30.000"]
     third_kv = ["position=3", "songid=3", "length=3", "volume=100", "file=deezer:track:3135555",
@@ -103,9 +96,9 @@ def test_hooks_get_the_event_in_their_environment(daemon_factory, tmp_path):
         "--on-event", f'mixer,options:echo "$PREVIEWD_EVENT $PREVIEWD_REASON $PREVIEWD_VOLUME" >> "{out}"'))
     c = d.client()
     assert c.cmd("setvol 40") == ["OK"]
-    assert wait_for(lambda: out.exists() and out.read_text() == "mixer user 40\n")
+    assert wait_for(lambda: out.exists() and out.read_text() == "mixer user 40\n", timeout=10)
     assert c.cmd("repeat 1") == ["OK"]
-    assert wait_for(lambda: out.read_text() == "mixer user 40\noptions user 40\n")
+    assert wait_for(lambda: out.read_text() == "mixer user 40\noptions user 40\n", timeout=10)
     assert c.cmd("add deezer:track:3135556") == ["OK"]  # playlist: not in the filter
     time.sleep(0.5)
     assert out.read_text() == "mixer user 40\noptions user 40\n"
@@ -118,7 +111,7 @@ def test_a_slow_hook_never_delays_replies_and_a_hung_one_is_killed(daemon_factor
     c.sock.settimeout(3)  # a reply held back by the 10 s hook would time out here
     assert c.cmd("setvol 50") == ["OK"]
     assert c.fields("status")["volume"] == "50"
-    assert wait_for(lambda: "hook still running after 1 s, killed" in d.log())
+    assert wait_for(lambda: "hook still running after 1 s, killed" in d.log(), timeout=10)
     time.sleep(0.5)
     assert not marker.exists(), "the whole process group was killed"
     ps = subprocess.run(["pgrep", "-f", f"touch {marker}"], capture_output=True, text=True)

@@ -11,7 +11,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from conftest import MANIFEST, catalog, md5, wav_pcm
+import catalog
+from helpers import MANIFEST, md5, wait_status, wav_pcm
 
 with open(os.path.join(catalog.CORPUS, "preview-02.mp3"), "rb") as f:
     MP3 = f.read()
@@ -211,8 +212,6 @@ def test_an_endless_body_plays_like_a_radio_stream_until_skipped(daemon_factory,
     assert (st["state"], st["song"]) == ("play", "0")
     assert float(st["elapsed"]) > 1.5
     assert c.cmd("next") == ["OK"]  # at once: the duration comes with the first audio
-    deadline = time.time() + 5
-    while "duration" not in (st := c.fields("status")) and time.time() < deadline:
-        time.sleep(0.02)
+    st = wait_status(c, "duration", timeout=5)
     assert (st["state"], st["song"], st["duration"]) == ("play", "1", "30.000")
     assert "error" not in st

@@ -6,9 +6,8 @@ import re
 import shlex
 import signal
 import subprocess
-import time
 
-from conftest import BIN, ROOT, Client
+from helpers import BIN, ROOT, Client, wait_for
 
 INSTALL = os.path.join(ROOT, "contrib", "install")
 FILES = ["bin/previewd", "bin/previewctl", "share/systemd/user/previewd.service",
@@ -84,10 +83,7 @@ def test_autostart_entry_starts_the_daemon_without_a_user_manager(tmp_path, http
                          start_new_session=True)
     try:
         socket_path = runtime / "previewd" / "socket"
-        for _ in range(500):
-            if socket_path.exists():
-                break
-            time.sleep(0.01)
+        wait_for(socket_path.exists, timeout=5, interval=0.01)
         assert Client(str(socket_path)).cmd("ping") == ["OK"]
         st = subprocess.run([tmp_path / "usr" / "bin" / "previewctl", "status"], env=env, capture_output=True, text=True)
         assert st.returncode == 0, st.stderr

@@ -2,12 +2,11 @@
 them (pipelined on one connection, or one `mpc next` per key press) fetches
 only the preview it lands on and, once the burst is over, that song's
 prefetch, never the previews it passes over."""
-import os
 import subprocess
 import time
 
 import catalog
-from conftest import control
+from helpers import control, mpc_env
 
 PIPELINED, MPC_PRESSES = 15, 5
 
@@ -22,12 +21,6 @@ def playable_tracks(n):
 def previews_since(http, mark):
     """The preview paths (query dropped) the stand-in served after log entry `mark`."""
     return [p.split("?")[0] for p in control(http, "log")[mark:] if p.startswith("/preview/")]
-
-
-def mpc_env(d):
-    env = {k: v for k, v in os.environ.items() if k not in ("MPD_PORT", "MPD_HOST")}
-    env["MPD_HOST"] = d.socket
-    return env
 
 
 def burst(daemon_factory, http, extra=()):

@@ -6,7 +6,8 @@ import subprocess
 
 import pytest
 
-from conftest import PREVIEWCTL, catalog, control
+import catalog
+from helpers import PREVIEWCTL, control
 
 LASTFM = os.path.join(os.path.dirname(catalog.FIXTURES), "lastfm")
 

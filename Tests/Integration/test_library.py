@@ -8,21 +8,14 @@ import signal
 import sqlite3
 import time
 
-from conftest import DISCOVERY, ROOT_DIRECTORIES, Daemon, album_tracks, catalog_tag_lines, assert_silent, control, songs
-from test_mpc import MODES, run_mpc
+from helpers import (MODES, ROOT_DIRECTORIES, Daemon, album_tracks, assert_silent, control, run_mpc, song_lines,
+                     songs)
 
 ALBUM = "deezer:album:302127"
 TRACK = "deezer:track:3135556"
 ARTIST = "deezer:artist:27"
 NOT_ITEM = ("is not an album, a track or an artist: the library holds "
             "deezer:album:ID, deezer:track:ID and deezer:artist:ID")
-
-
-def song_lines(t):
-    """An album track as previewd lists it (the preview is 30 s)."""
-    seconds = min(t["duration"], 30)
-    return [f"file: deezer:track:{t['id']}", f"Artist: {t['artist']['name']}", f"Title: {t['title']}",
-            "Album: Discovery", *catalog_tag_lines({**t, "album": DISCOVERY}), f"Time: {seconds}", f"duration: {seconds}.000"]
 
 
 TRACK_LINES = ["file: deezer:track:3135556", "Artist: Daft Punk", "Title: Harder, Better, Faster, Stronger",
@@ -33,7 +26,7 @@ TRACK_LINES = ["file: deezer:track:3135556", "Artist: Daft Punk", "Title: Harder
 def library_songs():
     """The songs of TRACK, ARTIST and ALBUM saved in that order: the album's,
     newest, with the track at its place there (each song is listed once)."""
-    return [l for t in album_tracks() for l in song_lines(t)]
+    return [l for t in album_tracks() for l in song_lines(t, album="Discovery")]
 
 
 def save_three(c):

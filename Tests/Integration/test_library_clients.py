@@ -6,9 +6,7 @@ import os
 
 import pytest
 
-from conftest import album_tracks
-from test_desktop_clients import wait_for
-from test_ncmpc import Ncmpc, Tmux
+from helpers import Ncmpc, Tmux, album_tracks, wait_for
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ album chart; Dance, 113, has no recorded chart, so the stand-in answers
 Want to Listen; at most 10 API requests cold, none warm."""
 import json
 
-from conftest import control, fixture
+from helpers import control, fixture
 
 
 def api_requests(daemon):

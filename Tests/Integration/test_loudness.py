@@ -4,13 +4,11 @@ import os
 import re
 import sqlite3
 import subprocess
-import time
 import urllib.parse
 import wave
 
-from conftest import PREVIEWD, album_tracks, control, md5, reference_pcm, wav_pcm
-
-CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "corpus", "mp3")
+import catalog
+from helpers import PREVIEWD, album_tracks, control, md5, reference_pcm, wait_for, wav_pcm
 
 
 def integrated_lufs(path):
@@ -41,10 +39,10 @@ def test_two_previews_12_db_apart_play_within_1_lu(daemon_factory, http, tmp_pat
     # A copy of a preview 12 dB quieter, re-encoded by LAME as the issue made it.
     quiet = tmp_path / "quiet.mp3"
     subprocess.run(["lame", "--quiet", "--mp3input", "--scale", "0.25", "-b", "128",
-                    os.path.join(CORPUS, "preview-01.mp3"), str(quiet)], check=True)
+                    os.path.join(catalog.CORPUS, "preview-01.mp3"), str(quiet)], check=True)
     loud_id, quiet_id = album_tracks()[0]["id"], album_tracks()[1]["id"]
     q = urllib.parse.quote
-    control(http, f"preview-file?track={loud_id}&path={q(os.path.join(CORPUS, 'preview-01.mp3'))}")
+    control(http, f"preview-file?track={loud_id}&path={q(os.path.join(catalog.CORPUS, 'preview-01.mp3'))}")
     control(http, f"preview-file?track={quiet_id}&path={q(str(quiet))}")
     try:
         state = str(tmp_path / "shared-state")
@@ -63,10 +61,8 @@ def test_two_previews_12_db_apart_play_within_1_lu(daemon_factory, http, tmp_pat
         st = c.fields("status")
         assert st["replay_gain_source"] == "none" and st["replay_gain_db"] == "0.00", st
         first.wait_state(c, "stop", timeout=30)
-        deadline = time.time() + 20
-        while len(measured_rows(state)) < 2:
-            assert time.time() < deadline, first.log()
-            time.sleep(0.1)
+        wait_for(lambda: len(measured_rows(state)) >= 2, timeout=20, interval=0.1, what="both songs measured",
+                 detail=first.log)
         rows = measured_rows(state)
         assert abs(rows[f"deezer:track:{loud_id}"] - rows[f"deezer:track:{quiet_id}"]) > 11.5, rows
         _, _, _, pcm = wav_pcm(first.wav)
@@ -93,7 +89,7 @@ def test_two_previews_12_db_apart_play_within_1_lu(daemon_factory, http, tmp_pat
         write_wav(tmp_path / "quiet-out.wav", pcm[part:])
         loud_lufs = integrated_lufs(tmp_path / "loud-out.wav")
         quiet_lufs = integrated_lufs(tmp_path / "quiet-out.wav")
-        before = integrated_lufs(os.path.join(CORPUS, "preview-01.mp3")) - integrated_lufs(quiet)
+        before = integrated_lufs(os.path.join(catalog.CORPUS, "preview-01.mp3")) - integrated_lufs(quiet)
         assert before > 11.5, before
         print(f"loudness after: {loud_lufs} and {quiet_lufs} LUFS (before {before:.1f} LU apart), gain {gain} dB")
         assert abs(loud_lufs - quiet_lufs) <= 1.0, (loud_lufs, quiet_lufs)

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from conftest import PREVIEWCTL, PREVIEWD
+from helpers import PREVIEWCTL, PREVIEWD
 
 MAN = os.path.join(os.path.dirname(__file__), "..", "..", "contrib", "man")
 

@@ -3,28 +3,21 @@ and python3-mpd (python-mpd2). Expected output follows mpc 0.34 against
 mpd 0.23 as recorded in /tmp/mpdref/mpc.txt."""
 import json
 import os
-import subprocess
 import threading
 import time
 
 import mpd
 import pytest
 
-from conftest import catalog, url
+import catalog
+from helpers import MODES, run_mpc, url
 
-MODES = "volume:100%   repeat: off   random: off   single: off   consume: off"
 ALBUM = "302127"
 
 
 def album_lines():
     with open(os.path.join(catalog.FIXTURES, f"album-{ALBUM}-tracks.json"), encoding="utf-8") as f:
         return [f"{t['artist']['name']} - {t['title']}" for t in json.load(f)["data"]]
-
-
-def run_mpc(daemon, *args):
-    env = {k: v for k, v in os.environ.items() if k not in ("MPD_PORT", "MPD_HOST")}
-    env["MPD_HOST"] = daemon.socket
-    return subprocess.run(["mpc", *args], capture_output=True, text=True, timeout=30, env=env)
 
 
 def ok(daemon, *args):

@@ -11,25 +11,16 @@ import time
 
 import pytest
 
-from conftest import DISCOVERY, ROOT_DIRECTORIES, catalog, catalog_tag_lines, md5, reference_pcm, wav_pcm, album_tracks, assert_silent, fixture, songs, url
+import catalog
+from helpers import (COVER_PATH, FRAME, RATE, ROOT_DIRECTORIES, album_tracks, assert_silent, fixture, md5, pick,
+                     playlist_file, reference_pcm, song_lines, songs, url, wav_pcm)
 
 ALBUM = "302127"
 TRACK = 3135556
-COVER_PATH = "/cover/images/cover/93b50f6ab0f44d53f8aee5ad207271ee/500x500-000000-80-0-0.jpg"
-RATE = 44100
-BYTES_PER_FRAME = 4
 
 
 def eminem_tracks():
     return fixture("search-eminem.json")["data"]
-
-
-def song_lines(t, album=None):
-    """A Deezer track as previewd lists it: file, tags, preview length."""
-    seconds = min(t["duration"], 30)
-    tags = catalog_tag_lines(t if "album" in t else {**t, "album": DISCOVERY})
-    return [f"file: deezer:track:{t['id']}", f"Artist: {t['artist']['name']}", f"Title: {t['title']}",
-            f"Album: {album or t['album']['title']}", *tags, f"Time: {seconds}", f"duration: {seconds}.000"]
 
 
 def album_song(i, catalog_tags=True):
@@ -84,14 +75,6 @@ def add_urls(c, http, *ns):
 
 def iso(path):
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(os.stat(path).st_mtime))
-
-
-def playlist_file(daemon, name):
-    return os.path.join(daemon.tmp, "state", "playlists", name + ".m3u")
-
-
-def pick(st, *keys):
-    return {k: st.get(k) for k in keys}
 
 
 @pytest.fixture
@@ -287,7 +270,7 @@ def test_rangeid_plays_exactly_that_slice(daemon, http):
     ref = reference_pcm("preview-01.mp3")
     start, end = int(1.5 * RATE), 3 * RATE
     assert (frames, rate, channels) == (end - start, RATE, 2)
-    assert md5(pcm) == md5(ref[start * BYTES_PER_FRAME:end * BYTES_PER_FRAME])
+    assert md5(pcm) == md5(ref[start * FRAME:end * FRAME])
 
 
 # ---------------------------------------------------------------- swap, swapid, moveid
@@ -360,7 +343,7 @@ def test_seek_while_stopped_plays_from_there(daemon, http):
     frames, rate, channels, pcm = wav_pcm(daemon.wav)
     ref = reference_pcm("preview-01.mp3")
     assert (frames, rate, channels) == (30 * RATE - 10 * RATE, RATE, 2)
-    assert md5(pcm) == md5(ref[10 * RATE * BYTES_PER_FRAME:])
+    assert md5(pcm) == md5(ref[10 * RATE * FRAME:])
 
 
 def test_seek_during_playback_plays_the_rest_from_there(rt, http):
@@ -371,8 +354,8 @@ def test_seek_during_playback_plays_the_rest_from_there(rt, http):
     assert c.cmd("seek 0 25") == ["OK"]
     rt.wait_state(c, "stop")
     frames, _, _, pcm = wav_pcm(rt.wav)
-    tail = reference_pcm("preview-01.mp3")[25 * RATE * BYTES_PER_FRAME:]
-    assert frames * BYTES_PER_FRAME == len(pcm) >= len(tail)
+    tail = reference_pcm("preview-01.mp3")[25 * RATE * FRAME:]
+    assert frames * FRAME == len(pcm) >= len(tail)
     assert md5(pcm[len(pcm) - len(tail):]) == md5(tail)
 
 
@@ -385,7 +368,7 @@ def test_seekid_during_playback(rt, http):
     assert pick(st, "state", "song", "songid") == {"state": "play", "song": "1", "songid": "2"}
     rt.wait_state(c, "stop")
     _, _, _, pcm = wav_pcm(rt.wav)
-    tail = reference_pcm("preview-02.mp3")[27 * RATE * BYTES_PER_FRAME:]
+    tail = reference_pcm("preview-02.mp3")[27 * RATE * FRAME:]
     assert len(pcm) >= len(tail)
     assert md5(pcm[len(pcm) - len(tail):]) == md5(tail)
 

@@ -3,64 +3,29 @@ org.mpris.MediaPlayer2.previewd, driven by Debian's playerctl, busctl,
 dbus-send and dbus-monitor as a desktop's media keys and widgets would."""
 import os
 import signal
-import subprocess
-import threading
 import time
 
 import pytest
 
-from conftest import Daemon, wait_for
+from helpers import Daemon, SessionBus, wait_for, wait_status
 
 NAME = "org.mpris.MediaPlayer2.previewd"
 PATH = "/org/mpris/MediaPlayer2"
 
 
-class Bus:
-    """A private session bus (dbus-daemon) and the processes started on it,
-    all stopped by close()."""
-
-    def __init__(self, tmp):
-        self.tmp = str(tmp)
-        path = os.path.join(self.tmp, "bus")
-        self.proc = subprocess.Popen(["dbus-daemon", "--session", "--nofork", f"--address=unix:path={path}",
-                                      "--print-address=1"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        self.address = self.proc.stdout.readline().strip()
-        assert self.address.startswith("unix:path="), self.address
-        self.env = dict(os.environ, DBUS_SESSION_BUS_ADDRESS=self.address, HOME=self.tmp)
-        self.env.pop("DISPLAY", None)
-        self.children = []
-
-    def run(self, *args):
-        return subprocess.run(list(args), env=self.env, capture_output=True, text=True, timeout=20)
+class Bus(SessionBus):
+    """A private session bus with playerctl and dbus-send aimed at previewd."""
 
     def ctl(self, *args):
         """playerctl -p previewd ARGS; stdout stripped (None on failure)."""
         r = self.run("playerctl", "-p", "previewd", *args)
         return r.stdout.strip() if r.returncode == 0 else None
 
-    def follow(self, *args):
-        """A long-running command on the bus; its output lines collected in `lines`."""
-        p = subprocess.Popen(list(args), env=self.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        p.lines = []
-        threading.Thread(target=lambda: [p.lines.append(l.rstrip("\n")) for l in p.stdout], daemon=True).start()
-        self.children.append(p)
-        return p
-
     def name_owned(self):
         r = self.run("dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
                      "org.freedesktop.DBus.NameHasOwner", f"string:{NAME}")
         assert r.returncode == 0, r.stderr
         return "boolean true" in r.stdout
-
-    def close(self):
-        for p in self.children + [self.proc]:
-            if p.poll() is None:
-                p.send_signal(signal.SIGTERM)
-                try:
-                    p.wait(10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait()
 
 
 @pytest.fixture
@@ -184,7 +149,7 @@ def test_next_and_previous_change_the_song_and_signal_it(playing, bus):
 
 def test_position_seeks_and_reads_back(playing, bus):
     d, c = playing
-    assert wait_for(lambda: "audio" in c.fields("status"))
+    wait_status(c, "audio", timeout=15)
     monitor = bus.follow("dbus-monitor", "--address", bus.address, f"type='signal',member='Seeked'")
     time.sleep(0.3)
     assert bus.ctl("position", "10") == ""

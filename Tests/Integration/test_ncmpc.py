@@ -2,61 +2,11 @@
 user would: browse the chart and add a song, search by Artist and by
 Filename, play from the queue. Each step is checked on ncmpc's screen and
 through the protocol."""
-import os
-import subprocess
-import time
-
 import pytest
 
-from test_desktop_clients import wait_for
+from helpers import Ncmpc, wait_for
 
 TRACK = 3135556  # Harder, Better, Faster, Stronger (recorded /track/3135556)
-
-
-class Tmux:
-    """A program on a private tmux server, driven by keys and read from its screen."""
-
-    def __init__(self, env, argv, size=(120, 30)):
-        self.server = f"previewd-tmux-{os.getpid()}-{id(self)}"
-        self.env = env
-        subprocess.run(["tmux", "-L", self.server, "new-session", "-d", "-s", "t", "-x", str(size[0]), "-y", str(size[1]),
-                        *argv], env=self.env, check=True)
-
-    def screen(self):
-        return subprocess.run(["tmux", "-L", self.server, "capture-pane", "-p", "-t", "t"],
-                              env=self.env, capture_output=True, text=True).stdout
-
-    def keys(self, *keys):
-        subprocess.run(["tmux", "-L", self.server, "send-keys", "-t", "t", *keys], env=self.env, check=True)
-
-    def shows(self, *texts, timeout=10):
-        """The screen once it holds every text (asserts it does in time)."""
-        text = wait_for(lambda: (lambda s: s if all(t in s for t in texts) else None)(self.screen()), timeout)
-        assert text, f"never showed {texts}:\n{self.screen()}"
-        return text
-
-    def close(self):
-        subprocess.run(["tmux", "-L", self.server, "kill-server"], env=self.env)
-
-
-class Ncmpc(Tmux):
-    """ncmpc on a private tmux server, 120x30."""
-
-    def __init__(self, daemon, tmp_path):
-        super().__init__(dict(os.environ, HOME=str(tmp_path), MPD_HOST=daemon.socket, TERM="xterm", LANG="C.UTF-8"),
-                         ["ncmpc"])
-
-    def search(self, mode_presses, query):
-        """A new search on the Search screen after pressing `m` this many
-        times (Title, Artist, Album, Filename, ...)."""
-        self.keys("5")
-        self.shows("Change search mode")
-        for _ in range(mode_presses):
-            self.keys("m")
-            time.sleep(0.2)
-        self.keys("5")
-        self.shows("Search:")
-        self.keys(query, "Enter")
 
 
 @pytest.fixture

@@ -11,15 +11,11 @@ import threading
 
 import pytest
 
-from conftest import PREVIEWCTL, PREVIEWD, Daemon
+from helpers import PREVIEWCTL, PREVIEWD, Daemon, playlist_file
 
 # Durations that read as numbers but that no song can have. The first is
 # the file that crashed the daemon (issue 13).
 BAD_DURATIONS = ["330e53", "inf", "-1e400", "nan", "99999999999999999999"]
-
-
-def playlist_file(daemon, name):
-    return os.path.join(daemon.tmp, "state", "playlists", name + ".m3u")
 
 
 def write_playlist(daemon, name, duration):

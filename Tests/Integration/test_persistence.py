@@ -8,16 +8,7 @@ import signal
 import subprocess
 import time
 
-from conftest import PREVIEWD, Daemon
-
-
-def restart(d, http, **kw):
-    """Stops `d` with SIGTERM and starts a daemon on the same directory."""
-    d.proc.send_signal(signal.SIGTERM)
-    assert d.proc.wait(10) == 0
-    d.log_file.close()
-    os.rename(d.log_path, d.log_path + ".1")
-    return Daemon(d.tmp, http, **kw)
+from helpers import PREVIEWD, Daemon, restart
 
 
 def test_restart_restores_queue_ids_modes_volume_and_position(tmp_path, http):

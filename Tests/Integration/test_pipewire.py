@@ -1,4 +1,4 @@
-"""PulseAudio output on PipeWire (DESIGN section 3): a private headless
+"""PulseAudio output on PipeWire (docs/sound.md, "PipeWire"): a private headless
 PipeWire (pipewire + wireplumber + pipewire-pulse, its own session bus and
 runtime dir) whose graph runs at 44.1 kHz, recorded from a null sink's
 monitor with pw-record, must carry the reference PCM byte for byte."""
@@ -8,11 +8,11 @@ import shutil
 import signal
 import subprocess
 import time
-import wave
 
 import pytest
 
-from conftest import album_tracks, reference_pcm, url
+from helpers import (FRAME, album_tracks, assert_whole, audible_start, common_prefix, elapsed_of, play_uris,
+                     reference_pcm, silent, stop_process, stop_recording, url, wait_for, wait_status, why_not_found)
 
 TOOLS = ("dbus-daemon", "pipewire", "wireplumber", "pipewire-pulse", "pw-record", "pw-link", "pactl")
 pytestmark = pytest.mark.skipif(not all(shutil.which(t) for t in TOOLS),
@@ -46,7 +46,6 @@ BUS_CONF = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configur
 <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
 <allow own="*"/></policy></busconfig>
 """
-FRAME = 4  # s16 stereo
 CORK_LOSS = 1024  # frames pipewire-pulse may drop at a cork: see the pause test
 
 
@@ -82,20 +81,22 @@ class PipeWireServer:
 
     def start(self):
         self.spawn("dbus", ["dbus-daemon", "--nofork", f"--config-file={self.tmp / 'bus.conf'}"])
-        wait_for(lambda: os.path.exists(self.env["DBUS_SESSION_BUS_ADDRESS"][len("unix:path="):]), "the session bus")
+        wait_for(lambda: os.path.exists(self.env["DBUS_SESSION_BUS_ADDRESS"][len("unix:path="):]),
+                 what="the session bus")
         self.spawn("pipewire", ["pipewire"])
-        wait_for(lambda: os.path.exists(os.path.join(self.env["XDG_RUNTIME_DIR"], "pipewire-0")), "pipewire")
+        wait_for(lambda: os.path.exists(os.path.join(self.env["XDG_RUNTIME_DIR"], "pipewire-0")), what="pipewire")
         self.spawn("wireplumber", ["wireplumber"])
         self.start_pulse()
 
     def start_pulse(self):
         self.spawn("pipewire-pulse", ["pipewire-pulse"])
-        wait_for(lambda: self.pactl("info", check=False).returncode == 0, "pipewire-pulse", self.logs)
-        wait_for(lambda: "test_sink" in self.pactl("list", "short", "sinks"), "test_sink", self.logs)
+        wait_for(lambda: self.pactl("info", check=False).returncode == 0, what="pipewire-pulse", detail=self.logs)
+        wait_for(lambda: "test_sink" in self.pactl("list", "short", "sinks"), what="test_sink", detail=self.logs)
         self.other_module = self.pactl("load-module", "module-null-sink", "sink_name=other_sink", "rate=44100",
                                        "channels=2", "channel_map=front-left,front-right").strip()
         self.pactl("set-default-sink", "test_sink")
-        wait_for(lambda: self.pactl("get-default-sink").strip() == "test_sink", "the default sink", self.logs)
+        wait_for(lambda: self.pactl("get-default-sink").strip() == "test_sink", what="the default sink",
+                 detail=self.logs)
 
     def pactl(self, *args, check=True):
         p = subprocess.run(["pactl", *args], env=self.env, capture_output=True, text=True, timeout=10)
@@ -110,37 +111,13 @@ class PipeWireServer:
 
     def kill(self, name, sig=signal.SIGKILL):
         proc, log = self.procs.pop(name)
-        if proc.poll() is None:
-            try:
-                os.killpg(proc.pid, sig)
-            except ProcessLookupError:
-                pass
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+        stop_process(proc, sig, group=True)
         log.close()
 
     def stop(self):
         for name in ("pipewire-pulse", "wireplumber", "pipewire", "dbus"):
             if name in self.procs:
                 self.kill(name, signal.SIGTERM)
-
-
-def wait_for(predicate, what, logs=None, timeout=15):
-    deadline = time.time() + timeout
-    while not predicate():
-        assert time.time() < deadline, f"{what} did not come up\n" + (logs() if logs else "")
-        time.sleep(0.05)
-
-
-def wait_until(predicate, timeout=10):
-    """Polls `predicate` until true or `timeout` seconds; its last value."""
-    deadline = time.time() + timeout
-    while not (value := predicate()) and time.time() < deadline:
-        time.sleep(0.05)
-    return value
 
 
 @pytest.fixture
@@ -167,22 +144,16 @@ class Recorder:
             env=server.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         linked = re.compile(rf"^{sink}:monitor_FR\n\s+\|-> pw-record", re.M)
         wait_for(lambda: linked.search(subprocess.run(["pw-link", "-l"], env=server.env, capture_output=True,
-                                                      text=True).stdout), f"pw-record on {sink}", server.logs)
+                                                      text=True).stdout), what=f"pw-record on {sink}",
+                 detail=server.logs)
         time.sleep(0.2)
 
     def stop(self):
-        """The recorded PCM; waits first, as the monitor trails the sink."""
-        time.sleep(1)
-        self.proc.send_signal(signal.SIGINT)
-        self.proc.wait(10)
-        with wave.open(str(self.path), "rb") as w:
-            assert (w.getframerate(), w.getnchannels(), w.getsampwidth()) == (44100, 2, 2)
-            return w.readframes(w.getnframes())
+        """The recorded PCM; waits a second first, as the monitor trails the sink."""
+        return stop_recording(self.proc, self.path, trail=1)
 
     def kill(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        stop_process(self.proc, signal.SIGKILL)
 
 
 @pytest.fixture
@@ -198,68 +169,11 @@ def record(server, recorders, path, sink="test_sink"):
     return recorders[-1]
 
 
-def silent(pcm):
-    return pcm.count(0) == len(pcm)
-
-
-def common_prefix(a, b):
-    """Length of the longest common prefix of two byte strings."""
-    lo, hi = 0, min(len(a), len(b))
-    while lo < hi:  # binary search on whole-prefix equality
-        mid = (lo + hi + 1) // 2
-        if a[:mid] == b[:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def audible_start(pcm, begin=0):
-    for i in range(begin - begin % FRAME, len(pcm), FRAME):
-        if pcm[i:i + FRAME] != b"\0\0\0\0":
-            return i
-    return len(pcm)
-
-
-def why_not_found(recording, ref):
-    """How far the recording follows `ref`: a message for a failed assertion."""
-    start = audible_start(recording)
-    at = ref.find(recording[start:start + 4410 * FRAME])
-    if at < 0:
-        return f"the recording's first audible 0.1 s (at byte {start}) is not in the reference"
-    n = common_prefix(recording[start:], ref[at:])
-    return (f"recording from byte {start} follows reference bytes {at}..{at + n} of {len(ref)} "
-            f"({(len(ref) - at - n) // FRAME} frames missing or differing); the recording has {len(recording)} bytes")
-
-
-def assert_whole(recording, ref):
-    """`ref` is in the recording whole, frame-aligned, with only silence around it."""
-    at = recording.find(ref)
-    assert at >= 0, "reference PCM not found whole: " + why_not_found(recording, ref)
-    assert at % FRAME == 0
-    assert silent(recording[:at]), "non-silence before the reference"
-    assert silent(recording[at + len(ref):]), "non-silence after the reference"
-    return at
-
-
-def wait_audio(client, timeout=10):
-    wait_until(lambda: "audio" in client.fields("status"), timeout)
-    return client.fields("status")
-
-
-def play_uris(daemon, uris):
-    c = daemon.client()
-    for uri in uris:
-        assert c.cmd(f'add "{uri}"') == ["OK"]
-    assert c.cmd("play") == ["OK"]
-    return c
-
-
 def test_three_previews_in_a_row_are_bit_exact_to_the_last_sample(pw, recorders, daemon_factory, http, tmp_path):
     rec = record(pw, recorders, tmp_path / "three.wav")
     d = daemon_factory(output="pulse", env=pw.env)
     c = play_uris(d, [url(http, n) for n in (1, 2, 3)])
-    st = wait_audio(c)
+    st = wait_status(c, "audio")
     assert (st["audio"], st["duration"], st["song"]) == ("44100:16:2", "30.000", "0")
     d.wait_state(c, "stop", timeout=120)
     recording = rec.stop()
@@ -278,8 +192,8 @@ def test_a_48k_song_between_44k_songs_is_resampled_and_the_44k_ones_stay_exact(p
     ids = [c.fields(f'addid "{url(http, n)}"')["Id"] for n in ("1", "7-48k", "2")]
     assert c.cmd(f"rangeid {ids[1]} 0:10") == ["OK"]  # 10 s of the 48 kHz song
     assert c.cmd("play") == ["OK"]
-    assert wait_until(lambda: c.fields("status").get("song") == "1", timeout=40)
-    assert wait_until(lambda: c.fields("status").get("audio") == "48000:16:2"), c.fields("status")
+    assert wait_for(lambda: c.fields("status").get("song") == "1", timeout=40)
+    assert wait_for(lambda: c.fields("status").get("audio") == "48000:16:2", timeout=10), c.fields("status")
     d.wait_state(c, "stop", timeout=120)
     recording = rec.stop()
     first, last = reference_pcm("preview-01.mp3"), reference_pcm("preview-02.mp3")
@@ -308,16 +222,16 @@ def test_pause_corks_the_stream_and_resume_plays_on_exactly(pw, recorders, daemo
     rec = record(pw, recorders, tmp_path / "pause.wav")
     d = daemon_factory(output="pulse", env=pw.env)
     c = play_uris(d, [url(http, 2)])
-    assert wait_until(lambda: float(c.fields("status").get("elapsed", "0")) >= 5)
+    assert wait_for(lambda: elapsed_of(c) >= 5, timeout=10)
     assert c.cmd("pause 1") == ["OK"]
-    assert wait_until(lambda: [s for s in sink_inputs(pw) if "Corked: yes" in s]), sink_inputs(pw)
+    assert wait_for(lambda: [s for s in sink_inputs(pw) if "Corked: yes" in s], timeout=10), sink_inputs(pw)
     assert len(sink_inputs(pw)) == 1
     held = c.fields("status")
     assert held["state"] == "pause"
     time.sleep(1.5)
     assert c.fields("status")["elapsed"] == held["elapsed"]
     assert c.cmd("pause 0") == ["OK"]
-    assert wait_until(lambda: "Corked: no" in "".join(sink_inputs(pw)))
+    assert wait_for(lambda: "Corked: no" in "".join(sink_inputs(pw)), timeout=10)
     d.wait_state(c, "stop", timeout=60)
     recording = rec.stop()
     ref = reference_pcm("preview-02.mp3")
@@ -343,14 +257,14 @@ def test_pause_corks_the_stream_and_resume_plays_on_exactly(pw, recorders, daemo
 def test_setvol_sets_the_sink_input_volume(pw, daemon_factory, http):
     d = daemon_factory(output="pulse", env=pw.env)
     c = play_uris(d, [url(http, 2)])
-    assert wait_until(lambda: sink_inputs(pw))
+    assert wait_for(lambda: sink_inputs(pw), timeout=10)
     assert re.search(r"Volume: front-left: 65536 / 100% / 0.00 dB,\s+front-right: 65536 / 100% / 0.00 dB",
                      sink_inputs(pw)[0]), sink_inputs(pw)
     assert c.cmd("setvol 50") == ["OK"]
     assert c.fields("getvol")["volume"] == "50"
     # 50 % on PulseAudio's cubic scale is 32768 (0.125 linear); the change ramps.
     half = re.compile(r"Volume: front-left: 32768 /  50% / -18.06 dB,\s+front-right: 32768 /  50% / -18.06 dB")
-    assert wait_until(lambda: half.search(sink_inputs(pw)[0])), sink_inputs(pw)
+    assert wait_for(lambda: half.search(sink_inputs(pw)[0]), timeout=10), sink_inputs(pw)
 
 
 def test_playback_continues_by_itself_after_pipewire_pulse_restarts(pw, recorders, daemon_factory, http, tmp_path):
@@ -359,10 +273,9 @@ def test_playback_continues_by_itself_after_pipewire_pulse_restarts(pw, recorder
     assert c.cmd("seekcur 20") == ["OK"]
     # `elapsed` counts the chunk being written as time passes: 0.2 s more
     # makes sure 21 s were handed over before the cut.
-    assert wait_until(lambda: float(c.fields("status").get("elapsed", "0")) >= 21.2)
+    assert wait_for(lambda: elapsed_of(c) >= 21.2, timeout=10)
     pw.kill("pipewire-pulse")
-    assert wait_until(lambda: "error" in c.fields("status")), c.fields("status")
-    st = c.fields("status")
+    st = wait_status(c, "error")
     assert st["error"].startswith("output: ") and st["error"].endswith("; reconnecting"), st
     assert st["state"] == "play"
     held = float(st["elapsed"])
@@ -372,11 +285,11 @@ def test_playback_continues_by_itself_after_pipewire_pulse_restarts(pw, recorder
     pw.start_pulse()
     rec = record(pw, recorders, tmp_path / "after-restart.wav")
     # No command is sent: the daemon reconnects by itself.
-    assert wait_until(lambda: float(c.fields("status")["elapsed"]) >= held + 0.5), c.fields("status")
+    assert wait_for(lambda: float(c.fields("status")["elapsed"]) >= held + 0.5, timeout=10), c.fields("status")
     st = c.fields("status")
     assert "error" not in st and st["state"] == "play" and st["song"] == "0", st
-    assert wait_until(lambda: c.fields("status").get("song") == "1", timeout=30), "the next song plays"
-    assert wait_until(lambda: float(c.fields("status").get("elapsed", "0")) >= 2.0)
+    assert wait_for(lambda: c.fields("status").get("song") == "1", timeout=30), "the next song plays"
+    assert wait_for(lambda: elapsed_of(c) >= 2.0, timeout=10)
     assert c.cmd("stop") == ["OK"]  # drops what is buffered: compare 1 s of the next song
     recording = rec.stop()
     ref5, ref3 = reference_pcm("preview-05.mp3"), reference_pcm("preview-03.mp3")
@@ -390,12 +303,12 @@ def test_playback_continues_by_itself_after_pipewire_pulse_restarts(pw, recorder
 def test_a_lost_named_sink_is_reported_and_the_daemon_keeps_running(pw, daemon_factory, http):
     d = daemon_factory(output="pulse:other_sink", env=pw.env)
     c = play_uris(d, [url(http, 1), url(http, 2)])
-    assert wait_until(lambda: sink_inputs(pw))
+    assert wait_for(lambda: sink_inputs(pw), timeout=10)
     sinks = {line.split("\t")[1]: line.split("\t")[0] for line in pw.pactl("list", "short", "sinks").splitlines()}
     assert f"Sink: {sinks['other_sink']}\n" in sink_inputs(pw)[0], sink_inputs(pw)
     assert "error" not in c.fields("status")
     pw.pactl("unload-module", pw.other_module)
-    assert wait_until(lambda: "error" in c.fields("status")), c.fields("status")
+    wait_status(c, "error")
     seen = set()
     deadline = time.time() + 2
     while time.time() < deadline:  # what the status says while the sink is gone
@@ -410,7 +323,7 @@ def test_a_lost_named_sink_is_reported_and_the_daemon_keeps_running(pw, daemon_f
     # The sink comes back: playback resumes on it by itself.
     pw.other_module = pw.pactl("load-module", "module-null-sink", "sink_name=other_sink", "rate=44100",
                                "channels=2", "channel_map=front-left,front-right").strip()
-    assert wait_until(lambda: float(c.fields("status")["elapsed"]) >= held + 0.5), c.fields("status")
+    assert wait_for(lambda: float(c.fields("status")["elapsed"]) >= held + 0.5, timeout=10), c.fields("status")
     assert "error" not in c.fields("status"), c.fields("status")
     sinks = {line.split("\t")[1]: line.split("\t")[0] for line in pw.pactl("list", "short", "sinks").splitlines()}
     assert [f"Sink: {sinks['other_sink']}\n" in s for s in sink_inputs(pw)] == [True], sink_inputs(pw)
@@ -435,7 +348,7 @@ def test_the_stream_names_the_song_and_the_application(pw, daemon_factory, http)
         def shown():
             blocks = sink_inputs(pw)
             return len(blocks) == 1 and {k: properties(blocks[0]).get(k) for k in want}
-        assert wait_until(lambda: shown() == want), (f"song {i}", shown(), sink_inputs(pw))
+        assert wait_for(lambda: shown() == want, timeout=10), (f"song {i}", shown(), sink_inputs(pw))
         assert c.fields("status")["song"] == str(i)
         if i == 0:
             assert c.cmd("next") == ["OK"]

@@ -2,9 +2,8 @@
 the back button."""
 import array
 import os
-import time
 
-from conftest import MANIFEST, md5, reference_pcm, wav_pcm
+from helpers import MANIFEST, md5, reference_pcm, wav_pcm
 
 PREVIEWS = [n for n in sorted(MANIFEST) if n.startswith("preview-")]
 

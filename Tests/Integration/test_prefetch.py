@@ -9,7 +9,7 @@ import urllib.parse
 import pytest
 
 import catalog
-from conftest import MANIFEST, album_tracks, control, md5, reference_pcm, wav_pcm
+from helpers import MANIFEST, album_tracks, control, md5, play_uris, reference_pcm, wait_for, wait_status, wav_pcm
 
 
 def file_of(track):
@@ -29,21 +29,9 @@ def requests_since(http, mark):
     return [p for p in control(http, "log")[mark:] if not p.startswith("/_control/")]
 
 
-def wait_for(predicate, timeout=10):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def queue_and_play(d, tracks):
-    c = d.client()
-    for t in tracks:
-        assert c.cmd(f"add deezer:track:{t['id']}") == ["OK"]
-    assert c.cmd("play") == ["OK"]
-    return c
+    """A client of `d` that queued the Deezer tracks `tracks` and sent `play`."""
+    return play_uris(d, [f"deezer:track:{t['id']}" for t in tracks])
 
 
 def test_next_to_a_prefetched_track_needs_no_request(daemon_factory, http):
@@ -52,14 +40,14 @@ def test_next_to_a_prefetched_track_needs_no_request(daemon_factory, http):
     d = daemon_factory(pace="realtime")
     c = queue_and_play(d, tracks)
     second = f"/preview/{tracks[1]['id']}.mp3"
-    assert wait_for(lambda: any(p.startswith(second) for p in control(http, "log"))), d.log()
+    assert wait_for(lambda: any(p.startswith(second) for p in control(http, "log")), timeout=10, interval=0.02), d.log()
     time.sleep(1)  # the loopback download of ~0.5 MB takes milliseconds
     try:
         control(http, "delay?ms=300")
         mark = len(control(http, "log"))
         # `next` answers at once; the prefetched song starts with no request.
         assert c.cmd("next") == ["OK"]
-        assert wait_for(lambda: "audio" in c.fields("status"))
+        wait_status(c, "audio")
         assert requests_since(http, mark) == []
     finally:
         control(http, "delay?ms=0")
@@ -84,7 +72,8 @@ def test_without_prefetch_next_fetches_then_plays(daemon_factory, http):
     assert not any(p.startswith(f"/preview/{tracks[1]['id']}.mp3") for p in control(http, "log"))
     mark = len(control(http, "log"))
     assert c.cmd("next") == ["OK"]  # at once: the song opens after the skip settle
-    assert wait_for(lambda: any(p.startswith(f"/preview/{tracks[1]['id']}.mp3") for p in requests_since(http, mark)))
+    assert wait_for(lambda: any(p.startswith(f"/preview/{tracks[1]['id']}.mp3") for p in requests_since(http, mark)),
+                    timeout=10, interval=0.02)
 
 
 def test_prefetched_album_plays_gapless_and_sample_exact(daemon_factory, http):
@@ -157,7 +146,7 @@ def test_a_burst_of_next_opens_only_the_song_it_lands_on(daemon_factory, http):
     st = clients[0].fields("status")
     assert (st["song"], st["state"]) == ("4", "play")
     # The skips answered at once; the landing song opens once they settled.
-    assert wait_for(lambda: "audio" in clients[0].fields("status"))
+    wait_status(clients[0], "audio")
     previews = [p for p in requests_since(http, mark) if p.startswith("/preview/")]
     assert [p.split("?")[0] for p in previews] == [f"/preview/{tracks[4]['id']}.mp3"]
 
@@ -289,10 +278,12 @@ def test_dropped_prefetches_give_their_memory_back(daemon_factory, http):
         assert c.cmd("play") == ["OK"]
         for round_ in range(3):
             assert c.cmd(f"add deezer:track:{b}") == ["OK"]
-            assert wait_for(lambda: len([p for p in control(http, "log") if p.startswith(f"/preview/{b}.")]) > round_)
+            assert wait_for(lambda: len([p for p in control(http, "log") if p.startswith(f"/preview/{b}.")]) > round_,
+                            timeout=10, interval=0.02)
             time.sleep(0.5)  # part of it arrived
             assert c.cmd("delete 1") == ["OK"]
         assert c.cmd(f"add deezer:track:{c3}") == ["OK"]
-        assert wait_for(lambda: any(p.startswith(f"/preview/{c3}.") for p in control(http, "log"))), d.log()
+        assert wait_for(lambda: any(p.startswith(f"/preview/{c3}.") for p in control(http, "log")),
+                        timeout=10, interval=0.02), d.log()
     finally:
         control(http, "reset")

@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from conftest import MANIFEST, catalog, md5, wav_pcm, album_tracks, assert_silent, control, songs, url
+import catalog
+from helpers import MANIFEST, album_tracks, assert_silent, control, md5, pick, songs, url, wav_pcm
 
 FRESH_STATUS = [
     "volume: 100", "repeat: 0", "random: 0", "single: 0", "consume: 0",
@@ -40,10 +41,6 @@ def playing(daemon_factory, http):
     for n in (1, 2, 3):
         assert c.cmd(f'add "{url(http, n)}"') == ["OK"]
     return d, c
-
-
-def pick(st, *keys):
-    return {k: st.get(k) for k in keys}
 
 
 # ---------------------------------------------------------------- connection

@@ -3,18 +3,17 @@ recorded from its monitor, must carry the reference PCM byte for byte."""
 import array
 import os
 import shutil
-import signal
 import subprocess
 import time
-import wave
 
 import pytest
 
-from conftest import reference_pcm
+from helpers import (assert_whole, audible_start, elapsed_of, reference_pcm, stop_process, stop_recording, wait_for,
+                     wait_status)
 
 
 class PulseServer:
-    """A private headless PulseAudio server (DESIGN section 4) on a fixed
+    """A private headless PulseAudio server (docs/sound.md, "Outputs") on a fixed
     socket, which a test may kill and start again."""
 
     def __init__(self, tmp_path):
@@ -36,11 +35,13 @@ class PulseServer:
              "--load=module-null-sink sink_name=other_sink norewinds=1 rate=44100 channels=2",
              f"--load=module-native-protocol-unix socket={self.sock} auth-anonymous=1"],
             env=self.env, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        deadline = time.time() + 15
-        while subprocess.run(["pactl", "info"], env=self.env, capture_output=True).returncode != 0:
+
+        def answers():
+            if subprocess.run(["pactl", "info"], env=self.env, capture_output=True).returncode == 0:
+                return True
             assert self.proc.poll() is None, (self.tmp / f"pulseaudio-{self.runs}.log").read_text()
-            assert time.time() < deadline, "PulseAudio did not start"
-            time.sleep(0.05)
+            return False
+        wait_for(answers, what="PulseAudio to start")
         subprocess.run(["pactl", "set-default-sink", "test_sink"], env=self.env, check=True)
 
     def kill(self):
@@ -50,13 +51,7 @@ class PulseServer:
         self.log.close()
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc)
         self.log.close()
 
 
@@ -91,24 +86,11 @@ def test_pulse_output_is_bit_exact(pulse, daemon_factory, http, tmp_path):
     c = d.client()
     assert c.cmd(f'add "{http}/corpus/preview-05.mp3"') == ["OK"]
     assert c.cmd("play") == ["OK"]
-    deadline = time.time() + 10
-    while "audio" not in (st := c.fields("status")) and time.time() < deadline:
-        time.sleep(0.01)
+    st = wait_status(c, "audio")
     assert st["audio"] == "44100:16:2"
     assert st["duration"] == "30.000"
     d.wait_state(c, "stop", timeout=60)
-    time.sleep(0.5)  # the monitor trails the sink slightly
-    recorder.send_signal(signal.SIGINT)
-    recorder.wait(10)
-    with wave.open(str(rec_path), "rb") as w:
-        recording = w.readframes(w.getnframes())
-    ref = reference_pcm("preview-05.mp3")
-    at = recording.find(ref)
-    assert at >= 0, "reference PCM not found contiguously in the recording"
-    assert at % 4 == 0
-    assert recording[:at].count(0) == at, "non-silence before the preview"
-    tail = recording[at + len(ref):]
-    assert tail.count(0) == len(tail), "non-silence after the preview"
+    assert_whole(stop_recording(recorder, rec_path), reference_pcm("preview-05.mp3"))
 
 
 def test_pause_corks_and_resume_continues(pulse, daemon_factory, http):
@@ -133,7 +115,7 @@ def test_pause_corks_and_resume_continues(pulse, daemon_factory, http):
     # The stream's volume ramps to 40 % over a fraction of a second.
     def sinks():
         return subprocess.run(["pactl", "list", "sink-inputs"], env=pulse, capture_output=True, text=True).stdout
-    assert wait_until(lambda: "40%" in sinks()), sinks()
+    assert wait_for(lambda: "40%" in sinks(), timeout=10), sinks()
 
 
 def test_elapsed_is_what_the_sink_has_played(pulse, daemon_factory, http, tmp_path):
@@ -147,7 +129,7 @@ def test_elapsed_is_what_the_sink_has_played(pulse, daemon_factory, http, tmp_pa
     c = d.client()
     assert c.cmd(f'add "{http}/corpus/preview-05.mp3"') == ["OK"]
     assert c.cmd("play") == ["OK"]
-    assert wait_until(lambda: float(c.fields("status").get("elapsed", "0")) >= 3)
+    assert wait_for(lambda: elapsed_of(c) >= 3, timeout=10)
     assert c.cmd("pause 1") == ["OK"]
     time.sleep(0.3)
     elapsed = float(c.fields("status")["elapsed"])
@@ -199,7 +181,7 @@ def test_a_stop_before_the_queues_end_is_heard_drops_that_end(pulse, daemon_fact
     """`stop` while the server still holds the last song's end (written
     whole, not yet heard) drops it at once, as a `stop` mid-song does."""
     c, stop_recorder = playing_the_last_seconds(pulse, daemon_factory, http, tmp_path)
-    assert wait_until(lambda: float(c.fields("status").get("elapsed", "0")) >= 29.1)
+    assert wait_for(lambda: elapsed_of(c) >= 29.1, timeout=10)
     assert c.cmd("stop") == ["OK"]
     assert c.fields("status")["state"] == "stop"
     time.sleep(1.5)  # longer than the end would take to play out
@@ -213,7 +195,7 @@ def test_a_resume_in_the_last_half_second_plays_on_at_once(pulse, daemon_factory
     """An uncorked stream waits for a full prebuffer again; at a song's end
     nothing more comes to fill it, so it must be started by hand."""
     c, stop_recorder = playing_the_last_seconds(pulse, daemon_factory, http, tmp_path)
-    assert wait_until(lambda: float(c.fields("status").get("elapsed", "0")) >= 29.6)
+    assert wait_for(lambda: elapsed_of(c) >= 29.6, timeout=10)
     assert c.cmd("pause 1") == ["OK"]
     time.sleep(0.2)
     paused = float(c.fields("status")["elapsed"])
@@ -232,42 +214,12 @@ def test_a_resume_in_the_last_half_second_plays_on_at_once(pulse, daemon_factory
 
 def test_disabling_the_output_in_the_last_second_silences_it(pulse, daemon_factory, http, tmp_path):
     c, stop_recorder = playing_the_last_seconds(pulse, daemon_factory, http, tmp_path)
-    assert wait_until(lambda: float(c.fields("status").get("elapsed", "0")) >= 29.1)
+    assert wait_for(lambda: elapsed_of(c) >= 29.1, timeout=10)
     assert c.cmd("disableoutput 0") == ["OK"]
     time.sleep(1.5)
     assert c.fields("status")["state"] == "stop", "the null output played the rest"
     recording = stop_recorder()
     assert reference_pcm("preview-05.mp3")[-int(0.3 * 44100) * 4:] not in recording, "the last 0.3 s were dropped"
-
-
-def wait_until(predicate, timeout=10):
-    """Polls `predicate` until true or `timeout` seconds; its last value."""
-    deadline = time.time() + timeout
-    while not (value := predicate()) and time.time() < deadline:
-        time.sleep(0.05)
-    return value
-
-
-def wait_for_error(client):
-    """The status once it shows an `error:` (or after 10 s)."""
-    wait_until(lambda: "error" in client.fields("status"))
-    return client.fields("status")
-
-
-def stop_recording(recorder, path):
-    time.sleep(0.5)  # the monitor trails the sink slightly
-    recorder.send_signal(signal.SIGINT)
-    recorder.wait(10)
-    with wave.open(str(path), "rb") as w:
-        return w.readframes(w.getnframes())
-
-
-def audible_start(recording):
-    """Byte offset of the first non-zero frame."""
-    for i in range(0, len(recording), 4):
-        if recording[i:i + 4] != b"\0\0\0\0":
-            return i
-    raise AssertionError("the recording is silent")
 
 
 def test_playback_continues_by_itself_after_pulseaudio_restarts(pulse_server, daemon_factory, http, tmp_path):
@@ -278,9 +230,9 @@ def test_playback_continues_by_itself_after_pulseaudio_restarts(pulse_server, da
     assert c.cmd("seekcur 20") == ["OK"]  # a shorter test; the cut is the same
     # `elapsed` counts the chunk being written as time passes: 0.2 s more
     # makes sure 21 s were handed over before the cut.
-    wait_until(lambda: float(c.fields("status").get("elapsed", "0")) >= 21.2)
+    wait_for(lambda: elapsed_of(c) >= 21.2, timeout=10)
     pulse_server.kill()
-    st = wait_for_error(c)
+    st = wait_status(c, "error")
     assert st["error"].startswith("output: "), st
     assert st["error"].endswith("; reconnecting"), st
     assert st["state"] == "play"
@@ -293,7 +245,7 @@ def test_playback_continues_by_itself_after_pulseaudio_restarts(pulse_server, da
     rec_path = tmp_path / "after-restart.wav"
     recorder = record(pulse_server.env, rec_path)
     # No command is sent: the daemon reconnects by itself.
-    wait_until(lambda: float(c.fields("status")["elapsed"]) >= held + 0.5)
+    wait_for(lambda: float(c.fields("status")["elapsed"]) >= held + 0.5, timeout=10)
     print(f"playing again {time.time() - restarted:.2f} s after the server came back")
     st = c.fields("status")
     assert float(st["elapsed"]) >= held + 0.5, st
@@ -328,7 +280,7 @@ def test_a_named_sink_is_used_and_a_missing_one_is_reported(pulse_server, daemon
     c = missing.client()
     assert c.cmd(f'add "{http}/corpus/preview-01.mp3"') == ["OK"]
     assert c.cmd("play") == ["OK"]
-    st = wait_for_error(c)
+    st = wait_status(c, "error")
     assert st["error"].startswith("output: cannot play to PulseAudio sink no_such_sink: "), st
 
 
@@ -357,14 +309,15 @@ def test_outputs_switch_between_pulse_and_null_at_runtime(pulse_server, daemon_f
                                 "outputid: 1", "outputname: null", "plugin: null", "outputenabled: 0", "OK"]
     assert c.cmd(f'add "{http}/corpus/preview-02.mp3"') == ["OK"]
     assert c.cmd("play") == ["OK"]
-    assert wait_until(lambda: len(sink_inputs(pulse_server.env)) == 1)
+    assert wait_for(lambda: len(sink_inputs(pulse_server.env)) == 1, timeout=10)
     assert c.cmd("disableoutput 0") == ["OK"]
-    assert wait_until(lambda: sink_inputs(pulse_server.env) == []), "the sound server was let go"
+    assert wait_for(lambda: sink_inputs(pulse_server.env) == [], timeout=10), "the sound server was let go"
     before = float(c.fields("status")["elapsed"])
-    assert wait_until(lambda: float(c.fields("status")["elapsed"]) > before + 0.5), "the null output keeps time"
+    assert wait_for(lambda: float(c.fields("status")["elapsed"]) > before + 0.5, timeout=10), \
+        "the null output keeps time"
     assert c.cmd("outputs")[3] == "outputenabled: 0"
     assert c.cmd("enableoutput 0") == ["OK"]
-    assert wait_until(lambda: len(sink_inputs(pulse_server.env)) == 1), "back on PulseAudio"
+    assert wait_for(lambda: len(sink_inputs(pulse_server.env)) == 1, timeout=10), "back on PulseAudio"
     assert c.fields("status")["state"] == "play"
     assert c.cmd("enableoutput 2") == ["ACK [50@0] {enableoutput} No such audio output"]
 
@@ -377,10 +330,10 @@ def test_the_default_sink_is_followed_when_it_changes(pulse_server, daemon_facto
     env = pulse_server.env
     sinks = dict(reversed(line.split("\t")[:2]) for line in
                  subprocess.run(["pactl", "list", "short", "sinks"], env=env, capture_output=True, text=True).stdout.splitlines())
-    assert wait_until(lambda: sink_inputs(env))
+    assert wait_for(lambda: sink_inputs(env), timeout=10)
     assert sink_inputs(env)[0].split("\t")[1] == sinks["test_sink"]
     subprocess.run(["pactl", "set-default-sink", "other_sink"], env=env, check=True)
-    assert wait_until(lambda: sink_inputs(env)[0].split("\t")[1] == sinks["other_sink"])
+    assert wait_for(lambda: sink_inputs(env)[0].split("\t")[1] == sinks["other_sink"], timeout=10)
 
 
 def test_volume_changes_ramp_instead_of_jumping(pulse_server, daemon_factory, http, tmp_path):
@@ -391,7 +344,7 @@ def test_volume_changes_ramp_instead_of_jumping(pulse_server, daemon_factory, ht
     c = d.client()
     assert c.cmd(f'add "{http}/corpus/preview-02.mp3"') == ["OK"]
     assert c.cmd("play") == ["OK"]
-    assert wait_until(lambda: float(c.fields("status").get("elapsed", "0")) >= 3)
+    assert wait_for(lambda: elapsed_of(c) >= 3, timeout=10)
     assert c.cmd("setvol 50") == ["OK"]
     time.sleep(1)
     assert c.cmd("stop") == ["OK"]

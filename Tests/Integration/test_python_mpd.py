@@ -13,11 +13,12 @@ import time
 
 import mpd
 
-from conftest import DISCOVERY, ROOT_DIRECTORIES, catalog, catalog_tag_lines, md5, reference_pcm, wav_pcm, fixture, url
+import catalog
+from helpers import (COVER_PATH, DISCOVERY, ROOT_DIRECTORIES, catalog_tag_lines, fixture, md5, reference_pcm, url,
+                     wav_pcm)
 
 ALBUM = "302127"
 TRACK = 3135556
-COVER_PATH = "/cover/images/cover/93b50f6ab0f44d53f8aee5ad207271ee/500x500-000000-80-0-0.jpg"
 
 
 def song(t, album=None):

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from conftest import album_tracks, control
+from helpers import album_tracks, control
 
 
 @pytest.fixture

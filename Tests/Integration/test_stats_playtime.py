@@ -1,19 +1,8 @@
 """`stats` playtime counts what was played: not a position restored after a
 restart, nor the part of a song a seek jumped over."""
-import os
-import signal
 import time
 
-from conftest import Daemon, album_tracks
-
-
-def restart(d, http, **kw):
-    """Stops `d` with SIGTERM and starts a daemon on the same directory."""
-    d.proc.send_signal(signal.SIGTERM)
-    assert d.proc.wait(10) == 0
-    d.log_file.close()
-    os.rename(d.log_path, d.log_path + ".1")
-    return Daemon(d.tmp, http, **kw)
+from helpers import Daemon, album_tracks, restart
 
 
 def playtime(c):

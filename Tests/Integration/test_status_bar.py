@@ -3,7 +3,7 @@ import json
 import subprocess
 import time
 
-from conftest import PREVIEWCTL
+from helpers import PREVIEWCTL, Daemon
 
 
 def test_current_formats(daemon_factory):
@@ -61,7 +61,6 @@ def test_watch_interval_ticks(daemon_factory):
 
 
 def test_watch_waits_for_the_daemon_and_follows_its_restarts(tmp_path, http):
-    from conftest import Daemon
     sock = tmp_path / "d" / "run" / "socket"
     p = subprocess.Popen([PREVIEWCTL, "--socket", str(sock), "watch", "--format", "%state%"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -6,7 +6,7 @@ import signal
 import socket
 import subprocess
 
-from conftest import PREVIEWD, ROOT, Client
+from helpers import PREVIEWD, ROOT, Client
 
 
 def test_units_pass_systemd_analyze_verify(tmp_path):
