@@ -7,107 +7,100 @@ import PreviewPlatform
 /// Carries out `command` over the connection `main.swift` opened.
 @MainActor func run(_ command: ControlCommand) {
     switch command {
-    case .add(let uris):
-        _ = connection.must(uris.map { "add \(q($0))" })
-    case .play(let pos):
-        _ = connection.must([pos.map { "play \($0 - 1)" } ?? "play"])
-        showStatus()
-    case .pause:
-        _ = connection.must(["pause 1"])
-        showStatus()
-    case .toggle:
-        let state = dictionary(connection.must(["status"]))["state"]
-        _ = connection.must([state == "play" ? "pause 1" : state == "pause" ? "pause 0" : "play"])
-        showStatus()
-    case .stop:
-        _ = connection.must(["stop"])
-        showStatus()
-    case .next(let wait):
-        _ = connection.must(["next"])
-        if wait, dictionary(connection.must(["status"]))["state"] == "play" {
-            // `play` while playing changes nothing and answers once the song is
-            // audible; paused, there is no audio to wait for.
-            _ = connection.must(["play"])
-        }
-        showStatus()
-    case .previous:
-        _ = connection.must(["previous"])
-        showStatus()
-    case .shuffle:
-        _ = connection.must(["shuffle"])
-    case .random(let on):
-        _ = connection.must(["random \(on ? 1 : 0)"])
-        showStatus()
-    case .repeat(let on):
-        _ = connection.must(["repeat \(on ? 1 : 0)"])
-        showStatus()
-    case .queue:
-        showQueue()
-    case .clear:
-        _ = connection.must(["clear"])
-    case .delete(let pos):
-        _ = connection.must(["delete \(pos - 1)"])
-    case .volume(let change):
-        if let change {
-            if change.hasPrefix("+") || change.hasPrefix("-") {
-                _ = connection.must(["volume \(change)"])
-            } else {
-                _ = connection.must(["setvol \(change)"])
-            }
-        }
-        let volume = dictionary(connection.must(["getvol"]))["volume"].map { $0 + "%" } ?? "n/a"
-        out("volume: \(volume)\n")
-    case .status:
-        showStatus(json: jsonOutput)
+    case .add(let uris): send(uris.map { "add \(q($0))" })
+    case .play(let pos): send([pos.map { "play \($0 - 1)" } ?? "play"], thenStatus: true)
+    case .pause: send(["pause 1"], thenStatus: true)
+    case .toggle: toggle()
+    case .stop: send(["stop"], thenStatus: true)
+    case .next(let wait): next(wait: wait)
+    case .previous: send(["previous"], thenStatus: true)
+    case .shuffle: send(["shuffle"])
+    case .random(let on): send(["random \(on ? 1 : 0)"], thenStatus: true)
+    case .repeat(let on): send(["repeat \(on ? 1 : 0)"], thenStatus: true)
+    case .queue: showQueue()
+    case .clear: send(["clear"])
+    case .delete(let pos): send(["delete \(pos - 1)"])
+    case .volume(let change): volume(change)
+    case .status: showStatus(json: jsonOutput)
     case .pauseIfPlaying:
         guard dictionary(connection.must(["status"]))["state"] == "play" else { exit(1) }
-        _ = connection.must(["pause 1"])
-    case .seek(let arg):
-        seek(arg)
-    case .insert(let uri):
-        switch connection.request(["add \(q(uri)) +0"]) {
-        case .ok: break
-        case .ack(code: 55, _, _, _, _): _ = connection.must(["add \(q(uri))"])  // nothing current: at the end
-        case .ack(_, _, let command, let message, _): failRefused(command: command, message: message)
-        }
-    case .crop:
-        let status = dictionary(connection.must(["status"]))
-        guard let pos = status["song"].flatMap({ Int($0) }), let length = status["playlistlength"].flatMap({ Int($0) }) else {
-            fail("crop: no current song", 1)
-        }
-        let commands = ControlFormat.cropCommands(position: pos, length: length)
-        if !commands.isEmpty { _ = connection.must(commands) }
-    case .move(let from, let to):
-        _ = connection.must(["move \(from - 1) \(to - 1)"])
-    case .current(let format, let json):
-        out(currentLine(format: format, json: json) + "\n")
-    case .watch:
-        break  // run above, before any connection
-    case .help, .version, .completions:
-        break  // answered above, before any connection
-    case .want(let action, let uri):
-        want(action, uri)
-    case .library(let action, let uri):
-        library(action, uri)
-    case .now(let pick, let json):
-        listenNow(pick, json: json)
-    case .playlists where jsonOutput:
-        out(ControlJSON.playlists(connection.must(["listplaylists"])))
-    case .playlists:
-        for (k, v) in connection.must(["listplaylists"]) where k == "playlist" { out(v + "\n") }
-    case .save(let name, let replace):
-        _ = connection.must(["save \(q(name))" + (replace ? " replace" : "")])
-    case .load(let name):
-        _ = connection.must(["load \(q(name))"])
-    case .showPlaylist(let name):
-        let records = CatalogRecord.split(connection.must(["listplaylistinfo \(q(name))"]))
-        for (i, r) in records.enumerated() { out("\(i + 1). \(ControlFormat.songLine(Dictionary(r.fields, uniquingKeysWith: { a, _ in a })))\n") }
-    case .editPlaylist(let name, let edit):
-        _ = connection.must([edit.request(name)])
-    case .removePlaylist(let name):
-        _ = connection.must(["rm \(q(name))"])
-    case .catalog(let cmd):
-        catalog(cmd)
+        send(["pause 1"])
+    case .seek(let arg): seek(arg)
+    case .insert(let uri): insert(uri)
+    case .crop: crop()
+    case .move(let from, let to): send(["move \(from - 1) \(to - 1)"])
+    case .current(let format, let json): out(currentLine(format: format, json: json) + "\n")
+    case .watch, .help, .version, .completions: break  // answered in main.swift, before any connection
+    case .want(let action, let uri): want(action, uri)
+    case .library(let action, let uri): library(action, uri)
+    case .now(let pick, let json): listenNow(pick, json: json)
+    case .playlists where jsonOutput: out(ControlJSON.playlists(connection.must(["listplaylists"])))
+    case .playlists: for (k, v) in connection.must(["listplaylists"]) where k == "playlist" { out(v + "\n") }
+    case .save(let name, let replace): send(["save \(q(name))" + (replace ? " replace" : "")])
+    case .load(let name): send(["load \(q(name))"])
+    case .showPlaylist(let name): showPlaylist(name)
+    case .editPlaylist(let name, let edit): send([edit.request(name)])
+    case .removePlaylist(let name): send(["rm \(q(name))"])
+    case .catalog(let cmd): catalog(cmd)
+    }
+}
+
+/// Sends `requests` (exiting on a refusal), then shows the status when asked.
+@MainActor func send(_ requests: [String], thenStatus: Bool = false) {
+    _ = connection.must(requests)
+    if thenStatus { showStatus() }
+}
+
+/// `toggle`: pause while playing, resume while paused, else play.
+@MainActor func toggle() {
+    let state = dictionary(connection.must(["status"]))["state"]
+    send([state == "play" ? "pause 1" : state == "pause" ? "pause 0" : "play"], thenStatus: true)
+}
+
+/// `next [--wait]`.
+@MainActor func next(wait: Bool) {
+    _ = connection.must(["next"])
+    if wait, dictionary(connection.must(["status"]))["state"] == "play" {
+        // `play` while playing changes nothing and answers once the song is
+        // audible; paused, there is no audio to wait for.
+        _ = connection.must(["play"])
+    }
+    showStatus()
+}
+
+/// `volume [N|+N|-N]`: sets or changes it, then shows it.
+@MainActor func volume(_ change: String?) {
+    if let change {
+        send([change.hasPrefix("+") || change.hasPrefix("-") ? "volume \(change)" : "setvol \(change)"])
+    }
+    let volume = dictionary(connection.must(["getvol"]))["volume"].map { $0 + "%" } ?? "n/a"
+    out("volume: \(volume)\n")
+}
+
+/// `insert URI`: after the current song, or at the end when none is current.
+@MainActor func insert(_ uri: String) {
+    switch connection.request(["add \(q(uri)) +0"]) {
+    case .ok: break
+    case .ack(code: 55, _, _, _, _): send(["add \(q(uri))"])
+    case .ack(_, _, let command, let message, _): failRefused(command: command, message: message)
+    }
+}
+
+/// `crop`: every song but the current one removed.
+@MainActor func crop() {
+    let status = dictionary(connection.must(["status"]))
+    guard let pos = status["song"].flatMap({ Int($0) }), let length = status["playlistlength"].flatMap({ Int($0) }) else {
+        fail("crop: no current song", 1)
+    }
+    let commands = ControlFormat.cropCommands(position: pos, length: length)
+    if !commands.isEmpty { send(commands) }
+}
+
+/// `playlist NAME`: its songs, numbered from 1.
+@MainActor func showPlaylist(_ name: String) {
+    let records = CatalogRecord.split(connection.must(["listplaylistinfo \(q(name))"]))
+    for (i, r) in records.enumerated() {
+        out("\(i + 1). \(ControlFormat.songLine(Dictionary(r.fields, uniquingKeysWith: { a, _ in a })))\n")
     }
 }
 

@@ -15,11 +15,11 @@ import PreviewCore
 final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// The sink streams go to; nil lets the server choose (its default sink).
     let sink: String?
-    private let mainloop: OpaquePointer
-    private var context: OpaquePointer?
-    private var stream: OpaquePointer?
-    private var format: AudioFormat?
-    private var volume = 100
+    let mainloop: OpaquePointer
+    var context: OpaquePointer?
+    var stream: OpaquePointer?
+    var format: AudioFormat?
+    var volume = 100
     private var paused = false
     /// The song `nowPlaying` named last, for the stream's properties.
     private var info = StreamInfo()
@@ -40,6 +40,10 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
     /// would keep asking while corked); between two answers it interpolates
     /// (PA_STREAM_INTERPOLATE_TIMING). Under the mainloop lock.
     private var book = PulseStreamBook()
+    /// The volume ramp and its timer, under the mainloop lock
+    /// (`PulseOutput+Volume.swift`).
+    var ramp = VolumeRamp()
+    var rampTimer: OpaquePointer?
 
     /// Creates and starts the mainloop thread (pa_threaded_mainloop_new/start);
     /// the server is first contacted by `connect()` or `configure`.
@@ -57,8 +61,8 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
 
     deinit { close() }
 
-    private func lock() { pa_threaded_mainloop_lock(mainloop) }
-    private func unlock() { pa_threaded_mainloop_unlock(mainloop) }
+    func lock() { pa_threaded_mainloop_lock(mainloop) }
+    func unlock() { pa_threaded_mainloop_unlock(mainloop) }
     private var userdata: UnsafeMutableRawPointer { UnsafeMutableRawPointer(mainloop) }
 
     /// Connects the context if needed (pa_context_connect); call locked.
@@ -296,56 +300,6 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         try? sendStagedLocked()
         // Start playback even when a short track never filled the prebuffer.
         if let stream, let op = pa_stream_trigger(stream, nil, nil) { pa_operation_unref(op) }
-    }
-
-    /// The volume ramp and its timer, under the mainloop lock.
-    private var ramp = VolumeRamp()
-    private var rampTimer: OpaquePointer?
-
-    func setVolume(_ percent: Int) {
-        lock()
-        defer { unlock() }
-        volume = max(0, min(100, percent))
-        guard let context, stream != nil else {
-            ramp.finish(at: volume)
-            return
-        }
-        ramp.start(to: volume)
-        if rampTimer == nil {
-            let me = Unmanaged.passUnretained(self).toOpaque()
-            rampTimer = pa_context_rttime_new(context, pa_rtclock_now() + VolumeRamp.stepMicroseconds, { _, _, _, ud in
-                Unmanaged<PulseOutput>.fromOpaque(ud!).takeUnretainedValue().rampTick()
-            }, me)
-            rampTick()
-        }
-    }
-
-    /// One ramp step (called locked: from `setVolume`, or by the mainloop
-    /// thread, which holds the lock while it runs callbacks).
-    private func rampTick() {
-        guard let context, let stream, let format, let applied = ramp.step() else {
-            stopRampLocked()
-            return
-        }
-        var cv = pa_cvolume()
-        pa_cvolume_set(&cv, UInt32(format.channels), pa_volume_t((Double(pv_pa_volume_norm()) * applied / 100).rounded()))
-        if let op = pa_context_set_sink_input_volume(context, pa_stream_get_index(stream), &cv, nil, nil) {
-            pa_operation_unref(op)
-        }
-        if ramp.left == 0 {
-            stopRampLocked()
-        } else if let rampTimer {
-            pa_context_rttime_restart(context, rampTimer, pa_rtclock_now() + VolumeRamp.stepMicroseconds)
-        }
-    }
-
-    /// Ends a ramp at its target; call locked.
-    private func stopRampLocked() {
-        ramp.finish(at: volume)
-        if let rampTimer, let api = pa_threaded_mainloop_get_api(mainloop) {
-            api.pointee.time_free(rampTimer)
-        }
-        rampTimer = nil
     }
 
     var hasMixer: Bool { true }

@@ -111,16 +111,17 @@ final class ClientSession {
     private var lastSpec: CommandSpec?
     private var waiting = false  // a `.pending` command is outstanding
 
-    /// Subsystems the client is idling on, when in idle.
-    private var idleMask: Subsystems?
+    /// `idle`, the `events` stream, and the changes not yet reported.
+    private(set) var waitingFor = IdleWait()
     /// Whether the client reads an `events` stream.
-    private(set) var inEventStream = false
-    /// Seconds between its `tick` records, if it asked for them.
-    private(set) var tickInterval: Double?
+    var inEventStream: Bool { waitingFor.inEventStream }
     /// When the next `tick` record is due (monotonic seconds).
-    var nextTick = Double.infinity
-    /// Changes not yet reported to this client (MPD accumulates per client).
-    private var pendingEvents: Subsystems = []
+    var nextTick: Double { waitingFor.nextTick }
+    /// The next `tick` record is due `interval` after the one just sent,
+    /// or at `now` when ticks were missed while the server was busy.
+    func tickSent(now: Double) {
+        waitingFor.nextTick = max(waitingFor.nextTick + (waitingFor.tickInterval ?? .infinity), now)
+    }
 
     /// - Parameter maxCommandListBytes: the longest command list taken
     ///   (mpd's `max_command_list_size`, 2 MiB by default as in mpd).
@@ -143,9 +144,8 @@ final class ClientSession {
 
     /// Something changed: report it now if idling on it, else keep it.
     func notify(_ changed: Subsystems) {
-        pendingEvents.formUnion(changed)
-        if let mask = idleMask, !pendingEvents.intersection(mask).isEmpty {
-            finishIdle(mask)
+        if let reply = waitingFor.note(changed) {
+            send(reply)
             process()
         }
     }
@@ -190,28 +190,14 @@ final class ClientSession {
     }
 
     private func handle(_ line: String) {
-        if inEventStream {
-            // As in idle: `noidle` ends the stream (with an empty record).
+        if waitingFor.isWaiting {
+            // In idle or an events stream, only `noidle` is allowed (as in
+            // mpd, anything else ends the connection).
             if line.trimmingSuffix("\r") == "noidle" {
-                inEventStream = false
-                tickInterval = nil
-                nextTick = .infinity
+                waitingFor.stop()
                 send("OK\n")
             } else {
-                log.info("client sent \"\(line.prefix(40))\" during events; closing")
-                closing = true
-            }
-            return
-        }
-        if idleMask != nil {
-            // In idle, only `noidle` is allowed (as in mpd, anything else ends the connection).
-            if line.trimmingSuffix("\r") == "noidle" {
-                // Nothing in the mask happened (or idle would have returned):
-                // mpd answers OK and keeps the other pending changes.
-                idleMask = nil
-                send("OK\n")
-            } else {
-                log.info("client sent \"\(line.prefix(40))\" during idle; closing")
+                log.info("client sent \"\(line.prefix(40))\" during \(inEventStream ? "events" : "idle"); closing")
                 closing = true
             }
             return
@@ -370,14 +356,11 @@ final class ClientSession {
             execution = nil
             sendBody(of: call)
             send("OK\n")
-            inEventStream = true
-            tickInterval = tick
-            nextTick = tick.map { SystemClock.monotonicSeconds() + $0 } ?? .infinity
+            waitingFor.startEvents(tick: tick, now: SystemClock.monotonicSeconds())
             return false
         case .idle(let mask):
             execution = nil
-            idleMask = mask
-            if !pendingEvents.intersection(mask).isEmpty { finishIdle(mask) }
+            if let reply = waitingFor.startIdle(mask) { send(reply) }
             return false
         }
     }
@@ -418,15 +401,6 @@ final class ClientSession {
     private func fail(_ error: ProtocolError, index: Int, command: String) {
         execution = nil
         send(error.ackLine(index: index, command: command))
-    }
-
-    private func finishIdle(_ mask: Subsystems) {
-        // Like mpd, an idle that returns forgets every pending change, also
-        // those outside its mask.
-        let report = pendingEvents.intersection(mask)
-        pendingEvents = []
-        idleMask = nil
-        send(report.changedLines + "OK\n")
     }
 
     private func send(_ text: String) { output.append(text) }

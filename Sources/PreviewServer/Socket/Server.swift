@@ -308,9 +308,8 @@ public final class Server {
         for session in clients.values where session.nextTick <= now {
             if event == nil { event = PlayerEvent(name: "tick", reason: .tick, fields: controller.eventFields()) }
             session.deliver(event!)
-            // Skip ticks missed while busy instead of sending a burst.
-            let interval = session.tickInterval ?? .infinity
-            session.nextTick = max(session.nextTick + interval, now)
+            // Ticks missed while busy are skipped, not sent in a burst.
+            session.tickSent(now: now)
         }
         if let event, hookRunner.hooks.contains(where: { $0.matches("tick") }) { hookRunner.run(event) }
     }
