@@ -89,7 +89,7 @@ let package = Package(
                                                           "PreviewCatalog", "PreviewPlayback", "PreviewDesktop",
                                                           "PreviewTestSupport"]),
         .testTarget(name: "PreviewPlatformTests", dependencies: ["PreviewPlatform", "PreviewDBus"]),
-        .testTarget(name: "PreviewAudioTests", dependencies: ["PreviewAudio", "PreviewCore"]),
+        .testTarget(name: "PreviewAudioTests", dependencies: ["PreviewAudio", "PreviewCore", "PreviewTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

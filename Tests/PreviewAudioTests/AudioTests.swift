@@ -1,27 +1,14 @@
 import Glibc
 import PreviewCore
+import PreviewTestSupport
 import Testing
 @testable import PreviewAudio
 
+/// The MP3 corpus in ../shared/corpus/mp3 and its manifest.
 enum Corpus {
-    static let directory: String = {
-        if let env = getenv("PREVIEWD_SHARED") { return String(cString: env) + "/corpus/mp3" }
-        var path = #filePath
-        for _ in 0..<4 { path = String(path[..<path.lastIndex(of: "/")!]) }
-        return path + "/shared/corpus/mp3"
-    }()
-
+    /// The file's bytes, empty when there is none.
     static func bytes(_ name: String) -> [UInt8] {
-        guard let f = fopen(directory + "/" + name, "rb") else { return [] }
-        defer { fclose(f) }
-        var data: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buf, 1, buf.count, f)
-            if n <= 0 { break }
-            data += buf[..<n]
-        }
-        return data
+        Fixtures.bytes("corpus/mp3/" + name) ?? []
     }
 
     /// manifest.tsv's (frames, md5) for `name`.

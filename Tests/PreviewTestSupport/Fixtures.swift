@@ -13,6 +13,11 @@ package enum Fixtures {
 
     /// The file's text, nil when there is none.
     package static func read(_ relative: String) -> String? {
+        bytes(relative).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The file's bytes (`relative` to ../shared), nil when there is none.
+    package static func bytes(_ relative: String) -> [UInt8]? {
         guard let f = fopen(shared + "/" + relative, "rb") else { return nil }
         defer { fclose(f) }
         var data: [UInt8] = []
@@ -22,7 +27,7 @@ package enum Fixtures {
             if n <= 0 { break }
             data += buf[..<n]
         }
-        return String(decoding: data, as: UTF8.self)
+        return data
     }
 }
 
