@@ -1,0 +1,26 @@
+"""The protocol reference cannot drift from the command table: every
+command the daemon lists (`commands`, made from Commands.list) is
+documented in docs/protocol.md, and the README stays a short tour."""
+import os
+import re
+
+from helpers import ROOT
+
+
+def test_every_command_the_daemon_answers_is_in_the_protocol_reference(daemon):
+    lines = daemon.client().cmd("commands")
+    assert lines[-1] == "OK"
+    names = [line.split(": ", 1)[1] for line in lines[:-1]]
+    assert len(names) == 112, names
+    with open(os.path.join(ROOT, "docs", "protocol.md"), encoding="utf-8") as f:
+        reference = f.read()
+    assert [n for n in names if not re.search(r"`" + re.escape(n) + r"[ `]", reference)] == []
+
+
+def test_the_readme_is_a_short_tour_with_the_two_commands():
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    assert len(readme.splitlines()) <= 200
+    assert "\n    contrib/demo\n" in readme and "\n    contrib/test\n" in readme
+    with open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8") as f:
+        assert "exec contrib/test" in f.read()
