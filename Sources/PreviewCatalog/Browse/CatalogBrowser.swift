@@ -91,26 +91,21 @@ package final class CatalogBrowser {
     /// Every item of a paged list, following `next` links (at most `maxPages`).
     package func pages<T: Decodable & Sendable>(_ first: String, as type: T.Type, item: String, maxPages: Int = 20,
                                           fresh: Bool = false, completion: @escaping (Result<[T], ProtocolError>) -> Void) {
-        var collected: [T] = []
-        var pages = 0
-        func step(_ path: String) {
-            pages += 1
-            client.request(path, as: DeezerPage<T>.self, fresh: fresh) { [weak self] result in
-                guard let self else { return }
+        let client = self.client
+        /// The page at `path` and, while more are listed, those after it.
+        func pages(from path: String, read: Int, collected: [T]) -> Later<Result<[T], ProtocolError>> {
+            Later { done in client.request(path, as: DeezerPage<T>.self, fresh: fresh) { done($0) } }.then { result in
                 switch result {
-                case .failure(let e): completion(.failure(e.protocolError(item: item)))
+                case .failure(let e): return .now(.failure(e.protocolError(item: item)))
                 case .success(let page):
-                    collected += page.data
-                    if !page.data.isEmpty, pages < maxPages, collected.count < (page.total ?? Int.max),
-                       let next = page.next.flatMap(self.client.path(ofNextLink:)) {
-                        step(next)
-                    } else {
-                        completion(.success(collected))
-                    }
+                    let all = collected + page.data
+                    guard !page.data.isEmpty, read + 1 < maxPages, all.count < (page.total ?? Int.max),
+                          let next = page.next.flatMap(client.path(ofNextLink:)) else { return .now(.success(all)) }
+                    return pages(from: next, read: read + 1, collected: all)
                 }
             }
         }
-        step(first)
+        pages(from: first, read: 0, collected: []).run(completion)
     }
 
     /// The songs a URI stands for: a track, an album's or a playlist's
@@ -300,19 +295,11 @@ package final class CatalogBrowser {
     /// hits (`pick` gets the path's index); a failed search gives nil.
     private func firstHits<T: Decodable & Sendable>(_ paths: [String], as type: T.Type, pick: @escaping (Int, [T]) -> T?,
                                                     completion: @escaping ([T?]) -> Void) {
-        guard !paths.isEmpty else {
-            completion([])
-            return
+        let client = self.client
+        let searches = paths.enumerated().map { i, path in
+            Later<T?> { done in client.request(path, as: DeezerPage<T>.self) { done((try? $0.get()).flatMap { pick(i, $0.data) }) } }
         }
-        var found = [T?](repeating: nil, count: paths.count)
-        var left = paths.count
-        for (i, path) in paths.enumerated() {
-            client.request(path, as: DeezerPage<T>.self) { result in
-                if case .success(let page) = result { found[i] = pick(i, page.data) }
-                left -= 1
-                if left == 0 { completion(found) }
-            }
-        }
+        Later.all(searches).run(completion)
     }
 
     /// What the catalog says of each URI (tracks and albums), in order; a
