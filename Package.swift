@@ -1,12 +1,11 @@
 // swift-tools-version:6.0
 // previewd: a headless Deezer-preview player that speaks the MPD protocol.
-// Layering (lower never imports upper):
-//   CCurl/CMpg123/CPulse/CEbur128  ->  PreviewAudio  ->  previewd
-//   PreviewCore (pure)    ->  PreviewServer ->  previewd
-//   CSQLite, CMalloc -> PreviewPlatform (OS)  ->  PreviewServer
-//   CSystemd -> PreviewDBus (PreviewPlatform/DBus: sd-bus) -> PreviewServer
-//   PreviewCore, PreviewPlatform  ->  previewctl
-//   PreviewServer         ->  previewfuzz (fuzzing harness)
+// Layering (lower never imports upper; ARCHITECTURE.md says why):
+//   PreviewCore (pure), PreviewPlatform (OS; PreviewDBus beside it)
+//     -> PreviewAudio (C libraries)                            -> previewd
+//     -> PreviewStorage -> PreviewCatalog -> PreviewPlayback
+//          -> PreviewDesktop -> PreviewServer                  -> previewd, previewfuzz
+//   PreviewCore, PreviewPlatform                               -> previewctl
 // PreviewPlatform owns the OS concepts (descriptors, sockets, poll,
 // signals, processes, files, clocks) and the SQLite wrapper (the Library's
 // store); it imports Glibc and CSQLite only, so previewctl links no
@@ -14,10 +13,12 @@
 // more in release; it still links and runs without a loader).
 import PackageDescription
 
-// Release builds of the protocol's code (every command goes through it) leave
-// out the run-time exclusivity checks: on a pipelined `status` they cost a
-// tenth of the time. Debug builds, which the tests run, keep them, so an
-// overlapping access still traps there.
+// Release builds of the control side's code (every command goes through the
+// protocol, and most through the playback owner, the catalog or storage)
+// leave out the run-time exclusivity checks: on a pipelined `status` they
+// cost a tenth of the time (the controller's `statusKey` alone a third more
+// when only the protocol left them out). Debug builds, which the tests run,
+// keep them, so an overlapping access still traps there.
 let perCommandPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 let package = Package(
@@ -55,10 +56,13 @@ let package = Package(
         .target(name: "PreviewDBus", dependencies: ["PreviewPlatform", "CSystemd"], path: "Sources/PreviewPlatform/DBus"),
         .target(name: "PreviewAudio", dependencies: ["PreviewCore", "PreviewPlatform", "CCurl", "CMpg123", "CPulse", "CEbur128"]),
         // The control side, by concern; each imports only the ones above it.
-        .target(name: "PreviewStorage", dependencies: ["PreviewCore", "PreviewPlatform"]),
-        .target(name: "PreviewCatalog", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewStorage"]),
-        .target(name: "PreviewPlayback", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewCatalog"]),
-        .target(name: "PreviewDesktop", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewDBus", "PreviewPlayback"]),
+        .target(name: "PreviewStorage", dependencies: ["PreviewCore", "PreviewPlatform"], swiftSettings: perCommandPath),
+        .target(name: "PreviewCatalog", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewStorage"],
+                swiftSettings: perCommandPath),
+        .target(name: "PreviewPlayback", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewCatalog"],
+                swiftSettings: perCommandPath),
+        .target(name: "PreviewDesktop", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewDBus", "PreviewPlayback"],
+                swiftSettings: perCommandPath),
         .target(name: "PreviewServer",
                 dependencies: ["PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewCatalog", "PreviewPlayback",
                                "PreviewDesktop"],

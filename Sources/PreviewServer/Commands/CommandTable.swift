@@ -150,8 +150,10 @@ struct CommandDeclaration {
         /// becomes the ACK (`ToAck`).
         case handler((CommandCall, Services) throws -> CommandOutcome)
         /// The same bytes for every connection, no arguments (`status`): the
-        /// session sends them without making a `CommandCall`.
-        case reply((Services) -> [UInt8])
+        /// session sends them without making a `CommandCall`. Given the
+        /// daemon's parts once, it makes the function that gives the bytes,
+        /// holding only what it reads (a status bar polls it).
+        case reply((Services) -> () -> [UInt8])
     }
 
     let name: String
@@ -171,7 +173,7 @@ struct CommandDeclaration {
     }
 
     /// A command without arguments whose reply is `reply`'s bytes, whatever the connection.
-    init(replying name: String, _ permission: Permission, _ reply: @escaping (Services) -> [UInt8]) {
+    init(replying name: String, _ permission: Permission, _ reply: @escaping (Services) -> () -> [UInt8]) {
         self.name = name
         self.permission = permission
         minArgs = 0
@@ -196,7 +198,7 @@ struct CommandTable {
                 specs[d.name] = CommandSpec(name: d.name, minArgs: d.minArgs, maxArgs: d.maxArgs,
                                             handler: { call in try handler(call, services) })
             case .reply(let reply):
-                let bytes = { reply(services) }
+                let bytes = reply(services)
                 specs[d.name] = CommandSpec(name: d.name, minArgs: 0, maxArgs: 0, handler: { call in
                     call.reply.append(bytes: bytes())
                     return .done

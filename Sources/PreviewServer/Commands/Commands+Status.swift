@@ -7,8 +7,9 @@ extension Commands {
     /// `status`, keys in mpd 0.23's order: the same bytes for every connection,
     /// made once per change or clock tick (`StatusCache`), so a status bar's poll
     /// costs no formatting.
-    static func statusReply(_ s: Services) -> [UInt8] {
-        s.statusCache.reply(for: s.controller.statusKey) { status(s.controller, &$0) }
+    static func statusReply(_ s: Services) -> () -> [UInt8] {
+        let (c, cache) = (s.controller, s.statusCache)
+        return { cache.reply(for: c.statusKey) { status(c, &$0) } }
     }
 
     static func handleCurrentsong(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {

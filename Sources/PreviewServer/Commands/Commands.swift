@@ -5,8 +5,9 @@ import PreviewStorage
 
 /// What command handlers reach (built by `Instance`): the playback owner
 /// (through its verbs), the catalog browser, client messaging, stored
-/// playlists, Last.fm charts, the want list and the Library.
-struct Services {
+/// playlists, Last.fm charts, the want list and the Library. A class, so
+/// that each command's handler is handed one reference, not ten.
+final class Services {
     let controller: PlayerController
     /// Looking around the Deezer catalog (models, not replies).
     let catalog: CatalogBrowser
@@ -22,6 +23,18 @@ struct Services {
     let libraryUpdater: LibraryUpdater
     /// The `status` reply while nothing it shows changed.
     let statusCache = StatusCache()
+
+    init(controller: PlayerController, catalog: CatalogBrowser, hub: MessageHub, playlists: PlaylistStore,
+         lastfm: LastfmClient, wants: WantList, library: Library, libraryUpdater: LibraryUpdater) {
+        self.controller = controller
+        self.catalog = catalog
+        self.hub = hub
+        self.playlists = playlists
+        self.lastfm = lastfm
+        self.wants = wants
+        self.library = library
+        self.libraryUpdater = libraryUpdater
+    }
 }
 
 /// The MPD commands previewd implements: the one list (`CommandList.swift`)
