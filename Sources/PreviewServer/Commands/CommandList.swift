@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewPlayback
 
 extension Commands {
     /// Every command previewd answers, in one list sorted by name, as MPD keeps
@@ -33,7 +34,7 @@ extension Commands {
             CommandDeclaration("close", .anyone, 0, nil, handleClose),
             CommandDeclaration("commands", .anyone, 0, 0, handleCommands),
             CommandDeclaration("config", .admin, 0, 0, handleConfig),
-            CommandDeclaration("consume", .player, 1, 1, handleConsume),
+            CommandDeclaration("consume", .player, 1, 1) { try handleSwitch($0, $1, PlayerController.setConsume) },
             CommandDeclaration("count", .read, 1, nil, handleCount),
             CommandDeclaration("crossfade", .player, 1, 1, handleCrossfade),
             CommandDeclaration("currentsong", .read, 0, 0, handleCurrentsong),
@@ -84,12 +85,12 @@ extension Commands {
             CommandDeclaration("previous", .player, 0, 0, handlePrevious),
             CommandDeclaration("prio", .player, 2, nil, handlePrio),
             CommandDeclaration("prioid", .player, 2, nil, handlePrioid),
-            CommandDeclaration("random", .player, 1, 1, handleRandom),
+            CommandDeclaration("random", .player, 1, 1) { try handleSwitch($0, $1, PlayerController.setRandom) },
             CommandDeclaration("rangeid", .add, 2, 2, handleRangeid),
             CommandDeclaration("readmessages", .read, 0, 0, handleReadmessages),
             CommandDeclaration("readpicture", .read, 2, 2, { try handleCover($0, $1, name: "readpicture") }),
             CommandDeclaration("rename", .control, 2, 2, handleRename),
-            CommandDeclaration("repeat", .player, 1, 1, handleRepeat),
+            CommandDeclaration("repeat", .player, 1, 1) { try handleSwitch($0, $1, PlayerController.setRepeat) },
             CommandDeclaration("replay_gain_mode", .player, 1, 1, handleReplayGainMode),
             CommandDeclaration("replay_gain_status", .read, 0, 0, handleReplayGainStatus),
             CommandDeclaration("rescan", .control, 0, 1, handleUpdate),

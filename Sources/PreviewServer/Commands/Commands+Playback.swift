@@ -35,27 +35,23 @@ extension Commands {
     }
 
     static func handlePause(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
         let paused = try call.args.first.map { (a) throws(ProtocolError) in try Arguments.boolean(a) }
-        c.pause(paused)
+        s.controller.pause(paused)
         return .done
     }
 
     static func handleStop(_: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
-        c.stop()
+        s.controller.stop()
         return .done
     }
 
     static func handleNext(_: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
-        try c.next()
+        try s.controller.next()
         return .done
     }
 
     static func handlePrevious(_: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
-        try c.previous()
+        try s.controller.previous()
         return .done
     }
 
@@ -90,63 +86,44 @@ extension Commands {
     // The playback modes: random, repeat, consume, single, and crossfade
     // (0, gapless, up to `Crossfade.maxSeconds`).
 
-    static func handleRandom(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
-        let on = try Arguments.boolean(call.args[0])
-        c.setRandom(on)
-        return .done
-    }
-
-    static func handleRepeat(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
-        let on = try Arguments.boolean(call.args[0])
-        c.setRepeat(on)
-        return .done
-    }
-
-    static func handleConsume(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
-        let on = try Arguments.boolean(call.args[0])
-        c.setConsume(on)
+    /// `random`, `repeat`, `consume` (0 or 1): the mode `set` switches.
+    static func handleSwitch(_ call: CommandCall, _ s: Services,
+                             _ set: (PlayerController) -> (Bool) -> Void) throws -> CommandOutcome {
+        set(s.controller)(try Arguments.boolean(call.args[0]))
         return .done
     }
 
     static func handleSingle(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
         guard let mode = SingleMode(rawValue: call.args[0]) else {
             throw ProtocolError(.argument, "Unrecognized single mode, expected 0, 1, or oneshot")
         }
-        c.setSingle(mode)
+        s.controller.setSingle(mode)
         return .done
     }
 
     static func handleCrossfade(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
-        try c.setCrossfade(try Arguments.unsigned(call.args[0]))
+        try s.controller.setCrossfade(try Arguments.unsigned(call.args[0]))
         return .done
     }
 
     // The volume, in percent (0 to 100): set, changed by a delta, read.
 
     static func handleSetvol(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
         let v = try Arguments.integer(call.args[0])
         guard (0...100).contains(v) else { throw ProtocolError(.argument, "Number too large: \(call.args[0])") }
-        c.setVolume(v)
+        s.controller.setVolume(v)
         return .done
     }
 
     static func handleVolume(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
         let delta = try Arguments.integer(call.args[0])
         guard (-100...100).contains(delta) else { throw ProtocolError(.argument, "Number too large: \(call.args[0])") }
-        c.changeVolume(by: delta)
+        s.controller.changeVolume(by: delta)
         return .done
     }
 
     static func handleGetvol(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
-        call.reply.field("volume", c.volume)
+        call.reply.field("volume", s.controller.volume)
         return .done
     }
 

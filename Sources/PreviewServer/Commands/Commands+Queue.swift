@@ -7,18 +7,16 @@ extension Commands {
     // and shuffling, by position or by song id.
 
     static func handleAdd(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
         let position = try call.args.count > 1 ? Arguments.position(call.args[1]) : nil
-        c.add(uri: call.args[0], position: position) { result in
+        s.controller.add(uri: call.args[0], position: position) { result in
             if case .failure(let e) = result { call.finish(e) } else { call.finish(nil) }
         }
         return .pending
     }
 
     static func handleAddid(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
         let position = try call.args.count > 1 ? Arguments.position(call.args[1]) : nil
-        c.add(uri: call.args[0], position: position) { result in
+        s.controller.add(uri: call.args[0], position: position) { result in
             switch result {
             case .failure(let e): call.finish(e)
             case .success(let ids):
@@ -36,14 +34,12 @@ extension Commands {
     }
 
     static func handleDeleteid(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
-        try c.delete(id: try songID(call.args[0]))
+        try s.controller.delete(id: try songID(call.args[0]))
         return .done
     }
 
     static func handleClear(_: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
-        c.clear()
+        s.controller.clear()
         return .done
     }
 
@@ -62,8 +58,7 @@ extension Commands {
     }
 
     static func handleSwap(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
-        try c.swap(try Arguments.unsigned(call.args[0]), try Arguments.unsigned(call.args[1]))
+        try s.controller.swap(try Arguments.unsigned(call.args[0]), try Arguments.unsigned(call.args[1]))
         return .done
     }
 
@@ -106,8 +101,7 @@ extension Commands {
     }
 
     static func handlePlaylist(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
-        for (pos, entry) in c.queuedSongs.enumerated() { call.reply.append(raw: "\(pos):file: \(entry.song.uri)\n") }
+        for (pos, entry) in s.controller.queuedSongs.enumerated() { call.reply.append(raw: "\(pos):file: \(entry.song.uri)\n") }
         return .done
     }
 
@@ -135,9 +129,8 @@ extension Commands {
     /// `playlistfind FILTER` and `playlistsearch FILTER` (`fold`: case folded):
     /// the queued songs that match.
     static func handlePlaylistFind(_ call: CommandCall, _ s: Services, foldCase fold: Bool) throws -> CommandOutcome {
-        let c = s.controller
         let filter = try SongFilter.parse(call.args, foldCase: fold)
-        for (pos, entry) in c.queuedSongs.enumerated() where filter.matches(entry.song) {
+        for (pos, entry) in s.controller.queuedSongs.enumerated() where filter.matches(entry.song) {
             call.reply.song(entry, position: pos, tags: call.session.tags)
         }
         return .done
@@ -165,15 +158,13 @@ extension Commands {
     }
 
     static func handleRangeid(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
         let id = try songID(call.args[0])
-        try c.setRange(try songRange(call.args[1]), id: id)
+        try s.controller.setRange(try songRange(call.args[1]), id: id)
         return .done
     }
 
     static func handleAddtagid(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
-        try c.setTag(try tagArgument(call.args[1]), value: call.args[2], id: try songID(call.args[0]))
+        try s.controller.setTag(try tagArgument(call.args[1]), value: call.args[2], id: try songID(call.args[0]))
         return .done
     }
 

@@ -32,7 +32,6 @@ extension Commands {
     }
 
     static func handleSearchaddpl(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
         let store = s.playlists
         let name = call.args[0]
         try M3U.checkName(name)
@@ -42,7 +41,7 @@ extension Commands {
                 let found = q.window(try result.get())
                 let old = store.exists(name) ? try store.load(name) : []
                 try store.store(name, old + found)
-                c.changed(.storedPlaylist)
+                s.controller.changed(.storedPlaylist)
             }
         }
         return .pending

@@ -37,14 +37,12 @@ extension Commands {
     }
 
     static func handleClearerror(_: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
-        c.clearError()
+        s.controller.clearError()
         return .done
     }
 
     static func handleOutputs(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
-        for (id, output) in c.outputs.enumerated() {
+        for (id, output) in s.controller.outputs.enumerated() {
             call.reply.field("outputid", id)
             call.reply.field("outputname", output.name)
             call.reply.field("plugin", output.plugin)
@@ -61,11 +59,10 @@ extension Commands {
     }
 
     static func handleReplayGainMode(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
         guard let mode = ReplayGainMode(rawValue: call.args[0]) else {
             throw ProtocolError(.argument, "Unrecognized replay gain mode")
         }
-        c.setReplayGainMode(mode)
+        s.controller.setReplayGainMode(mode)
         return .done
     }
 

@@ -33,12 +33,11 @@ extension Commands {
     }
 
     static func handleLoad(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
         let store = s.playlists
         let songs = try store.load(call.args[0])
         let window = call.args.count > 1 ? try range(call.args[1], count: songs.count) : songs.indices
         let position = call.args.count > 2 ? try Arguments.position(call.args[2]) : nil
-        _ = try c.insert(Array(songs[window]), at: position)
+        _ = try s.controller.insert(Array(songs[window]), at: position)
         return .done
     }
 
@@ -69,7 +68,6 @@ extension Commands {
     }
 
     static func handlePlaylistadd(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
         let store = s.playlists
         let name = call.args[0]
         try M3U.checkName(name)
@@ -83,7 +81,7 @@ extension Commands {
                 guard at <= songs.count else { throw ProtocolError(.argument, "Bad position") }
                 songs.insert(contentsOf: added, at: at)
                 try store.store(name, songs)
-                c.changed(.storedPlaylist)
+                s.controller.changed(.storedPlaylist)
                 call.finish(nil)
             } catch {
                 call.finish(error)
@@ -96,28 +94,25 @@ extension Commands {
     // songs, renaming and removing the playlist.
 
     static func handlePlaylistclear(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
         let store = s.playlists
         _ = try store.load(call.args[0])  // mpd refuses to clear a missing playlist
         try store.store(call.args[0], [])
-        c.changed(.storedPlaylist)
+        s.controller.changed(.storedPlaylist)
         return .done
     }
 
     static func handlePlaylistdelete(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
         let store = s.playlists
         var songs = try store.load(call.args[0])
         let window = try range(call.args[1], count: songs.count)
         guard !window.isEmpty else { throw ProtocolError(.argument, "Bad song index") }
         songs.removeSubrange(window)
         try store.store(call.args[0], songs)
-        c.changed(.storedPlaylist)
+        s.controller.changed(.storedPlaylist)
         return .done
     }
 
     static func handlePlaylistmove(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
         let store = s.playlists
         var songs = try store.load(call.args[0])
         let from = try Arguments.unsigned(call.args[1])
@@ -125,23 +120,21 @@ extension Commands {
         guard from < songs.count, to < songs.count else { throw ProtocolError(.argument, "Bad range") }
         songs.insert(songs.remove(at: from), at: to)
         try store.store(call.args[0], songs)
-        c.changed(.storedPlaylist)
+        s.controller.changed(.storedPlaylist)
         return .done
     }
 
     static func handleRename(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
         let store = s.playlists
         try store.rename(call.args[0], to: call.args[1])
-        c.changed(.storedPlaylist)
+        s.controller.changed(.storedPlaylist)
         return .done
     }
 
     static func handleRm(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
         let store = s.playlists
         try store.remove(call.args[0])
-        c.changed(.storedPlaylist)
+        s.controller.changed(.storedPlaylist)
         return .done
     }
 }

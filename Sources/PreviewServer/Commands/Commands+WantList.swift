@@ -19,11 +19,10 @@ extension Commands {
     }
 
     static func handleWantrm(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let c = s.controller
         let wants = s.wants
         let uri = try WantList.item(call.args[0])
         guard try wants.remove(uri) else { throw ProtocolError(.noExist, "\(uri) is not in the want list") }
-        c.changed(.storedPlaylist)
+        s.controller.changed(.storedPlaylist)
         return .done
     }
 
