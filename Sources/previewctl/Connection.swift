@@ -48,10 +48,23 @@ final class Connection {
     init(path: String) throws(Failure) {
         let address: UnixSocketAddress
         do { address = try UnixSocketAddress(path: path) } catch { throw Failure(message: "socket path too long: \(path)", code: 64) }
+        let uid = ThisProcess.userID
+        if SocketPath.directory(of: path) == SocketPath.privateDirectory(uid: uid) {
+            do { try PrivateDirectory.check(SocketPath.privateDirectory(uid: uid), owner: uid, create: false) } catch {
+                throw Failure(message: "\(error); not trusting a socket there. Set XDG_RUNTIME_DIR, or pass --socket PATH", code: 69)
+            }
+        }
         do {
             fd = try UnixSocket.connect(to: address, type: .stream).release()
         } catch {
             throw Failure(message: "cannot reach previewd at \(path): \(error.reason) (is it running?)", code: 69)
+        }
+        // Whoever listens gets every command and its arguments: only a
+        // daemon of this user is spoken to.
+        guard let peer = fd.peerCredentials(), peer.userID == uid else {
+            let who = fd.peerCredentials().map { "uid \($0.userID)" } ?? "an unknown user"
+            fd.close()
+            throw Failure(message: "\(path) is served by \(who), not by you (uid \(uid)); refusing it", code: 69)
         }
         setReplyTimeout(Connection.replyTimeout)
         guard let greeting = readLine(), greeting.hasPrefix("OK MPD ") else {

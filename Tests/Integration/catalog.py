@@ -105,7 +105,7 @@ class State:
         self.api_requests = 0  # /api requests answered, for rate and cache checks
         self.api_times = []  # monotonic arrival time of each /api request
         self.quota_left = 0  # the next N API requests answer "quota exceeded"
-        self.faults = {}  # API path -> "500" | "malformed" | "nocode" | "slow", once
+        self.faults = {}  # API path (or "/lastfm") -> "500" | "malformed" | "nocode" | "slow" | "deep", once
         self.slow_seconds = 0.0
         self.old_track = False  # serve the 2019 recording of /track/3135556
         self.delay = 0.0  # seconds every non-control response waits
@@ -156,6 +156,12 @@ DISCOVERY = [
     (r"/radio/(\d+)", lambda m, q: f"radio-{m[1]}.json"),
     (r"/artist/(\d+)/(related|radio|playlists)", lambda m, q: f"artist-{m[1]}-{m[2]}.json"),
 ]
+
+
+def deep_json(levels=100_000):
+    """A hostile answer: an object whose value nests `levels` arrays (no
+    recorded body is like it; Deezer's and Last.fm's nest a few levels)."""
+    return b'{"data": ' + b"[" * levels + b"]" * levels + b"}"
 
 
 def discovery_body(api, query):
@@ -343,6 +349,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(500, b"<html>Internal Server Error</html>", "text/html")
         if fault == "malformed":
             return self._send(200, b'{"id": 1, "title": ', "application/json")
+        if fault == "deep":
+            return self._send(200, deep_json(), "application/json")
         if fault == "nocode":
             return self._json(_load("error-nocode-episode-minus1.json"))
         if fault == "slow":
@@ -436,6 +444,10 @@ class Handler(BaseHTTPRequestHandler):
         def send(name, status=200):
             with open(os.path.join(lastfm_dir, name), "rb") as f:
                 self._send(status, f.read(), "application/json")
+        with STATE.lock:
+            fault = STATE.faults.pop("/lastfm", None)
+        if fault == "deep":
+            return self._send(200, deep_json(), "application/json")
         if query.get("api_key", [""])[0] != "test-key":
             return send("error-10-invalid-api-key.json", 403)
         method = query.get("method", [""])[0].lower()

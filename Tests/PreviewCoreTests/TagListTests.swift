@@ -110,4 +110,18 @@ private let songs = [
     @Test func unknownFilterTypesAreRefused() {
         #expect(throws: ProtocolError(.argument, "Unknown filter type")) { try SongFilter.parse(["nosuch", "x"], foldCase: false) }
     }
+
+    @Test func nestingIsBoundedBeforeRecursion() throws {
+        let refused = ProtocolError(.argument, "filter nested too deeply (at most 64 levels)")
+        // 100,000 levels overflowed the stack before the bound (SIGSEGV).
+        for (open, close) in [("(", ")"), ("(!", ")")] {
+            let deep = String(repeating: open, count: 100_000) + "artist == 'x'" + String(repeating: close, count: 100_000)
+            #expect(throws: refused) { try SongFilter.parse([deep], foldCase: false) }
+        }
+        // 64 levels, the most taken: 63 negations around the comparison.
+        let most = String(repeating: "(!", count: 63) + "(albumartist == 'Eminem')" + String(repeating: ")", count: 63)
+        #expect(try find([most]) == find(["(!(albumartist == 'Eminem'))"]))
+        #expect(try find([most]).count == songs.count - 1)
+        #expect(throws: refused) { try SongFilter.parse(["(!" + most + ")"], foldCase: false) }
+    }
 }

@@ -119,9 +119,10 @@ final class Harness {
         CatalogAnswers.answer(url, bodies: bodies)
     }
 
-    /// A new client; its greeting is consumed.
-    func connect() -> ClientSession {
-        let s = ClientSession(table: table, log: Log(level: .error), hub: hub)
+    /// A new client; its greeting is consumed. `maxCommandListBytes` as
+    /// `--max-command-list` sets it.
+    func connect(maxCommandListBytes: Int = 2 << 20) -> ClientSession {
+        let s = ClientSession(table: table, log: Log(level: .error), hub: hub, maxCommandListBytes: maxCommandListBytes)
         sessions.append(s)
         #expect(take(s) == "OK MPD 0.23.5\n")
         return s

@@ -121,6 +121,18 @@ import PreviewCore
         #expect(h.send(c, "ping " + long + "\nping\n") == "ACK [2@0] {} line too long (at most 65536 bytes)\nOK\n")
     }
 
+    @Test func overSizeCommandListRunsNothingAndClosesTheConnection() {
+        let h = Harness()
+        let c = h.connect()
+        #expect(h.send(c, "add deezer:track:3135556\n") == "OK\n")
+        let list = h.connect(maxCommandListBytes: 64)
+        let lines = (0..<10).map { "setvol \($0)" }.joined(separator: "\n")
+        let reply = h.send(list, "command_list_begin\n\(lines)\nclear\ncommand_list_end\nclear\n")
+        #expect(reply == "ACK [2@8] {} command list too long (at most 64 bytes); closing the connection\n")
+        #expect(list.closing)
+        #expect(h.send(c, "status\n").contains("playlistlength: 1\n"))
+    }
+
     @Test func addWaitsForTheCatalogAndKeepsLaterLinesQueued() {
         let h = Harness()
         h.holdAnswers = true

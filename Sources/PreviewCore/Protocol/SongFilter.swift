@@ -21,12 +21,19 @@ public indirect enum SongFilter: Equatable, Sendable {
     /// `(!FILTER)`.
     case not(SongFilter)
 
+    /// The deepest nesting of parentheses an expression may have. The parser
+    /// recurses once a level, so a bound keeps a hostile line (25,000 levels
+    /// fit in 50 KB) from overflowing the stack; mpd's own filters stay
+    /// within a handful.
+    public static let maxDepth = 64
+
     /// Parses the arguments of `find`-like commands.
     /// - Parameters:
     ///   - args: the arguments (one expression, or TAG VALUE pairs).
     ///   - foldCase: old-style pairs compare case-insensitively and by
     ///     substring (`search`), or exactly (`find`).
-    /// - Throws: `.argument` with mpd's texts for malformed input.
+    /// - Throws: `.argument` with mpd's texts for malformed input, and
+    ///   "filter nested too deeply" past `maxDepth` levels.
     public static func parse(_ args: [String], foldCase: Bool) throws(ProtocolError) -> SongFilter {
         guard !args.isEmpty else { throw ProtocolError(.argument, "too few arguments") }
         if args.count == 1, args[0].hasPrefix("(") {
@@ -107,6 +114,8 @@ private struct ExpressionParser {
     /// `search` compares case-insensitively, `find` exactly.
     let foldCase: Bool
     var i = 0
+    /// Levels of `(` open around the expression being read.
+    var depth = 0
 
     init(_ text: [Unicode.Scalar], foldCase: Bool) {
         self.text = text
@@ -125,6 +134,11 @@ private struct ExpressionParser {
 
     mutating func expression() throws(ProtocolError) -> SongFilter {
         try expect("(")
+        guard depth < SongFilter.maxDepth else {
+            throw ProtocolError(.argument, "filter nested too deeply (at most \(SongFilter.maxDepth) levels)")
+        }
+        depth += 1
+        defer { depth -= 1 }
         skipSpace()
         guard i < text.count else { throw ProtocolError(.argument, "Filter expression expected") }
         if text[i] == "(" {

@@ -8,6 +8,9 @@ import PreviewPlatform
 public struct DaemonOptions: Equatable, Sendable {
     /// Path of the Unix socket (`--socket`).
     public var socketPath: String
+    /// `$XDG_RUNTIME_DIR/previewd` (made 0700 at start-up when the socket
+    /// is there), or nil without a runtime directory.
+    public var runtimeDirectory: String?
     /// Where PCM goes (`--output`).
     public var output = OutputKind.pulse(sink: nil)
     /// Null/WAV outputs consume PCM in real time (true) or as fast as decoding allows.
@@ -206,6 +209,7 @@ public struct DaemonOptions: Equatable, Sendable {
             ?? (environment("HOME") ?? "/tmp") + "/.config"
         lastfmKeyFile = configHome + "/previewd/lastfm.key"
         socketPath = SocketPath.resolve(explicit: paths.socket, environment: environment, uid: uid)
+        runtimeDirectory = SocketPath.runtimeDirectory(environment: environment)
         apiBase = paths.apiBase ?? environment("PREVIEWD_API_BASE").flatMap { $0.isEmpty ? nil : $0 } ?? "https://api.deezer.com"
         if let dir = paths.stateDirectory {
             stateDirectory = dir

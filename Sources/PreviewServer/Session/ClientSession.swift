@@ -214,9 +214,14 @@ final class ClientSession {
             // Not idle, so `noidle` means nothing: mpd drops the line, in lists too.
             if line.trimmingSuffix("\r") == "noidle" { return }
             guard collecting!.bytes + line.utf8.count <= maxCommandListBytes else {
+                // As mpd, the connection ends: were it kept, the list's
+                // remaining lines would arrive as single commands and run
+                // (a `clear` at its end would empty the queue).
                 let index = collecting!.lines.count
                 collecting = nil
-                send(ProtocolError(.argument, "command list too long (at most \(maxCommandListBytes) bytes)").ackLine(index: index, command: ""))
+                log.info("command list over \(maxCommandListBytes) bytes; closing the connection")
+                send(ProtocolError(.argument, "command list too long (at most \(maxCommandListBytes) bytes); closing the connection").ackLine(index: index, command: ""))
+                closing = true
                 return
             }
             collecting!.lines.append(.success(line))

@@ -67,6 +67,9 @@ public final class Server {
     /// - Throws: `SocketError` or `EngineError` when start-up fails.
     public func run() throws {
         try UnixListener.makeDirectories(options.stateDirectory)
+        do { try PrivateDirectory.narrow(options.stateDirectory) } catch {
+            log.warning("cannot make \(options.stateDirectory) private: \(error.reason)")
+        }
         // One daemon per state directory: a second one would restore the
         // same queue and overwrite the first one's state with its own.
         let lock: DirectoryLock
@@ -103,9 +106,21 @@ public final class Server {
     }
 
     /// The socket passed by the service manager, or a new one at the path.
+    /// A socket in `/tmp/previewd-UID` is bound only when that directory
+    /// is ours alone; `$XDG_RUNTIME_DIR/previewd` is narrowed to 0700.
     private func listen() throws -> UnixListener {
         if let fd = ServiceManager.listeningSocket() { return UnixListener(inheritedFD: fd, path: options.socketPath) }
-        return try UnixListener(path: options.socketPath)
+        let uid = ThisProcess.userID
+        if SocketPath.directory(of: options.socketPath) == SocketPath.privateDirectory(uid: uid) {
+            do { try PrivateDirectory.check(SocketPath.privateDirectory(uid: uid), owner: uid, create: true) } catch {
+                throw SocketError(message: "\(error); not listening there. Set XDG_RUNTIME_DIR, or pass --socket PATH")
+            }
+        }
+        let listener = try UnixListener(path: options.socketPath)
+        if let runtime = options.runtimeDirectory, SocketPath.directory(of: options.socketPath) == runtime {
+            do { try PrivateDirectory.narrow(runtime) } catch { log.warning("cannot make \(runtime) private: \(error.reason)") }
+        }
+        return listener
     }
 
     /// SIGTERM, SIGINT and SIGHUP become a byte on a pipe the loop polls;

@@ -1,0 +1,243 @@
+"""Hostile input (issue 32): what a hostile client, local user or catalog
+sends gets a refusal naming the bound, and the daemon keeps running and
+loses nothing. Each test here failed on the code before the bound."""
+import json
+import os
+import pwd
+import shutil
+import socket
+import stat
+import subprocess
+import tempfile
+import threading
+from urllib.request import urlopen
+
+import pytest
+
+from helpers import PREVIEWCTL, PREVIEWD, Daemon, wait_for
+
+NESTED = "ACK [2@0] {%s} filter nested too deeply (at most 64 levels)"
+
+
+def deep_filter(levels):
+    return "(" * levels + "artist == 'x'" + ")" * levels
+
+
+@pytest.mark.parametrize("command", [
+    "find", "search", "count", "findadd", "searchadd", "searchaddpl deep", "list album", "playlistfind",
+    "playlistsearch"])
+def test_deep_filters_are_refused_before_recursion(daemon, command):
+    c = daemon.client()
+    assert c.cmd("add deezer:track:3135556") == ["OK"]
+    # 32,000 levels: the most the 64 KiB line limit lets through (25,000
+    # crashed previewd with SIGSEGV before the bound).
+    word = command.split()[0]
+    line = f'{command} "{deep_filter(32_000)}"'
+    assert len(line) < 65536
+    assert c.cmd(line) == [NESTED % word]
+    assert c.cmd(f'{command} "{deep_filter(65)}"') == [NESTED % word]
+    assert c.cmd(f'{command} "{deep_filter(64)}"')[-1] == "OK"  # levels, the comparison's own included
+    assert c.fields("status")["playlistlength"] in ("1", "2")  # findadd/searchadd of nothing add nothing
+    assert daemon.proc.poll() is None
+
+
+def test_over_size_command_list_runs_nothing(daemon_factory):
+    d = daemon_factory(extra=("--max-command-list", "1"))
+    c = d.client()
+    assert c.cmd("add deezer:track:3135556") == ["OK"]
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(d.socket)
+    s.settimeout(10)
+    body = "".join(f"setvol {i % 100}\n" for i in range(200))  # 1,690 bytes > 1 KiB
+    s.sendall(("command_list_begin\n" + body + "clear\ncommand_list_end\nclear\n").encode())
+    got = b""
+    while True:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        got += chunk
+    lines = got.decode().splitlines()
+    assert lines[0] == "OK MPD 0.23.5"
+    assert lines[1:] == ["ACK [2@116] {} command list too long (at most 1024 bytes); closing the connection"]
+    st = c.fields("status")
+    assert st["playlistlength"] == "1"
+    assert st["volume"] == "100"
+    assert "command list over 1024 bytes; closing the connection" in d.log()
+
+
+@pytest.mark.parametrize("where,ack", [
+    ("cataloginfo deezer:artist:27", "ACK [52@0] {cataloginfo} deezer:artist:27: unexpected answer from the Deezer API: "
+                                     "the body is not valid JSON"),
+    ("add deezer:track:3135556", "ACK [52@0] {add} deezer:track:3135556: unexpected answer from the Deezer API: "
+                                 "the body is not valid JSON"),
+])
+def test_deezer_answers_nested_100000_levels_are_refused(daemon, http, where, ack):
+    path = "/" + where.split()[1].split(":", 1)[1].replace(":", "/")
+    urlopen(f"{http}/_control/fault?path={path}&kind=deep").read()
+    c = daemon.client()
+    assert c.cmd(where) == [ack]
+    assert c.cmd(where)[-1] == "OK"  # the next answer is the recorded one
+
+
+def test_lastfm_answer_nested_100000_levels_is_refused(daemon_factory, http):
+    d = daemon_factory(extra=("--lastfm-key", "test-key", "--lastfm-base", http + "/lastfm/2.0/"))
+    urlopen(f"{http}/_control/fault?path=/lastfm&kind=deep").read()
+    c = d.client()
+    assert c.cmd("catalogchart tracks tag rock") == [
+        "ACK [52@0] {catalogchart} Last.fm: unexpected answer (HTTP status 200)"]
+    assert c.cmd("catalogchart tracks tag rock")[-1] == "OK"
+
+
+def test_state_files_nested_100000_levels_are_set_aside(tmp_path, http):
+    state = tmp_path / "d" / "state"
+    state.mkdir(parents=True)
+    deep = b'{"format": 1, "queue": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    for name in ("state.json", "want.json"):
+        (state / name).write_bytes(deep)
+    d = Daemon(tmp_path / "d", http)
+    try:
+        c = d.client()
+        assert c.fields("status")["playlistlength"] == "0"
+        assert sorted(n.split(".corrupt-")[0] for n in os.listdir(state) if ".corrupt-" in n) == [
+            "state.json", "want.json"]
+        assert c.cmd("add deezer:track:3135556") == ["OK"]
+    finally:
+        d.close()
+
+
+# The fallback directory /tmp/previewd-UID, attacked by another user.
+# Root plays the attacker and `nobody` the victim: only root can run
+# programs as another uid, so without root these cannot run.
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="needs root, to run previewd as another user")
+
+
+@pytest.fixture
+def victim(tmp_path):
+    """`nobody`, with copies of the binaries it can run and a home it owns;
+    its /tmp/previewd-UID is removed before and after."""
+    user = pwd.getpwnam("nobody")
+    home = tempfile.mkdtemp(prefix="previewd-victim-")
+    os.chmod(home, 0o755)
+    for name in (PREVIEWD, PREVIEWCTL):
+        shutil.copy(name, home)
+    os.makedirs(os.path.join(home, "state"))
+    os.chown(os.path.join(home, "state"), user.pw_uid, user.pw_gid)
+    fallback = f"/tmp/previewd-{user.pw_uid}"
+    remove(fallback)
+
+    def run(program, *args, wait=True):
+        env = {"PATH": "/usr/bin:/bin", "HOME": os.path.join(home, "state")}
+
+        argv = [os.path.join(home, program), *args]
+        who = {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []}
+        if not wait:
+            return subprocess.Popen(argv, env=env, **who, stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return subprocess.run(argv, env=env, **who, capture_output=True, text=True, timeout=30)
+    yield user, fallback, run, home
+    remove(fallback)
+    shutil.rmtree(home)
+
+
+def remove(path):
+    if os.path.islink(path) or os.path.isfile(path):
+        os.unlink(path)
+    elif os.path.isdir(path):
+        shutil.rmtree(path)
+
+
+class Listener:
+    """The attacker's fake previewd: greets as MPD and records what arrives."""
+
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.bind(path)
+        os.chmod(path, 0o777)
+        self.sock.listen(8)
+        self.received = b""
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            conn.sendall(b"OK MPD 0.23.5\n")
+            conn.settimeout(2)
+            try:
+                while chunk := conn.recv(4096):
+                    self.received += chunk
+                    conn.sendall(b"OK\n")
+            except OSError:
+                pass
+            conn.close()
+
+    def close(self):
+        self.sock.close()
+
+
+@needs_root
+@pytest.mark.parametrize("layout", ["owned by root", "symbolic link", "mode 0777"])
+def test_a_fallback_directory_made_by_another_user_is_refused(victim, layout):
+    user, fallback, run, home = victim
+    if layout == "symbolic link":
+        target = tempfile.mkdtemp(prefix="previewd-attacker-")
+        os.chown(target, user.pw_uid, user.pw_gid)
+        os.chmod(target, 0o700)
+        os.symlink(target, fallback)
+        reason = "is a symbolic link"
+    else:
+        os.mkdir(fallback, 0o700)
+        if layout == "mode 0777":
+            os.chown(fallback, user.pw_uid, user.pw_gid)
+            os.chmod(fallback, 0o777)
+            reason = "has mode 0777 (group or others may use it; 0700 is needed)"
+        else:
+            reason = f"is owned by uid 0, not {user.pw_uid}"
+    listener = Listener(fallback + "/socket")
+    try:
+        p = run("previewctl", "add", "deezer:track:3135556")
+        assert (p.returncode, p.stdout) == (69, "")
+        assert p.stderr == (f"previewctl: {fallback} {reason}; not trusting a socket there. "
+                            "Set XDG_RUNTIME_DIR, or pass --socket PATH\n")
+        assert listener.received == b""
+        daemon = run("previewd", "--output", "null", "--api-base", "http://127.0.0.1:9/api")
+        assert daemon.returncode == 1
+        assert f"{fallback} {reason}; not listening there. Set XDG_RUNTIME_DIR, or pass --socket PATH" in daemon.stderr
+    finally:
+        listener.close()
+        if layout == "symbolic link":
+            remove(fallback)
+            shutil.rmtree(target)
+
+
+@needs_root
+def test_previewctl_refuses_a_daemon_of_another_user(victim):
+    user, fallback, run, home = victim
+    path = os.path.join(home, "theirs.sock")
+    listener = Listener(path)
+    try:
+        p = run("previewctl", "--socket", path, "add", "deezer:track:3135556")
+        assert (p.returncode, p.stdout) == (69, "")
+        assert p.stderr == f"previewctl: {path} is served by uid 0, not by you (uid {user.pw_uid}); refusing it\n"
+        assert listener.received == b""
+    finally:
+        listener.close()
+
+
+@needs_root
+def test_the_fallback_directory_is_made_private_and_used(victim, http):
+    user, fallback, run, home = victim
+    daemon = run("previewd", "--output", "null", "--api-base", http + "/api", wait=False)
+    try:
+        wait_for(lambda: os.path.exists(fallback + "/socket"), what="the fallback socket")
+        st = os.lstat(fallback)
+        assert (stat.S_ISDIR(st.st_mode), st.st_uid, stat.S_IMODE(st.st_mode)) == (True, user.pw_uid, 0o700)
+        p = run("previewctl", "add", "deezer:track:3135556")
+        assert (p.returncode, p.stderr) == (0, "")
+        p = run("previewctl", "status", "--json")
+        assert (p.returncode, json.loads(p.stdout)["length"]) == (0, 1)
+    finally:
+        daemon.terminate()
+        daemon.wait(timeout=10)
