@@ -107,6 +107,22 @@ public enum FileSystem {
         }
     }
 
+    /// stat(2)'s permission bits of `path` (0644 is `0o644`), or nil when
+    /// it cannot be seen.
+    public static func permissions(_ path: String) -> UInt32? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return UInt32(st.st_mode & 0o7777)
+    }
+
+    /// chmod(2) `path` to `mode` when it exists and has other bits; a
+    /// missing file is no error.
+    /// - Throws: `SystemError("chmod", path:)`.
+    public static func restrict(_ path: String, to mode: UInt32) throws(SystemError) {
+        guard let now = permissions(path), now != mode else { return }
+        try Syscall.call("chmod", path: path) { chmod(path, mode_t(mode)) }
+    }
+
     /// access(2) F_OK: whether `path` exists.
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 

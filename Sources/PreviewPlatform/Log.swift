@@ -36,8 +36,22 @@ public struct Log: Sendable {
         if timestamps {
             line += SystemClock.format(Int(SystemClock.unixSeconds()), "%Y-%m-%d %H:%M:%S ", utc: false)
         }
-        line += "\(lineLevel): \(message)\n"
+        line += "\(lineLevel): \(Log.redacted(message))\n"
         writeStandardError(line)
+    }
+
+    /// `message` with the value of every `api_key=` parameter shown as `…`:
+    /// request URLs are logged at debug level, and a log is often pasted
+    /// into a bug report.
+    public static func redacted(_ message: String) -> String {
+        guard message.contains("api_key=") else { return message }
+        var out = ""
+        var rest = message[...]
+        while let found = rest.firstRange(of: "api_key=") {
+            out += rest[..<found.upperBound] + "…"
+            rest = rest[found.upperBound...].drop(while: { !($0 == "&" || $0 == " " || $0 == "\"" || $0 == "'" || $0 == "\n") })
+        }
+        return out + rest
     }
 
     public func error(_ m: String) { write(.error, m) }

@@ -7,7 +7,7 @@ import PreviewPlatform
 func exit(_ code: Int32) -> Never { ThisProcess.exit(code) }
 
 func fail(_ message: String, _ code: Int32) -> Never {
-    writeStandardError("previewctl: \(message)\n")
+    writeStandardError("previewctl: \(TerminalSafe.text(message))\n")
     exit(code)
 }
 
@@ -28,7 +28,7 @@ func failRefused(ackLine line: String) -> Never {
 
 func out(_ text: String) {
     // A closed pipe (`previewctl queue | head`) ends the output, not the run.
-    try? FileDescriptor.standardOutput.writeAll(Array(text.utf8))
+    try? FileDescriptor.standardOutput.writeAll(Array(TerminalSafe.text(text).utf8))
 }
 
 /// One connection to the daemon.

@@ -114,7 +114,7 @@ import PreviewPlatform
     for uri in uris {
         switch connection.request(["add \(q(uri))"]) {
         case .ok: queued += 1
-        case .ack(_, _, _, let message, _): writeStandardError("previewctl: not queued: \(message)\n")
+        case .ack(_, _, _, let message, _): writeStandardError("previewctl: not queued: \(TerminalSafe.text(message))\n")
         }
     }
     guard queued > 0 else { fail("nothing could be queued", 1) }
@@ -240,7 +240,7 @@ import PreviewPlatform
     for request in cmd.requests { fields += connection.must([request]) }
     let records = CatalogRecord.split(fields)
     out(cmd.render(fields, terminal: FileDescriptor.standardOutput.isTerminal, width: terminalWidth()))
-    writeStandardError(cmd.notices(fields))
+    writeStandardError(TerminalSafe.text(cmd.notices(fields)))
     if cmd.add || cmd.play, !records.isEmpty {
         queueResults(cmd.urisToQueue(records), play: cmd.play, shuffle: cmd.shuffle)
     }

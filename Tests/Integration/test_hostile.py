@@ -241,3 +241,66 @@ def test_the_fallback_directory_is_made_private_and_used(victim, http):
     finally:
         daemon.terminate()
         daemon.wait(timeout=10)
+
+
+HOSTILE_TITLE = "One\x1b]0;pwned\x07 More\x1b[2J Time\x9b2J\x7f"
+SAFE_TITLE = "One]0;pwned More[2J Time2J"
+
+
+def test_previewctl_prints_no_control_characters_from_data(daemon_factory):
+    daemon = daemon_factory(output="null", pace="realtime")
+    c = daemon.client()
+    assert c.cmd("addid deezer:track:3135556") == ["Id: 1", "OK"]
+    assert c.cmd("cleartagid 1 title") == ["OK"]
+    c.send('addtagid 1 title "' + HOSTILE_TITLE.replace("\\", "\\\\").replace('"', '\\"') + '"\n')
+    assert c.reply() == ["OK"]
+    assert c.cmd("play 0")[-1] == "OK"
+    for args in (["queue"], ["status"], ["current"], ["current", "--format", "%title%"]):
+        for env in (None, {**os.environ, "TERM": "xterm"}):
+            p = daemon.ctl(*args, env=env)
+            assert p.returncode == 0, (args, p.stderr)
+            assert SAFE_TITLE in p.stdout, (args, p.stdout)
+            assert not [ch for ch in p.stdout if ord(ch) < 0x20 and ch not in "\t\n" or 0x7f <= ord(ch) <= 0x9f], args
+    doc = json.loads(daemon.ctl("queue", "--json").stdout)
+    assert doc["songs"][0]["title"] == HOSTILE_TITLE
+    raw = daemon.ctl("status", "--json").stdout
+    assert "\\u001b]0;pwned\\u0007 More\\u001b[2J Time\\u009b2J\\u007f" in raw
+    assert json.loads(raw)["song"]["title"] == HOSTILE_TITLE
+
+
+def test_secrets_stay_out_of_logs_and_files_are_private(tmp_path, http):
+    state = tmp_path / "d" / "state"
+    state.mkdir(parents=True)
+    os.chmod(state, 0o755)  # made by an older previewd, or by hand
+    for name in ("library.sqlite", "library.sqlite-wal", "library.sqlite-shm"):
+        (state / name).write_bytes(b"")
+        os.chmod(state / name, 0o644)
+    config = tmp_path / "config" / "previewd"
+    config.mkdir(parents=True)
+    key = config / "lastfm.key"
+    key.write_text("test-key\n")
+    os.chmod(key, 0o644)
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    d = Daemon(tmp_path / "d", http, extra=("--lastfm-base", http + "/lastfm/2.0/"), env=env)
+    try:
+        c = d.client()
+        assert c.cmd("catalogchart tracks tag rock")[-1] == "OK"  # the key is still used
+        assert c.cmd("add deezer:album:302127") == ["OK"]
+        assert c.cmd("libraryadd deezer:album:302127")[-1] == "OK"
+        assert c.cmd("save mine") == ["OK"]
+        assert c.cmd("play 0") == ["OK"]
+        wait_for(lambda: os.path.exists(d.wav), what="the WAV output")
+    finally:
+        d.close()
+    log = d.log()
+    assert f"warning: {key}: permissions 0644 are too open: others may read the Last.fm key; chmod 600 {key}" in log
+    assert "api_key=…&" in log and "test-key" not in log
+    modes = {}
+    for root, dirs, files in os.walk(tmp_path / "d"):
+        for name in dirs + files:
+            path = os.path.join(root, name)
+            modes[os.path.relpath(path, tmp_path / "d")] = stat.S_IMODE(os.lstat(path).st_mode)
+    assert modes.pop("previewd.log") is not None  # the test's own file
+    assert modes["state"] == 0o700 and modes["run"] == 0o700
+    assert "state/library.sqlite" in modes and "state/playlists/mine.m3u" in modes
+    assert {p: m for p, m in modes.items() if m != (0o700 if os.path.isdir(tmp_path / "d" / p) else 0o600)} == {}

@@ -43,3 +43,19 @@ import Testing
         #expect(ControlJSON.takeFlag(["next"]) == (["next"], false))
     }
 }
+
+/// Control characters from data never reach previewctl's output raw.
+@Suite struct TerminalSafeTests {
+    @Test func c0DelAndC1AreDroppedAndTheTextAroundThemStays() {
+        let hostile = "A\u{1B}]0;pwned\u{07}B\u{1B}[2JC\u{9B}2JD\u{7F}E\u{0}F\r\u{85}G"
+        #expect(TerminalSafe.text(hostile) == "A]0;pwnedB[2JC2JDEFG")
+        #expect(TerminalSafe.text("tab\there\nnext") == "tab\there\nnext")
+        // Non-controls whose UTF-8 starts as C1's does (U+00A0 ... U+00BF) stay.
+        #expect(TerminalSafe.text("caf\u{E9} \u{A0}\u{BF} Beyonc\u{E9}") == "caf\u{E9} \u{A0}\u{BF} Beyonc\u{E9}")
+    }
+
+    @Test func jsonEscapesEveryControlCharacter() {
+        #expect(CatalogFormat.jsonString("a\u{1B}[2J\u{07}\u{7F}\u{9B}\u{85}b\u{A0}")
+            == "\"a\\u001b[2J\\u0007\\u007f\\u009b\\u0085b\u{A0}\"")
+    }
+}

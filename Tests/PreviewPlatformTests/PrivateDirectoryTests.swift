@@ -59,3 +59,13 @@ import Testing
         try FileSystem.removeDirectory(dir + "/theirs")
     }
 }
+
+@Suite struct LogRedactionTests {
+    @Test func everyAPIKeyValueIsHidden() {
+        #expect(Log.redacted("GET https://ws/2.0/?method=x&api_key=s3cret&format=json")
+            == "GET https://ws/2.0/?method=x&api_key=…&format=json")
+        #expect(Log.redacted("a api_key=one b api_key=two") == "a api_key=… b api_key=…")
+        #expect(Log.redacted("'http://h/?api_key=k' then") == "'http://h/?api_key=…' then")
+        #expect(Log.redacted("no key here") == "no key here")
+    }
+}

@@ -217,7 +217,9 @@ public enum CatalogFormat {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where u.value < 0x20:
+            // C0 as JSON requires; DEL and C1 too, so that no raw control
+            // character reaches a terminal that shows the document.
+            case _ where u.value < 0x20 || (0x7F...0x9F).contains(u.value):
                 let hex = String(u.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(u)

@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 /// One SQLite connection (a `sqlite3 *`), owned: closed when the last
 /// reference goes (sqlite3_close_v2(3)). Not Sendable: previewd uses each
@@ -39,6 +40,7 @@ public final class SQLiteDatabase {
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
             | (threading == .singleThread ? SQLITE_OPEN_NOMUTEX : SQLITE_OPEN_FULLMUTEX)
+        SQLiteDatabase.makePrivate(path)
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let error = SQLiteError("sqlite3_open_v2", code: rc, db: db)
@@ -52,6 +54,16 @@ public final class SQLiteDatabase {
         // WAL is kept in the file once set; a file system without shared
         // memory keeps the rollback journal, which is as durable (slower).
         try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL")
+    }
+
+    /// The database file is made 0600 before SQLite opens it (created so
+    /// when missing); SQLite gives its -wal and -shm files the database
+    /// file's mode, and those left by an older run are narrowed too.
+    private static func makePrivate(_ path: String) {
+        guard !path.isEmpty, !path.hasPrefix(":"), !path.hasPrefix("file:") else { return }
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if fd >= 0 { close(fd) }
+        for file in [path, path + "-wal", path + "-shm"] { try? FileSystem.restrict(file, to: 0o600) }
     }
 
     deinit {

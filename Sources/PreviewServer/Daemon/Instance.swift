@@ -42,7 +42,7 @@ final class Instance {
          schedule: @escaping (Double, @escaping () -> Void) -> Void, clock: Clock = .system, seed: UInt64,
          maxQueueLength: Int = Queue.defaultMaxLength, listener: any PlaybackListener) {
         self.log = log
-        lastfm = LastfmClient(base: options.lastfmBase, key: Instance.lastfmKey(options), get: get)
+        lastfm = LastfmClient(base: options.lastfmBase, key: Instance.lastfmKey(options, log: log), get: get)
         lastfm.keyFileHint = options.lastfmKeyFile
         catalog = DeezerClient(apiBase: options.apiBase, cacheTTL: options.catalogCacheTTL,
                                now: clock.monotonic, wallClock: clock.wall, schedule: schedule, get: get)
@@ -79,9 +79,15 @@ final class Instance {
     }
 
     /// The Last.fm key given, else the one in the key file, else nil.
-    private static func lastfmKey(_ options: DaemonOptions) -> String? {
+    /// A key file others may read gets a warning, as ssh gives for a
+    /// private key's: the key is still used.
+    private static func lastfmKey(_ options: DaemonOptions, log: Log) -> String? {
         if let key = options.lastfmKey { return key }
         guard let bytes = try? AtomicFile.read(options.lastfmKeyFile) else { return nil }
+        if let mode = FileSystem.permissions(options.lastfmKeyFile), mode & 0o077 != 0 {
+            log.warning("\(options.lastfmKeyFile): permissions 0\(String(mode, radix: 8)) are too open: "
+                        + "others may read the Last.fm key; chmod 600 \(options.lastfmKeyFile)")
+        }
         let key = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
         return key.isEmpty ? nil : key
     }
