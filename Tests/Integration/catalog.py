@@ -105,7 +105,7 @@ class State:
         self.api_requests = 0  # /api requests answered, for rate and cache checks
         self.api_times = []  # monotonic arrival time of each /api request
         self.quota_left = 0  # the next N API requests answer "quota exceeded"
-        self.faults = {}  # API path (or "/lastfm") -> "500" | "malformed" | "nocode" | "slow" | "deep", once
+        self.faults = {}  # API path (or "/lastfm") -> "500" | "malformed" | "nocode" | "slow" | "deep" | "huge-title", once
         self.slow_seconds = 0.0
         self.old_track = False  # serve the 2019 recording of /track/3135556
         self.delay = 0.0  # seconds every non-control response waits
@@ -156,6 +156,9 @@ DISCOVERY = [
     (r"/radio/(\d+)", lambda m, q: f"radio-{m[1]}.json"),
     (r"/artist/(\d+)/(related|radio|playlists)", lambda m, q: f"artist-{m[1]}-{m[2]}.json"),
 ]
+
+
+HUGE_TITLE = "Harder " * ((1 << 20) // 7) + "end"
 
 
 def deep_json(levels=100_000):
@@ -351,6 +354,11 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(200, b'{"id": 1, "title": ', "application/json")
         if fault == "deep":
             return self._send(200, deep_json(), "application/json")
+        if fault == "huge-title":
+            # A recorded track body whose title a hostile catalog made 1 MiB long.
+            body = self._rewrite(_load(f"track-{api.rsplit('/', 1)[1]}.json"))
+            body["title"] = HUGE_TITLE
+            return self._json(body)
         if fault == "nocode":
             return self._json(_load("error-nocode-episode-minus1.json"))
         if fault == "slow":

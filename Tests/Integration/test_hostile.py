@@ -304,3 +304,48 @@ def test_secrets_stay_out_of_logs_and_files_are_private(tmp_path, http):
     assert modes["state"] == 0o700 and modes["run"] == 0o700
     assert "state/library.sqlite" in modes and "state/playlists/mine.m3u" in modes
     assert {p: m for p, m in modes.items() if m != (0o700 if os.path.isdir(tmp_path / "d" / p) else 0o600)} == {}
+
+
+def test_a_burst_of_events_runs_at_most_eight_hooks(daemon_factory, tmp_path):
+    log = tmp_path / "hooks"
+    hook = f'mixer:echo "start $PREVIEWD_VOLUME" >> "{log}"; sleep 2; echo end >> "{log}"'
+    d = daemon_factory(output="null", extra=("--on-event", hook))
+    c = d.client()
+    for i in range(200):
+        assert c.cmd(f"setvol {i % 100}") == ["OK"]
+    assert c.cmd("setvol 42") == ["OK"]
+    lines = []
+
+    def settled():
+        nonlocal lines
+        lines = log.read_text().splitlines() if log.exists() else []
+        starts = sum(1 for x in lines if x.startswith("start"))
+        return starts and starts == lines.count("end")
+    wait_for(settled, timeout=60, what="the hooks to end", detail=lambda: lines)
+    running = peak = 0
+    for line in lines:
+        running += 1 if line.startswith("start") else -1
+        peak = max(peak, running)
+    starts = [x for x in lines if x.startswith("start")]
+    assert peak <= 8
+    assert len(starts) < 30  # 201 events; the waiting ones coalesce
+    assert starts[-1] == "start 42"  # the newest record waited, not an old one
+    assert "8 hooks running; later events wait, repeats of one kind coalesce" in d.log()
+
+
+def test_a_1_mib_title_starts_its_hook_with_the_value_on_stdin(daemon_factory, http, tmp_path):
+    from catalog import HUGE_TITLE
+    out = tmp_path / "hook"
+    out.mkdir()
+    d = daemon_factory(output="null", pace="realtime",
+                       extra=("--on-event", f'player:cat > "{out}/stdin"; env > "{out}/env"'))
+    urlopen(f"{http}/_control/fault?path=/track/3135556&kind=huge-title").read()
+    c = d.client()
+    assert c.cmd("add deezer:track:3135556") == ["OK"]
+    assert c.cmd("play 0") == ["OK"]
+    wait_for(lambda: (out / "env").exists() and "PREVIEWD_STATE=play" in (out / "env").read_text(),
+             what="the hook's environment")
+    env = dict(line.split("=", 1) for line in (out / "env").read_text().splitlines() if "=" in line)
+    assert env["PREVIEWD_TITLE"] == HUGE_TITLE[:4096]
+    assert env["PREVIEWD_TRUNCATED"] == "TITLE"
+    wait_for(lambda: ("title=" + HUGE_TITLE + "\n") in (out / "stdin").read_text(), what="the whole title on stdin")

@@ -71,9 +71,38 @@ public struct PlayerEvent: Equatable, Sendable {
 
     /// The record as `PREVIEWD_EVENT=...`, `PREVIEWD_REASON=...`,
     /// `PREVIEWD_TITLE=...` environment entries.
+    /// Each value is cut to `maxEnvironmentValueBytes` (where a Unicode
+    /// scalar ends): one string past 128 KiB makes execve(2) fail with E2BIG,
+    /// and a hook would not start at all. `PREVIEWD_TRUNCATED` then lists
+    /// the keys cut (`TITLE,ALBUM`); their whole values are on stdin.
     public var environment: [String] {
-        ["PREVIEWD_EVENT=\(name)", "PREVIEWD_REASON=\(reason.rawValue)"]
-            + fields.map { "PREVIEWD_\($0.key.uppercased())=\(Self.oneLine($0.value))" }
+        var cut: [String] = []
+        let entries = fields.map { field -> String in
+            let key = field.key.uppercased()
+            var value = Self.oneLine(field.value)
+            if value.utf8.count > Self.maxEnvironmentValueBytes {
+                value = Self.prefix(value, bytes: Self.maxEnvironmentValueBytes)
+                cut.append(key)
+            }
+            return "PREVIEWD_\(key)=\(value)"
+        }
+        return ["PREVIEWD_EVENT=\(name)", "PREVIEWD_REASON=\(reason.rawValue)"] + entries
+            + (cut.isEmpty ? [] : ["PREVIEWD_TRUNCATED=" + cut.joined(separator: ",")])
+    }
+
+    /// The longest value an environment variable of a record carries, in
+    /// bytes of UTF-8.
+    public static let maxEnvironmentValueBytes = 4096
+
+    /// The longest prefix of `text` within `bytes` bytes of UTF-8 that ends
+    /// where a Unicode scalar does (never inside one's bytes).
+    static func prefix(_ text: String, bytes: Int) -> String {
+        let utf8 = Array(text.utf8)
+        guard utf8.count > bytes else { return text }
+        var end = bytes
+        // Back off continuation bytes (10xxxxxx) to the start of a scalar.
+        while end > 0, utf8[end] & 0xC0 == 0x80 { end -= 1 }
+        return String(decoding: utf8[..<end], as: UTF8.self)
     }
 
     /// Values never break the line framing.

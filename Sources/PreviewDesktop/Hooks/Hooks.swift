@@ -1,3 +1,4 @@
+import Dispatch
 import PreviewCore
 import PreviewPlatform
 
@@ -43,11 +44,26 @@ extension String {
 /// record in the environment (`PREVIEWD_EVENT`, `PREVIEWD_TITLE`, ...) and
 /// as `key=value` lines on standard input. Children are reaped as they
 /// end; one still running after `timeout` seconds has its group killed.
+///
+/// At most `maxRunning` hooks run at once. Events beyond that wait in
+/// order, and a waiting run of the same hook for the same event name takes
+/// the newer record instead of waiting twice: so what waits is bounded by
+/// hooks × event names, and a burst of 200 `player` events costs at most
+/// `maxRunning` processes and one more run per hook.
 package final class HookRunner {
     package let hooks: [Hook]
     let timeout: Double
+    /// Hook processes running at once, at most.
+    package static let maxRunning = 8
+    /// How often a full runner looks for hooks that ended, in seconds: the
+    /// loop is woken by nothing else when a child exits.
+    static let waitingPoll = 0.05
     private let log: Log
     private var running: [(process: Subprocess, deadline: Double, command: String)] = []
+    /// Runs waiting for a free slot, oldest first.
+    private var waiting: [(hook: Int, event: PlayerEvent)] = []
+    /// Whether the log was told that events wait (once per full spell).
+    private var saidFull = false
 
     /// - Parameters: hooks in order; timeout in seconds; log for failures.
     package init(hooks: [Hook], timeout: Double, log: Log) {
@@ -56,17 +72,39 @@ package final class HookRunner {
         self.log = log
     }
 
-    /// The earliest kill deadline of a running hook (monotonic seconds).
-    package var nextDeadline: Double? { running.map(\.deadline).min() }
+    /// The earliest kill deadline of a running hook (monotonic seconds),
+    /// or soon when runs wait for a slot.
+    package var nextDeadline: Double? {
+        let kill = running.map(\.deadline).min()
+        guard !waiting.isEmpty else { return kill }
+        return min(kill ?? .infinity, SystemClock.monotonicSeconds() + HookRunner.waitingPoll)
+    }
 
-    /// Starts every hook that matches `event`.
+    /// Hook runs waiting for a slot (for tests and the log).
+    package var waitingCount: Int { waiting.count }
+    /// Hook processes running now.
+    package var runningCount: Int { running.count }
+
+    /// Starts every hook that matches `event`, or queues it when
+    /// `maxRunning` run already.
     package func run(_ event: PlayerEvent) {
-        for hook in hooks where hook.matches(event.name) {
-            spawn(hook.command, event: event)
+        for (index, hook) in hooks.enumerated() where hook.matches(event.name) {
+            if let same = waiting.firstIndex(where: { $0.hook == index && $0.event.name == event.name }) {
+                waiting[same].event = event
+            } else if running.count < HookRunner.maxRunning && waiting.isEmpty {
+                spawn(hook.command, event: event)
+            } else {
+                if !saidFull {
+                    log.info("\(HookRunner.maxRunning) hooks running; later events wait, repeats of one kind coalesce")
+                    saidFull = true
+                }
+                waiting.append((index, event))
+            }
         }
     }
 
-    /// Reaps finished hooks and kills overdue ones (`now`: monotonic seconds).
+    /// Reaps finished hooks, kills overdue ones (`now`: monotonic seconds)
+    /// and starts waiting runs in the slots freed.
     package func reap(now: Double = SystemClock.monotonicSeconds()) {
         running.removeAll { entry in
             do throws(SystemError) {
@@ -84,15 +122,21 @@ package final class HookRunner {
             }
             return false
         }
+        while running.count < HookRunner.maxRunning, !waiting.isEmpty {
+            let next = waiting.removeFirst()
+            spawn(hooks[next.hook].command, event: next.event)
+        }
+        if waiting.isEmpty { saidFull = false }
     }
 
-    /// Kills every hook still running (at shutdown).
+    /// Kills every hook still running (at shutdown); waiting runs are dropped.
     package func killAll() {
         for entry in running {
             try? entry.process.killGroup(.kill)
             _ = try? entry.process.wait()
         }
         running = []
+        waiting = []
     }
 
     private func spawn(_ command: String, event: PlayerEvent) {
@@ -115,9 +159,27 @@ package final class HookRunner {
             log.error("hook not run: \(error.reason): \(command)")
             return
         }
-        // A record is far below a pipe's buffer, so this write does not block.
-        try? pipe.writeEnd.descriptor.writeAll(Array(event.keyValueLines.utf8))
-        pipe.writeEnd.close()
+        let record = Array(event.keyValueLines.utf8)
+        if record.count <= HookRunner.pipeBytes {
+            // Within the pipe's buffer: this write does not block.
+            try? pipe.writeEnd.descriptor.writeAll(record)
+            pipe.writeEnd.close()
+        } else {
+            // A record past the buffer (a huge catalog title) is written as
+            // the hook reads it, off the loop; the write ends when the
+            // child has it all or is gone (EPIPE: SIGPIPE is ignored here).
+            let end = pipe.writeEnd.release()
+            end.setBlocking()
+            HookRunner.writer.async {
+                try? end.writeAll(record)
+                end.close()
+            }
+        }
         running.append((process, SystemClock.monotonicSeconds() + timeout, command))
     }
+
+    /// What a pipe holds before a write blocks (Linux's default, 16 pages).
+    static let pipeBytes = 65536
+    /// Writes the large records; at most `maxRunning` wait at once.
+    private static let writer = DispatchQueue(label: "previewd.hook-stdin", attributes: .concurrent)
 }
