@@ -205,9 +205,13 @@ extension PlayerController {
 
     /// `addtagid` (a value, added next to any the song has) and `cleartagid`
     /// (nil: every value of the tag goes).
-    /// - Throws: `.noExist` for an unknown id.
+    /// - Throws: `.noExist` for an unknown id; `.argument` when the values
+    ///   added to the song would pass `Song.maxAddedTagBytes`.
     package func setTag(_ tag: TagType, value: String?, id: SongID) throws(ProtocolError) {
-        guard queue.position(of: id) != nil else { throw ProtocolError(.noExist, "No such song") }
+        guard let queued = queue.song(withID: id) else { throw ProtocolError(.noExist, "No such song") }
+        if let value, queued.song.addedTagBytes + value.utf8.count > Song.maxAddedTagBytes {
+            throw ProtocolError(.argument, "tags added to one song hold at most \(Song.maxAddedTagBytes) bytes in all")
+        }
         let key: WritableKeyPath<Song, String?>?
         switch tag {
         case .artist: key = \.artist

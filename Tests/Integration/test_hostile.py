@@ -349,3 +349,19 @@ def test_a_1_mib_title_starts_its_hook_with_the_value_on_stdin(daemon_factory, h
     assert env["PREVIEWD_TITLE"] == HUGE_TITLE[:4096]
     assert env["PREVIEWD_TRUNCATED"] == "TITLE"
     wait_for(lambda: ("title=" + HUGE_TITLE + "\n") in (out / "stdin").read_text(), what="the whole title on stdin")
+
+
+def test_tags_added_to_one_song_hold_at_most_64_kib(daemon):
+    c = daemon.client()
+    assert c.cmd("addid deezer:track:3135556") == ["Id: 1", "OK"]
+    value = "v" * 8192
+    for _ in range(8):  # 64 KiB exactly
+        assert c.cmd(f"addtagid 1 comment {value}") == ["OK"]
+    assert c.cmd(f"addtagid 1 genre {value}") == [
+        "ACK [2@0] {addtagid} tags added to one song hold at most 65536 bytes in all"]
+    assert c.cmd("addtagid 1 genre x") == [
+        "ACK [2@0] {addtagid} tags added to one song hold at most 65536 bytes in all"]
+    info = c.cmd("playlistid 1")
+    assert sum(1 for line in info if line.startswith("Comment: ")) == 8
+    assert c.cmd("cleartagid 1 comment") == ["OK"]
+    assert c.cmd("addtagid 1 genre x") == ["OK"]

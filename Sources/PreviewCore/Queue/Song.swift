@@ -18,6 +18,12 @@ public struct Song: Equatable, Sendable, Codable {
     /// Further values added with `addtagid` (MPD tags are multi-valued),
     /// listed after the song's own tags.
     public var addedTags: [TagValue] = []
+    /// The most bytes (UTF-8) of values `addedTags` may hold in all: each
+    /// `addtagid` line is within 64 KiB, but a client could send lines
+    /// without end (2,000 of 8 KiB once grew the daemon by 49 MiB).
+    public static let maxAddedTagBytes = 65536
+    /// Bytes of UTF-8 in the values of `addedTags`.
+    public var addedTagBytes: Int { addedTags.reduce(0) { $0 + $1.value.utf8.count } }
     /// `Track`: the position on its disc, when known.
     public var track: UInt16?
     /// `Disc`: the disc number, when known.
