@@ -209,15 +209,18 @@ extension PlayerController {
     ///   added to the song would pass `Song.maxAddedTagBytes`.
     package func setTag(_ tag: TagType, value: String?, id: SongID) throws(ProtocolError) {
         guard let queued = queue.song(withID: id) else { throw ProtocolError(.noExist, "No such song") }
-        if let value, queued.song.addedTagBytes + value.utf8.count > Song.maxAddedTagBytes {
-            throw ProtocolError(.argument, "tags added to one song hold at most \(Song.maxAddedTagBytes) bytes in all")
-        }
         let key: WritableKeyPath<Song, String?>?
         switch tag {
         case .artist: key = \.artist
         case .album: key = \.album
         case .title: key = \.title
         default: key = nil
+        }
+        // A value for an empty title, artist or album takes that one place;
+        // any other is added, and those are bounded.
+        if let value, key.map({ queued.song[keyPath: $0] != nil }) ?? true,
+           queued.song.addedTagBytes + value.utf8.count > Song.maxAddedTagBytes {
+            throw ProtocolError(.argument, "tags added to one song hold at most \(Song.maxAddedTagBytes) bytes in all")
         }
         let before = queue.version
         let name = tag.mpdName

@@ -37,7 +37,7 @@ package final class PlaylistStore {
     /// - Throws: `.badName`, `.noSuchPlaylist`, `.reading`, or
     ///   `.unreadableLine` naming the file and line that cannot be read.
     package func load(_ name: String) throws(StorageError) -> [Song] {
-        guard M3U.isValidName(name) else { throw .badName }
+        if let problem = M3U.nameProblem(name) { throw .badName(problem) }
         let read: [UInt8]?
         do { read = try AtomicFile.read(path(name)) } catch { throw .reading(error) }
         guard let bytes = read else { throw .noSuchPlaylist }
@@ -59,7 +59,7 @@ package final class PlaylistStore {
     /// - Throws: `.badName`, `.tooLarge` past `maxLength` songs, `.directory`
     ///   or `.writing`.
     package func store(_ name: String, _ songs: [Song]) throws(StorageError) {
-        guard M3U.isValidName(name) else { throw .badName }
+        if let problem = M3U.nameProblem(name) { throw .badName(problem) }
         guard songs.count <= maxLength else { throw .tooLarge }
         try makeDirectory()
         do { try AtomicFile.write(Array(M3U.format(songs).utf8), to: path(name)) } catch { throw .writing(error) }
@@ -68,7 +68,7 @@ package final class PlaylistStore {
     /// `rm`.
     /// - Throws: `.badName`, `.noSuchPlaylist`, `.removing`.
     package func remove(_ name: String) throws(StorageError) {
-        guard M3U.isValidName(name) else { throw .badName }
+        if let problem = M3U.nameProblem(name) { throw .badName(problem) }
         do { try FileSystem.remove(path(name)) } catch {
             throw error.isNotFound ? .noSuchPlaylist : .removing(name: name, error)
         }
@@ -78,7 +78,7 @@ package final class PlaylistStore {
     /// `rename`.
     /// - Throws: `.badName`, `.noSuchPlaylist`, `.playlistExists`, `.renaming`.
     package func rename(_ from: String, to: String) throws(StorageError) {
-        guard M3U.isValidName(from), M3U.isValidName(to) else { throw .badName }
+        if let problem = M3U.nameProblem(from) ?? M3U.nameProblem(to) { throw .badName(problem) }
         guard exists(from) else { throw .noSuchPlaylist }
         guard !exists(to) else { throw .playlistExists }
         do { try FileSystem.rename(path(from), to: path(to)) } catch {

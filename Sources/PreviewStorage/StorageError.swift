@@ -4,8 +4,8 @@ import PreviewPlatform
 /// Why a stored playlist, the state file, the want list or the Library could not be
 /// read or written. `ToAck` turns it into the client's ACK.
 package enum StorageError: Error, Equatable {
-    /// The name cannot name a playlist file (`M3U.isValidName`).
-    case badName
+    /// The name cannot name a playlist file; the reason is `M3U.nameProblem`'s.
+    case badName(String)
     case noSuchPlaylist
     /// `rename` onto a playlist that exists.
     case playlistExists
@@ -37,7 +37,7 @@ extension StorageError: CustomStringConvertible {
     /// stay as they were when the storage code made its own system calls.
     package var protocolError: ProtocolError {
         switch self {
-        case .badName: return ProtocolError(.argument, "Bad playlist name")
+        case .badName(let reason): return ProtocolError(.argument, reason)
         case .noSuchPlaylist: return ProtocolError(.noExist, "No such playlist")
         case .playlistExists: return ProtocolError(.exist, "Playlist exists already")
         case .tooLarge: return ProtocolError(.playlistMax, "Playlist is too large")

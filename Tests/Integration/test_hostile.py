@@ -365,3 +365,100 @@ def test_tags_added_to_one_song_hold_at_most_64_kib(daemon):
     assert sum(1 for line in info if line.startswith("Comment: ")) == 8
     assert c.cmd("cleartagid 1 comment") == ["OK"]
     assert c.cmd("addtagid 1 genre x") == ["OK"]
+
+
+def test_notify_script_keeps_its_file_in_the_runtime_directory(tmp_path):
+    from helpers import ROOT
+    script = os.path.join(ROOT, "contrib", "desktop", "notify-on-change.sh")
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    # An attacker's link at the old fixed place must not be written through.
+    planted = "/tmp/previewd-notified-songid"
+    if not os.path.lexists(planted):
+        os.symlink(tmp_path / "victim", planted)
+    tools = tmp_path / "bin"  # the script's tools, and no notify-send whether installed or not
+    tools.mkdir()
+    for tool in ("cat", "mkdir"):
+        os.symlink(shutil.which(tool), tools / tool)
+    try:
+        env = {"PATH": str(tools), "HOME": str(tmp_path), "XDG_RUNTIME_DIR": str(runtime),
+               "PREVIEWD_STATE": "play", "PREVIEWD_TITLE": "One More Time", "PREVIEWD_SONGID": "7"}
+        first = subprocess.run(["/bin/sh", script], env=env, capture_output=True, text=True)
+        # No notify-send on its PATH: the script got as far as exec.
+        assert first.returncode == 127, first.stderr
+        assert (runtime / "previewd" / "notified-songid").read_text() == "7\n"
+        assert stat.S_IMODE(os.stat(runtime / "previewd").st_mode) == 0o700
+        again = subprocess.run(["/bin/sh", script], env=env, capture_output=True, text=True)
+        assert (again.returncode, again.stderr) == (0, "")  # the same song is not announced twice
+        assert not (tmp_path / "victim").exists()
+    finally:
+        if os.path.islink(planted) and os.readlink(planted) == str(tmp_path / "victim"):
+            os.unlink(planted)
+
+
+def test_refused_connections_are_logged_at_most_once_in_10_s(daemon_factory):
+    d = daemon_factory(extra=("--max-clients", "5"))
+    held = [d.client() for _ in range(5)]
+    for _ in range(300):
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(d.socket)
+        s.settimeout(5)
+        assert s.recv(200).startswith(b"OK MPD 0.23.5\n")
+        s.close()
+    assert held[0].cmd("ping") == ["OK"]
+    assert d.log().count("refused a client: 5 already connected") == 1
+
+
+def test_stale_temporary_files_are_removed_at_start(tmp_path, http):
+    state = tmp_path / "d" / "state"
+    (state / "playlists").mkdir(parents=True)
+    stale = [state / "state.json.tmp-4194301", state / "playlists" / "mix.m3u.tmp-12"]
+    for path in stale:
+        path.write_text("cut short")
+    (state / "playlists" / "keep.tmp-notapid.m3u").write_text("#EXTM3U\n")
+    d = Daemon(tmp_path / "d", http)
+    try:
+        assert [p for p in stale if p.exists()] == []
+        assert (state / "playlists" / "keep.tmp-notapid.m3u").exists()
+        for path in stale:
+            assert f"removed {path}, left by a save that was cut short" in d.log()
+    finally:
+        d.close()
+
+
+def test_playlist_names_no_file_can_hold_are_refused(daemon):
+    c = daemon.client()
+    assert c.cmd("add deezer:track:3135556") == ["OK"]
+    assert c.cmd("save .hidden") == ["ACK [2@0] {save} Bad playlist name: it may not start with '.' (a hidden file)"]
+    assert c.cmd("save " + "n" * 240) == ["ACK [2@0] {save} Bad playlist name: longer than 239 bytes"]
+    assert c.cmd("save " + "é" * 120) == ["ACK [2@0] {save} Bad playlist name: longer than 239 bytes"]  # 240 bytes
+    assert c.cmd("save " + "n" * 239) == ["OK"]
+    assert c.cmd("listplaylists")[0] == "playlist: " + "n" * 239
+    assert c.cmd('rename "' + "n" * 239 + '" .x') == [
+        "ACK [2@0] {rename} Bad playlist name: it may not start with '.' (a hidden file)"]
+
+
+@pytest.mark.parametrize("uri", ["file:///etc/passwd", "ftp://example.com/x.mp3", "/home/user/x.mp3"])
+def test_load_takes_only_http_and_deezer_uris(daemon, uri):
+    c = daemon.client()
+    playlists = os.path.join(daemon.tmp, "state", "playlists")
+    os.makedirs(playlists, exist_ok=True)
+    with open(os.path.join(playlists, "edited.m3u"), "w") as f:
+        f.write(f"#EXTM3U\ndeezer:track:3135556\n{uri}\n")
+    assert c.cmd("load edited") == [
+        f'ACK [53@0] {{load}} edited.m3u line 3: only http(s):// and deezer: URIs can be queued, not "{uri}"']
+    assert c.fields("status")["playlistlength"] == "0"
+
+
+def test_settings_file_nul_bom_and_a_10_mb_value(tmp_path):
+    conf = tmp_path / "previewd.conf"
+    conf.write_bytes(b"\xef\xbb\xbfmax-clients = 3\nprefetch = 2\x00\n")
+    r = subprocess.run([PREVIEWD, "--config", str(conf), "--print-config"], capture_output=True, text=True)
+    assert (r.returncode, r.stderr) == (64, f"previewd: {conf}:2: a NUL byte (the file is not text)\n")
+    conf.write_bytes(b"\xef\xbb\xbfmax-clients = 3\n")  # the byte-order mark is skipped
+    r = subprocess.run([PREVIEWD, "--config", str(conf), "--print-config"], capture_output=True, text=True)
+    assert r.returncode == 0 and "max-clients = 3" in r.stdout.splitlines()
+    conf.write_text("log-level = " + "x" * 10_000_000 + "\n")
+    r = subprocess.run([PREVIEWD, "--config", str(conf), "--print-config"], capture_output=True, text=True)
+    assert (r.returncode, r.stderr) == (64, f"previewd: {conf}:1: log-level must be error, warning, info or debug, "
+                                            f'not "{"x" * 80}… (10000000 bytes)"\n')

@@ -36,13 +36,23 @@ import Testing
     }
 
     @Test func m3uKeepsWhatPlayersWrite() throws {
-        let songs = try M3U.parse("#EXTM3U\r\n#EXTINF:-1,A - B\r\nu1\r\n#EXTINF:abc tvg-id=\"x\",C\nu2\n#EXTINF:12.5,D\nu3\n")
-        #expect(songs.map(\.uri) == ["u1", "u2", "u3"])
+        let songs = try M3U.parse("#EXTM3U\r\n#EXTINF:-1,A - B\r\nhttp://h/1\r\n#EXTINF:abc tvg-id=\"x\",C\nHTTPS://h/2\n#EXTINF:12.5,D\ndeezer:track:3\n")
+        #expect(songs.map(\.uri) == ["http://h/1", "HTTPS://h/2", "deezer:track:3"])
         #expect(songs.map(\.duration) == [nil, nil, 12.5])
         #expect(songs.map(\.title) == ["B", "C", "D"])
         // What it writes, it reads back: a duration at the limit rounds to the limit.
-        let edge = [Song(uri: "u", title: "t", duration: Seconds.maximum - 0.4)]
+        let edge = [Song(uri: "http://h/u", title: "t", duration: Seconds.maximum - 0.4)]
         #expect(try M3U.parse(M3U.format(edge)).first?.duration == Seconds.maximum)
+    }
+
+    @Test func m3uTakesOnlyWhatPreviewdPlays() {
+        for (uri, shown) in [("file:///etc/passwd", "file:///etc/passwd"), ("ftp://h/x.mp3", "ftp://h/x.mp3"),
+                             ("/home/u/x.mp3", "/home/u/x.mp3"),
+                             ("x" + String(repeating: "y", count: 100), "x" + String(repeating: "y", count: 79) + "…")] {
+            #expect(throws: M3U.ParseError(line: 3, reason: "only http(s):// and deezer: URIs can be queued, not \"\(shown)\"")) {
+                try M3U.parse("#EXTM3U\nhttp://h/ok.mp3\n\(uri)\n")
+            }
+        }
     }
 
     @Test func secondsFormattingOfAnyDoubleIsText() {

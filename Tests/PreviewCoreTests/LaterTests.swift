@@ -71,3 +71,16 @@ import Testing
         #expect(got == .success(42))
     }
 }
+
+@Suite struct RepeatLimiterTests {
+    @Test func oneLineAKindPerIntervalWithTheCountHeldBack() {
+        var limiter = RepeatLimiter(interval: 10)
+        #expect(limiter.admit("full", now: 100) == 0)
+        #expect(limiter.admit("full", now: 101) == nil)
+        #expect(limiter.admit("uid", now: 101) == 0)  // kinds are apart
+        #expect(limiter.admit("full", now: 109.9) == nil)
+        #expect(limiter.admit("full", now: 110) == 2)
+        #expect(limiter.suffix(held: 2) == " (and 2 more like it since the last such line)")
+        #expect(limiter.suffix(held: 0) == "")
+    }
+}

@@ -50,8 +50,15 @@ import Testing
         let c = h.connect()
         queue(h, c, 3)
         let value = String(repeating: "v", count: 60_000)
-        for _ in 0..<3 { #expect(h.send(c, "addtagid 2 Comment \(value)\n") == "OK\n") }
-        let big = "file: http://cdn.test/song-1.mp3\n" + String(repeating: "Comment: \(value)\n", count: 3) + "Pos: 1\nId: 2\n"
+        // Added values hold at most 64 KiB; the song's own tags fill the rest.
+        for tag in ["Comment", "Title", "Artist"] {
+            #expect(h.send(c, "cleartagid 2 \(tag)\n") == "OK\n")
+            #expect(h.send(c, "addtagid 2 \(tag) \(value)\n") == "OK\n")
+        }
+        let one = h.send(c, "playlistid 2\n")
+        let big = String(one.dropLast("OK\n".count))
+        #expect(big.utf8.count > SongListing.chunkBytes)
+        #expect(big.hasPrefix("file: http://cdn.test/song-1.mp3\n") && big.hasSuffix("Pos: 1\nId: 2\n"))
         #expect(h.send(c, "playlistinfo\n") == expected(0..<1) + big + expected(2..<3) + "OK\n")
     }
 }

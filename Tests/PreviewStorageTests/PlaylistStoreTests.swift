@@ -39,12 +39,12 @@ import PreviewPlatform
     @Test func storageErrorsBecomeMPDsAcks() throws {
         let store = Self.store(maxLength: 10)
         defer { store.removeAll() }
-        #expect(throws: StorageError.badName) { try store.load("../x") }
+        #expect(throws: StorageError.badName("Bad playlist name")) { try store.load("../x") }
         #expect(throws: StorageError.noSuchPlaylist) { try store.remove("missing") }
         try store.store("a", [])
         try store.store("b", [])
         #expect(throws: StorageError.playlistExists) { try store.rename("a", to: "b") }
-        let acks = [StorageError.badName, .noSuchPlaylist, .playlistExists].map(\.protocolError)
+        let acks = [StorageError.badName("Bad playlist name"), .noSuchPlaylist, .playlistExists].map(\.protocolError)
         #expect(acks == [ProtocolError(.argument, "Bad playlist name"), ProtocolError(.noExist, "No such playlist"),
                          ProtocolError(.exist, "Playlist exists already")])
     }

@@ -41,7 +41,7 @@ public enum M3U {
     /// one means "unknown" (`-1`, as players write it).
     /// - Throws: `ParseError` for a duration that reads as a number but is
     ///   not finite or not below `Seconds.maximum` (`inf`, `nan`, `1e400`,
-    ///   `330e53`).
+    ///   `330e53`), and for a URI that is not `http(s)://` or `deezer:`.
     public static func parse(_ text: String) throws(ParseError) -> [Song] {
         var songs: [Song] = []
         var pending = Song(uri: "")
@@ -72,6 +72,10 @@ public enum M3U {
             } else if line.hasPrefix("#") || line.allSatisfy({ $0 == " " }) {
                 continue
             } else {
+                guard isQueueable(line) else {
+                    let shown = line.count > 80 ? line.prefix(80) + "…" : line[...]
+                    throw ParseError(line: index + 1, reason: "only http(s):// and deezer: URIs can be queued, not \"\(shown)\"")
+                }
                 pending.uri = line
                 songs.append(pending)
                 pending = Song(uri: "")
@@ -80,21 +84,42 @@ public enum M3U {
         return songs
     }
 
+    /// Whether a playlist line names what previewd plays: a hand-edited
+    /// file may hold `file://`, `ftp://` or a bare path, which the queue
+    /// would take and then fail on with a misleading error.
+    static func isQueueable(_ uri: String) -> Bool {
+        let head = uri.prefix(8).lowercased()
+        return head.hasPrefix("http://") || head.hasPrefix("https://") || head.hasPrefix("deezer:")
+    }
+
     private static func clean(_ s: String) -> String {
         String(s.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
     }
 
-    /// Whether `name` may name a stored playlist: not empty, no `/`, no
-    /// newline, not `.` or `..`.
-    /// - Throws: `.argument` "Bad playlist name" otherwise.
+    /// Whether `name` may name a stored playlist (`nameProblem`).
+    /// - Throws: `.argument` with mpd's "Bad playlist name", or the reason
+    ///   for a name mpd would take but no file here can hold.
     public static func checkName(_ name: String) throws(ProtocolError) {
-        guard isValidName(name) else { throw ProtocolError(.argument, "Bad playlist name") }
+        if let problem = nameProblem(name) { throw ProtocolError(.argument, problem) }
     }
 
-    /// Whether `name` can name a playlist file: not empty, `.` or `..`, and
-    /// without `/`, a line break or NUL.
-    public static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name != "." && name != ".."
-            && !name.contains("/") && !name.contains("\n") && !name.contains("\r") && !name.contains("\0")
+    /// The most bytes (UTF-8) of a playlist name: its file `NAME.m3u` is
+    /// written through `NAME.m3u.tmp-PID`, and a file name holds 255 bytes
+    /// (NAME_MAX) with a PID of up to 7 digits.
+    public static let maxNameBytes = 255 - ".m3u.tmp-".utf8.count - 7
+
+    /// Whether `name` can name a playlist file (`nameProblem` is nil).
+    public static func isValidName(_ name: String) -> Bool { nameProblem(name) == nil }
+
+    /// Why `name` cannot name a playlist file, or nil: empty, `/`, a line
+    /// break or NUL give mpd's "Bad playlist name"; a leading `.` (a hidden
+    /// file, never listed) and a name past `maxNameBytes` say so.
+    public static func nameProblem(_ name: String) -> String? {
+        if name.isEmpty || name.contains("/") || name.contains("\n") || name.contains("\r") || name.contains("\0") {
+            return "Bad playlist name"
+        }
+        if name.hasPrefix(".") { return "Bad playlist name: it may not start with '.' (a hidden file)" }
+        if name.utf8.count > maxNameBytes { return "Bad playlist name: longer than \(maxNameBytes) bytes" }
+        return nil
     }
 }

@@ -33,19 +33,22 @@ public enum ConfigFile {
     public static func entries(_ text: String, path: String) throws(DaemonOptions.UsageError) -> [Entry] {
         var entries: [Entry] = []
         var seen: [String: Int] = [:]
-        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Editors on some systems start a UTF-8 file with a byte-order mark.
+        let body = text.hasPrefix("\u{FEFF}") ? text.dropFirst() : text[...]
+        for (n, raw) in body.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingSpaces()
             let place = "\(path):\(n + 1)"
+            if line.utf8.contains(0) { throw .init(description: "\(place): a NUL byte (the file is not text)") }
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let eq = line.firstIndex(of: "=") else {
-                throw .init(description: "\(place): expected key = value, not \"\(line)\"")
+                throw .init(description: "\(place): expected key = value, not \"\(DaemonOptions.UsageError.shown(line))\"")
             }
             let key = String(line[..<eq].trimmingSpaces())
             var value = line[line.index(after: eq)...].trimmingSpaces()
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = value.dropFirst().dropLast() }
             guard DaemonOptions.optionNames.contains(key) else {
                 let hint = CommandHelp.closest(to: key, among: DaemonOptions.optionNames).map { "; did you mean \"\($0)\"?" } ?? ""
-                throw .init(description: "\(place): unknown key \"\(key)\"\(hint)")
+                throw .init(description: "\(place): unknown key \"\(DaemonOptions.UsageError.shown(key))\"\(hint)")
             }
             if key != "on-event", let first = seen[key] {
                 throw .init(description: "\(place): \(key) is set twice (first on line \(first))")

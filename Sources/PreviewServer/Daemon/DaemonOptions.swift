@@ -117,6 +117,12 @@ public struct DaemonOptions: Equatable, Sendable {
     /// A command-line mistake, for a stderr line and exit code 64.
     public struct UsageError: Error, Equatable, CustomStringConvertible {
         public let description: String
+
+        /// `text` as an error quotes it: at most 80 characters, then `…`
+        /// and its length (a 10 MB value is not echoed back whole).
+        static func shown(_ text: some StringProtocol) -> String {
+            text.count <= 80 ? String(text) : "\(text.prefix(80))… (\(text.utf8.count) bytes)"
+        }
     }
 
     /// Parses `arguments` (without the program name) over the settings of
@@ -187,7 +193,7 @@ public struct DaemonOptions: Equatable, Sendable {
         default:
             let known = DaemonOptions.optionNames.map { "--" + $0 } + ["--help", "--version", "--print-config", "--config"]
             let hint = CommandHelp.closest(to: option.name, among: known).map { "; did you mean \"\($0)\"?" } ?? ""
-            throw UsageError(description: "unknown option \"\(option.word)\"\(hint) (see --help)")
+            throw UsageError(description: "unknown option \"\(UsageError.shown(option.word))\"\(hint) (see --help)")
         }
     }
 
@@ -275,7 +281,7 @@ struct OptionWords {
         switch text.lowercased() {
         case "yes", "true", "on", "1": return true
         case "no", "false", "off", "0": return false
-        default: throw UsageError(description: "\(option.name) takes yes or no, not \"\(text)\"")
+        default: throw UsageError(description: "\(option.name) takes yes or no, not \"\(UsageError.shown(text))\"")
         }
     }
 
@@ -283,7 +289,7 @@ struct OptionWords {
     mutating func webURL(_ option: Option) throws(UsageError) -> String {
         let url = try value(of: option)
         guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
-            throw UsageError(description: "\(option.name) must be an http:// or https:// URL, not \"\(url)\"")
+            throw UsageError(description: "\(option.name) must be an http:// or https:// URL, not \"\(UsageError.shown(url))\"")
         }
         return url
     }
@@ -293,7 +299,7 @@ struct OptionWords {
     mutating func seconds(_ option: Option, allowZero: Bool) throws(UsageError) -> Double {
         let text = try value(of: option)
         guard let s = Seconds.parse(text), allowZero || s > 0 else {
-            throw UsageError(description: "\(option.name) takes seconds (at most \(Int(Seconds.maximum))), not \"\(text)\"")
+            throw UsageError(description: "\(option.name) takes seconds (at most \(Int(Seconds.maximum))), not \"\(UsageError.shown(text))\"")
         }
         return s
     }
@@ -302,7 +308,7 @@ struct OptionWords {
     mutating func decibels(_ option: Option) throws(UsageError) -> Double {
         let text = try value(of: option)
         guard let db = Double(text), db.isFinite, (-15...15).contains(db) else {
-            throw UsageError(description: "\(option.name) takes dB from -15 to 15, not \"\(text)\"")
+            throw UsageError(description: "\(option.name) takes dB from -15 to 15, not \"\(UsageError.shown(text))\"")
         }
         return db
     }
@@ -312,7 +318,7 @@ struct OptionWords {
     mutating func whole(_ option: Option, _ range: ClosedRange<Int>, _ unit: String) throws(UsageError) -> Int {
         let text = try value(of: option)
         guard let n = Int(text), range.contains(n) else {
-            throw UsageError(description: "\(option.name) takes \(unit) from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
+            throw UsageError(description: "\(option.name) takes \(unit) from \(range.lowerBound) to \(range.upperBound), not \"\(UsageError.shown(text))\"")
         }
         return n
     }
@@ -326,7 +332,7 @@ struct OptionWords {
         case _ where text.hasPrefix("pulse:") && text.count > 6: return .pulse(sink: String(text.dropFirst(6)))
         default:
             guard text.hasPrefix("wav:"), text.count > 4 else {
-                throw UsageError(description: "--output must be pulse, pulse:SINK, null or wav:PATH, not \"\(text)\"")
+                throw UsageError(description: "--output must be pulse, pulse:SINK, null or wav:PATH, not \"\(UsageError.shown(text))\"")
             }
             return .wav(String(text.dropFirst(4)))
         }
@@ -337,7 +343,7 @@ struct OptionWords {
         switch try value(of: option) {
         case "realtime": return true
         case "none": return false
-        case let other: throw UsageError(description: "--pace must be realtime or none, not \"\(other)\"")
+        case let other: throw UsageError(description: "--pace must be realtime or none, not \"\(UsageError.shown(other))\"")
         }
     }
 
@@ -345,7 +351,7 @@ struct OptionWords {
     mutating func logLevel(_ option: Option) throws(UsageError) -> LogLevel {
         let text = try value(of: option)
         guard let level = LogLevel(name: text) else {
-            throw UsageError(description: "--log-level must be error, warning, info or debug, not \"\(text)\"")
+            throw UsageError(description: "--log-level must be error, warning, info or debug, not \"\(UsageError.shown(text))\"")
         }
         return level
     }

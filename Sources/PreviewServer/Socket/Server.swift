@@ -53,6 +53,8 @@ public final class Server {
     private var mpris: MPRISService?
     /// Where client input is read into (64 KiB at a time).
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// One log line per kind of refused connection every 10 s at most.
+    private var refusals = RepeatLimiter(interval: 10)
 
     /// - Parameters: options: where to listen and what to call; engine: the
     ///   audio side; http: the catalog clients' HTTP (the engine's network).
@@ -80,6 +82,9 @@ public final class Server {
             throw SocketError(message: "state directory \(options.stateDirectory): \(error)")
         }
         defer { withExtendedLifetime(lock) {} }
+        for path in StaleTemporaryFiles.remove(in: [options.stateDirectory, options.stateDirectory + "/playlists"]) {
+            log.info("removed \(path), left by a save that was cut short")
+        }
         let listener = try listen()
         defer { listener.close() }
         let signals = try catchSignals()
@@ -285,12 +290,16 @@ public final class Server {
                 // The socket is 0600 in a 0700 directory; this is the
                 // second lock, for a socket passed in or moved.
                 refuse(fd, ProtocolError(.permission, "permission denied: previewd serves only uid \(ThisProcess.effectiveUserID), not uid \(uid)"))
-                log.warning("refused a client running as uid \(uid)")
+                if let held = refusals.admit("uid", now: SystemClock.monotonicSeconds()) {
+                    log.warning("refused a client running as uid \(uid)" + refusals.suffix(held: held))
+                }
                 continue
             }
             guard clients.count < options.maxClients else {
                 refuse(fd, ProtocolError(.unknown, "too many clients (at most \(options.maxClients))"))
-                log.warning("refused a client: \(options.maxClients) already connected")
+                if let held = refusals.admit("full", now: SystemClock.monotonicSeconds()) {
+                    log.warning("refused a client: \(options.maxClients) already connected" + refusals.suffix(held: held))
+                }
                 continue
             }
             let session = ClientSession(table: table, log: log, hub: hub, maxCommandListBytes: options.maxCommandListBytes)
