@@ -6,8 +6,9 @@ import PreviewCore
 /// memory, or a preview streamed into a `ByteRing` or kept in a `Download`.
 final class Transfer: @unchecked Sendable {
     enum Sink {
-        /// Collect the body (at most `limit` bytes), then call `done`.
-        case memory(limit: Int, done: @Sendable (HTTPResult) -> Void)
+        /// Collect the body (at most `limit` bytes, each reserved in
+        /// `budget`), then call `done`.
+        case memory(limit: Int, budget: MemoryBudget, done: @Sendable (HTTPResult) -> Void)
         /// Stream into the ring; the ring learns the end or the failure.
         case ring(ByteRing)
         /// Append to the download; it learns the end or the failure.
@@ -31,6 +32,8 @@ final class Transfer: @unchecked Sendable {
     // Network-thread state.
     fileprivate var easy: UnsafeMutableRawPointer?
     fileprivate var body: [UInt8] = []
+    /// Bytes of `body` reserved in the memory sink's budget.
+    fileprivate var reserved = 0
     fileprivate var failure: StreamFailure?
     fileprivate var checkedHeaders = false
     fileprivate var paused = false
@@ -78,6 +81,11 @@ public final class CurlNetwork: HTTPClient, @unchecked Sendable {
     private var active: [Transfer] = []
     /// Largest body kept for a memory transfer (API responses are far smaller).
     static let defaultMemoryLimit = 16 << 20
+    /// The bodies of API answers in flight (being received, or received and
+    /// not yet dropped by their reader) hold at most this many bytes.
+    public static let answersInFlightLimit = 64 << 20
+    /// Shared by every memory transfer (`answersInFlightLimit`).
+    public let answersInFlight = MemoryBudget(limit: CurlNetwork.answersInFlightLimit)
 
     /// Creates the multi handle; `curl_global_init` happens once per process.
     public init() {
@@ -104,14 +112,14 @@ public final class CurlNetwork: HTTPClient, @unchecked Sendable {
     /// Starts the network thread if the engine has not yet.
     public func get(_ url: String, completion: @escaping @Sendable (HTTPResult) -> Void) {
         start()
-        add(Transfer(url: url, sink: .memory(limit: CurlNetwork.defaultMemoryLimit, done: completion)))
+        add(Transfer(url: url, sink: .memory(limit: CurlNetwork.defaultMemoryLimit, budget: answersInFlight, done: completion)))
     }
 
     /// `HTTPClient`: HEAD without following redirects (CURLOPT_NOBODY;
     /// CURLINFO_REDIRECT_URL gives the target).
     public func head(_ url: String, completion: @escaping @Sendable (HTTPResult) -> Void) {
         start()
-        add(Transfer(url: url, sink: .memory(limit: 0, done: completion), headOnly: true))
+        add(Transfer(url: url, sink: .memory(limit: 0, budget: answersInFlight, done: completion), headOnly: true))
     }
 
     /// Queues `transfer` to start.
@@ -256,11 +264,16 @@ public final class CurlNetwork: HTTPClient, @unchecked Sendable {
             }
         }
         switch t.sink {
-        case .memory(let limit, _):
+        case .memory(let limit, let budget, _):
             guard t.body.count + bytes.count <= limit else {
                 t.failure = .transport("response larger than \(limit) bytes")
                 return 0
             }
+            guard budget.take(bytes.count, mayExceed: false) else {
+                t.failure = .transport("API answers in flight hold \(budget.limit >> 20) MiB already; try again")
+                return 0
+            }
+            t.reserved += bytes.count
             t.body.append(contentsOf: bytes)
             return bytes.count
         case .ring(let ring):
@@ -318,9 +331,14 @@ public final class CurlNetwork: HTTPClient, @unchecked Sendable {
 
     private func complete(_ t: Transfer, status: Int, contentType: String?, error: String?, location: String? = nil) {
         switch t.sink {
-        case .memory(_, let done):
+        case .memory(_, let budget, let done):
             let message = t.failure.map { "\($0)" } ?? error
-            done(HTTPResult(status: status, contentType: contentType, body: t.body, transportError: message, location: location))
+            let lease = t.reserved > 0 ? MemoryBudget.Lease(budget, bytes: t.reserved) : nil
+            let body = t.body
+            t.body = []
+            t.reserved = 0
+            done(HTTPResult(status: status, contentType: contentType, body: body, transportError: message, location: location,
+                            lease: lease))
         case .ring(let ring):
             ring.finish(failure: mediaFailure(t, status: status, error: error))
         case .download(let download):

@@ -17,33 +17,6 @@ protocol StreamInput: AnyObject, Sendable {
     var received: Int { get }
 }
 
-/// Bytes held by every `Download`, against one limit (the prefetch budget).
-final class MemoryBudget: Sendable {
-    /// Most bytes the downloads may hold together.
-    let limit: Int
-    private let used = Atomic<Int>(0)
-
-    /// - Parameter limit: bytes.
-    init(limit: Int) { self.limit = limit }
-
-    /// Bytes held now.
-    var inUse: Int { used.load(ordering: .relaxed) }
-
-    /// Takes `n` bytes; when `mayExceed` is false, only if they fit.
-    /// - Returns: whether the bytes were taken.
-    func take(_ n: Int, mayExceed: Bool) -> Bool {
-        let now = used.add(n, ordering: .relaxed).newValue
-        if !mayExceed && now > limit {
-            used.subtract(n, ordering: .relaxed)
-            return false
-        }
-        return true
-    }
-
-    /// Gives back `n` bytes.
-    func give(_ n: Int) { used.subtract(n, ordering: .relaxed) }
-}
-
 /// One media body collected whole in memory as it arrives (a prefetched
 /// or playing preview), so it can be played, restarted and seeked in
 /// before and after the download ends. The network thread appends; any

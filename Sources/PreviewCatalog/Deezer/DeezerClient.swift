@@ -51,6 +51,12 @@ package final class DeezerClient {
     let cacheTTL: Double
     /// Most cached answers kept (oldest go first).
     let cacheCapacity = 512
+    /// Most bytes of answer bodies the cache keeps (oldest go first); a
+    /// body over a quarter of it is not kept. Deezer's largest answers are
+    /// some 150 KB, but a hostile one may reach the 16 MiB transfer cap.
+    static let cacheMaxBytes = 32 << 20
+    /// Bytes of the bodies cached now.
+    private var cacheBytes = 0
 
     /// Requests sent to the API, and answers served from the cache, since start.
     private(set) var requestsSent = 0
@@ -119,7 +125,7 @@ package final class DeezerClient {
     package func request<T: Decodable>(_ path: String, as type: T.Type, fresh: Bool = false,
                                completion: @escaping (Result<T, CatalogError>) -> Void) {
         if fresh {
-            cache[path] = nil
+            forget(path)
             missing[path] = nil
         }
         if let value = cached(path, as: type) {
@@ -202,7 +208,7 @@ package final class DeezerClient {
                 completion(.success(hit.body))
                 return
             }
-            cache[path] = nil
+            forget(path)
         }
         if inFlight[path] != nil {
             inFlight[path]!.append(completion)
@@ -256,6 +262,11 @@ package final class DeezerClient {
         return .success(result.body)
     }
 
+    /// Drops the cached answer for `path`, counting its bytes out.
+    private func forget(_ path: String) {
+        cacheBytes -= cache.removeValue(forKey: path)?.body.count ?? 0
+    }
+
     private func store(_ path: String, _ body: [UInt8], decoded: Any? = nil) {
         if let hit = cache[path], hit.expires > now() {
             if let decoded { cache[path]!.decoded = decoded }
@@ -267,12 +278,17 @@ package final class DeezerClient {
         if let exp = DeezerClient.earliestExpiry(in: body) {
             expires = min(expires, now() + (Double(exp) - wallClock()) - 60)
         }
-        guard expires > now() else { return }
-        if cache[path] == nil { cacheOrder.append(path) }
+        guard expires > now(), body.count <= DeezerClient.cacheMaxBytes / 4 else { return }
+        if let old = cache[path] {
+            cacheBytes -= old.body.count
+        } else {
+            cacheOrder.append(path)
+        }
         cache[path] = (body, expires, decoded)
-        if cacheOrder.count > cacheCapacity {
+        cacheBytes += body.count
+        while cacheOrder.count > cacheCapacity || cacheBytes > DeezerClient.cacheMaxBytes {
             let old = cacheOrder.removeFirst()
-            cache[old] = nil
+            cacheBytes -= cache.removeValue(forKey: old)?.body.count ?? 0
         }
     }
 
