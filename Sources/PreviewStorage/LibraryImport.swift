@@ -22,7 +22,7 @@ extension LibraryStore {
         do {
             return try attempt(path: path, directory: directory, log: log, warn: warn)
         } catch where error.isDamagedFile {
-            setAside(path, error, log: log)
+            DatabaseFile.setAside(path, reason: error.message, log: log)
             do { return try attempt(path: path, directory: directory, log: log, warn: warn) } catch {
                 log.error("cannot open \(path): \(error); the library stays empty")
                 return Opened(store: .failure(error))
@@ -67,15 +67,6 @@ extension LibraryStore {
             return nil
         }
         return Contents(entries: entries, lastChange: time)
-    }
-
-    private static func setAside(_ path: String, _ error: SQLiteError, log: Log) {
-        let aside = path + ".corrupt-\(Int(clamping: SystemClock.unixSeconds(), rounding: .down))"
-        try? FileSystem.rename(path, to: aside)
-        // The log belongs to that file: kept beside it under the name SQLite looks for.
-        if FileSystem.exists(path + "-wal") { try? FileSystem.rename(path + "-wal", to: aside + "-wal") }
-        try? FileSystem.remove(path + "-shm")
-        log.error("\(path) is no usable database (\(error.message)); kept aside as \(aside), starting without it")
     }
 }
 

@@ -5,7 +5,10 @@ import PreviewPlatform
 /// What survives a restart: the queue with its ids, the current song and
 /// where it was, play/pause, modes, volume and the output switch.
 package struct SavedState: Codable, Equatable {
-    var format = 1
+    /// 1: the queue is in this file; 2: it is in `queue.sqlite` (`StateFiles`).
+    package var format = 1
+    /// The format `StateFiles` writes when `queue.sqlite` can be used.
+    package static let currentFormat = 2
     package var queue: [QueuedSong]
     package var queueVersion: UInt32
     package var nextID: SongID
@@ -123,11 +126,14 @@ package struct JSONFile<Value: StoredValue> {
     }
 
     /// Writes `value` atomically.
-    /// - Throws: `.encoding` or `.writing`.
-    package func save(_ value: Value) throws(StorageError) {
+    /// - Returns: the bytes written.
+    /// - Throws: `.encoding` or `.writing`; the file keeps its last content.
+    @discardableResult
+    package func save(_ value: Value) throws(StorageError) -> Int {
         let bytes: [UInt8]
         do { bytes = try value.json() } catch { throw .encoding(path: path, "\(error)") }
         do { try AtomicFile.write(bytes, to: path) } catch { throw .writing(error) }
+        return bytes.count
     }
 
     package init(path: String, log: Log) {

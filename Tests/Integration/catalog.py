@@ -106,6 +106,7 @@ class State:
         self.api_times = []  # monotonic arrival time of each /api request
         self.quota_left = 0  # the next N API requests answer "quota exceeded"
         self.faults = {}  # API path (or "/lastfm") -> "500" | "malformed" | "nocode" | "slow" | "deep" | "huge-title", once
+        self.padding = 0  # bytes of padding in every API answer (/_control/padding)
         self.slow_seconds = 0.0
         self.old_track = False  # serve the 2019 recording of /track/3135556
         self.delay = 0.0  # seconds every non-control response waits
@@ -266,7 +267,14 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def _json(self, obj):
-        self._send(200, json.dumps(obj).encode(), "application/json; charset=utf-8")
+        body = json.dumps(obj).encode()
+        with STATE.lock:
+            pad = STATE.padding
+        if pad and body.startswith(b"{"):
+            # A hostile API's answer: the recorded body with a field no
+            # client reads, grown to `pad` bytes.
+            body = b'{"padding": "' + b"x" * pad + b'", ' + body[1:]
+        self._send(200, body, "application/json; charset=utf-8")
 
     def _rewrite(self, obj):
         host = f"http://127.0.0.1:{self.server.server_port}"
@@ -542,6 +550,10 @@ class Handler(BaseHTTPRequestHandler):
                 STATE.faults[query["path"][0]] = query["kind"][0]
                 STATE.slow_seconds = float(query.get("seconds", ["0"])[0])
             return self._json({"ok": True})
+        if path == "/_control/padding":
+            with STATE.lock:
+                STATE.padding = int(query["bytes"][0])
+            return self._send(200, b'{"ok": true}', "application/json")
         if path == "/_control/old-track":
             with STATE.lock:
                 STATE.old_track = query.get("on", ["1"])[0] == "1"
@@ -582,6 +594,7 @@ class Handler(BaseHTTPRequestHandler):
                 STATE.log.clear()
                 STATE.fail_once.clear()
                 STATE.faults.clear()
+                STATE.padding = 0
                 STATE.quota_left = 0
                 STATE.old_track = False
                 STATE.delay = 0.0

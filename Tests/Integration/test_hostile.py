@@ -462,3 +462,34 @@ def test_settings_file_nul_bom_and_a_10_mb_value(tmp_path):
     r = subprocess.run([PREVIEWD, "--config", str(conf), "--print-config"], capture_output=True, text=True)
     assert (r.returncode, r.stderr) == (64, f"previewd: {conf}:1: log-level must be error, warning, info or debug, "
                                             f'not "{"x" * 80}… (10000000 bytes)"\n')
+
+
+def memory_kib(pid, field):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise AssertionError(field)
+
+
+def test_60_concurrent_adds_of_huge_answers_stay_within_the_budget(daemon_factory, http):
+    d = daemon_factory(output="null")
+    base = memory_kib(d.proc.pid, "VmRSS")
+    urlopen(f"{http}/_control/padding?bytes={15 << 20}").read()
+    try:
+        clients = [d.client() for _ in range(60)]
+        for i, c in enumerate(clients):  # tracks the stand-in has no body for: each answer is its own
+            c.send(f"add deezer:track:{970000000 + i}\n")
+        replies = [c.reply() for c in clients]
+    finally:
+        urlopen(f"{http}/_control/padding?bytes=0").read()
+    busy = "API answers in flight hold 64 MiB already; try again"
+    for i, reply in enumerate(replies):
+        assert len(reply) == 1 and reply[0].startswith("ACK [") and (
+            reply[0].endswith(f"deezer:track:{970000000 + i}: not found (Deezer: no data, error 800)") or busy in reply[0]), reply
+    assert any(busy in r[0] for r in replies)
+    peak = memory_kib(d.proc.pid, "VmHWM")
+    assert peak - base < 200 << 10, f"peak {peak} KiB, {base} KiB before"
+    c = d.client()
+    assert c.cmd("add deezer:track:3135556") == ["OK"]  # the budget was given back
+    assert memory_kib(d.proc.pid, "VmRSS") - base < 64 << 10

@@ -6,6 +6,7 @@ import glob
 import json
 import os
 import socket
+import sqlite3
 import subprocess
 import threading
 
@@ -59,8 +60,10 @@ def test_playlist_durations_that_players_write_still_load(daemon):
 
 
 def saved_state(tmp_path, http):
-    """The state.json a daemon writes for one song with a range: the base
-    that the tests below change one number of."""
+    """The state a daemon saves for one song with a range, as one
+    state.json of format 1 (the queue in the file, as previewd wrote it
+    before queue.sqlite, and reads it still): the base that the tests below
+    change one number of."""
     d = Daemon(tmp_path / "base", http)
     try:
         c = d.client()
@@ -69,7 +72,14 @@ def saved_state(tmp_path, http):
     finally:
         d.close()
     with open(tmp_path / "base" / "state" / "state.json", encoding="utf-8") as f:
-        return json.load(f)
+        state = json.load(f)
+    assert (state["format"], state["queue"]) == (2, [])
+    with sqlite3.connect(tmp_path / "base" / "state" / "queue.sqlite") as db:
+        rows = db.execute("SELECT id, uri, priority, range_start, range_end FROM songs ORDER BY ord").fetchall()
+    state["format"] = 1
+    state["queue"] = [{"id": i, "song": {"uri": uri, "addedTags": []}, "priority": prio, "version": state["queueVersion"],
+                       "range": {"start": start, "end": end}} for i, uri, prio, start, end in rows]
+    return state
 
 
 def start_with_state(tmp_path, http, state):
@@ -95,6 +105,27 @@ def test_a_state_file_with_a_number_out_of_range_is_set_aside(tmp_path, http, ch
         assert c.fields("status")["playlistlength"] == "0"
         assert len(glob.glob(str(root / "state" / "state.json.corrupt-*"))) == 1
         assert f"does not parse ({reason}); kept aside" in d.log()
+        assert c.cmd('add "http://127.0.0.1:1/b.mp3"') == ["OK"]
+    finally:
+        d.close()
+
+
+def test_a_queue_row_with_a_number_out_of_range_is_set_aside(tmp_path, http):
+    root = tmp_path / "d"
+    d = Daemon(root, http)
+    try:
+        assert d.client().cmd('addid "http://127.0.0.1:1/a.mp3"') == ["Id: 1", "OK"]
+    finally:
+        d.close()
+    with sqlite3.connect(root / "state" / "queue.sqlite") as db:  # edited by hand, or damaged
+        db.execute("UPDATE songs SET duration = 1e300")
+    d = Daemon(root, http)
+    try:
+        c = d.client()
+        assert c.fields("status")["playlistlength"] == "0"
+        aside = glob.glob(str(root / "state" / "queue.sqlite.corrupt-*"))
+        assert len([p for p in aside if not p.endswith("-wal")]) == 1  # its log goes with it
+        assert "queue.sqlite is no usable database (song 1: duration out of range: 1e+300); kept aside" in d.log()
         assert c.cmd('add "http://127.0.0.1:1/b.mp3"') == ["OK"]
     finally:
         d.close()

@@ -5,6 +5,7 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import time
 
@@ -82,9 +83,10 @@ def test_corrupt_state_files_are_set_aside(tmp_path, http):
             assert c.cmd("add deezer:track:3135556") == ["OK"]
         finally:
             d.close()
-        # What it writes next parses.
-        saved = json.loads((state / "state.json").read_text())
-        assert saved["queue"][0]["song"]["uri"] == "deezer:track:3135556"
+        # What it writes next parses: the queue is in queue.sqlite now.
+        assert json.loads((state / "state.json").read_text())["format"] == 2
+        with sqlite3.connect(state / "queue.sqlite") as db:
+            assert db.execute("SELECT uri FROM songs ORDER BY ord").fetchall() == [("deezer:track:3135556",)]
 
 
 def test_want_list(tmp_path, http):

@@ -111,11 +111,13 @@ public enum M3U {
     /// Whether `name` can name a playlist file (`nameProblem` is nil).
     public static func isValidName(_ name: String) -> Bool { nameProblem(name) == nil }
 
-    /// Why `name` cannot name a playlist file, or nil: empty, `/`, a line
-    /// break or NUL give mpd's "Bad playlist name"; a leading `.` (a hidden
-    /// file, never listed) and a name past `maxNameBytes` say so.
+    /// Why `name` cannot name a playlist file, or nil: empty, `.`, `..`,
+    /// `/`, a line break or NUL give mpd's "Bad playlist name"; another
+    /// leading `.` (a hidden file, never listed) and a name past
+    /// `maxNameBytes` say so.
     public static func nameProblem(_ name: String) -> String? {
-        if name.isEmpty || name.contains("/") || name.contains("\n") || name.contains("\r") || name.contains("\0") {
+        if name.isEmpty || name == "." || name == ".." || name.contains("/") || name.contains("\n")
+            || name.contains("\r") || name.contains("\0") {
             return "Bad playlist name"
         }
         if name.hasPrefix(".") { return "Bad playlist name: it may not start with '.' (a hidden file)" }

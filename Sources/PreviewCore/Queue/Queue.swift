@@ -27,7 +27,10 @@ public struct Queue: Sendable {
         self.nextID = max(nextID, (entries.map(\.id).max() ?? 0) &+ 1)
         reindex(from: 0)
         // Restored songs count as unchanged since `version`.
-        for i in songs.indices { songs[i].version = min(songs[i].version, version) }
+        for i in songs.indices {
+            songs[i].version = min(songs[i].version, version)
+            songs[i].edited = min(songs[i].edited, version)
+        }
     }
 
     /// The id the next added song gets.
@@ -63,7 +66,7 @@ public struct Queue: Sendable {
         let id = nextID
         nextID &+= 1
         version &+= 1
-        songs.insert(QueuedSong(id: id, song: song, version: version), at: pos)
+        songs.insert(QueuedSong(id: id, song: song, version: version, edited: version), at: pos)
         reindex(from: pos)
         return id
     }
@@ -90,7 +93,7 @@ public struct Queue: Sendable {
         var entries: [QueuedSong] = []
         entries.reserveCapacity(newSongs.count)
         for song in newSongs {
-            entries.append(QueuedSong(id: nextID, song: song, version: version))
+            entries.append(QueuedSong(id: nextID, song: song, version: version, edited: version))
             nextID &+= 1
         }
         songs.insert(contentsOf: entries, at: pos)
@@ -157,6 +160,7 @@ public struct Queue: Sendable {
         if songs[pos] != before {
             version &+= 1
             songs[pos].version = version
+            songs[pos].edited = version
         }
     }
 

@@ -60,6 +60,31 @@ public struct QueuedSong: Equatable, Sendable, Codable {
     /// MPD's `rangeid`: the part of the song to play, in seconds
     /// (`start..<end`, end nil for "to the end"); nil for the whole song.
     public var range: SongRange?
+    /// The queue version at which this entry was added or its data (not
+    /// its position) last changed: what the queue's store rewrites. Not
+    /// saved: a restored queue starts with every entry unchanged.
+    public var edited: UInt32 = 0
+
+    /// - Parameters: as the properties.
+    public init(id: SongID, song: Song, priority: UInt8 = 0, version: UInt32 = 0, range: SongRange? = nil,
+                edited: UInt32 = 0) {
+        self.id = id
+        self.song = song
+        self.priority = priority
+        self.version = version
+        self.range = range
+        self.edited = edited
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, song, priority, version, range
+    }
+
+    /// Equal entries hold the same song the same way; `edited` is
+    /// bookkeeping of the store, which a restored entry starts without.
+    public static func == (a: QueuedSong, b: QueuedSong) -> Bool {
+        a.id == b.id && a.song == b.song && a.priority == b.priority && a.version == b.version && a.range == b.range
+    }
 }
 
 /// A part of a song, in seconds, as `rangeid START:END` sets it.

@@ -65,9 +65,6 @@ final class Instance {
                                         library: library, libraryUpdater: libraryUpdater))
     }
 
-    /// The state file's path under the state directory.
-    static func stateFile(_ options: DaemonOptions) -> String { options.stateDirectory + "/state.json" }
-
     /// `loudness.sqlite` under the state directory; nil (measurements kept
     /// in memory, said in the log) when it cannot be opened.
     private static func loudnessStore(_ options: DaemonOptions, log: Log) -> LoudnessStore? {

@@ -1,16 +1,18 @@
 import Dispatch
 import PreviewPlatform
+import Synchronization
 import PreviewPlayback
 import PreviewStorage
 
-/// Writes the state file after changes: at most once a second, and once
-/// more at shutdown; while a song plays, also every `positionInterval`
-/// (mpd's `state_file_interval`), so a crash loses at most that much of
-/// the position. Encoding a 100,000-song queue takes a tenth of a
-/// second, so the encoding and the write happen on a serial queue of their
-/// own, in order, and no client waits for them.
+/// Writes the state (`StateFiles`) after changes: at most once a second,
+/// and once more at shutdown; while a song plays, also every
+/// `positionInterval` (mpd's `state_file_interval`), so a crash loses at
+/// most that much of the position. The writes happen on a serial queue of
+/// their own, in order, and no client waits for them. A save that fails is
+/// logged, leaves the last good state in place, and is tried again every
+/// `retryInterval` until one succeeds.
 final class StateSaver {
-    private let file: JSONFile<SavedState>
+    private let file: StateFiles
     private let controller: PlayerController
     private let log: Log
     private let now: () -> Double
@@ -30,13 +32,21 @@ final class StateSaver {
     private var positionTimer: Int?
     /// Songs from which a save gives the heap back afterwards.
     static let largeQueue = 10_000
+    /// Seconds between two attempts while saves fail (a full disk).
+    static let retryInterval = 10.0
+    /// Set on the saving queue when a save failed, cleared by one that did not.
+    private let failing = Failing()
+
+    private final class Failing: Sendable {
+        let flag = Atomic<Bool>(false)
+    }
 
     /// - Parameters:
     ///   - now: monotonic seconds.
     ///   - schedule: runs a closure after a delay (seconds) on the control
     ///     thread, returning the timer's id.
     ///   - cancel: forgets a timer by its id, so the loop does not wake for it.
-    init(file: JSONFile<SavedState>, controller: PlayerController, log: Log, now: @escaping () -> Double,
+    init(file: StateFiles, controller: PlayerController, log: Log, now: @escaping () -> Double,
          schedule: @escaping (Double, @escaping () -> Void) -> Int, cancel: @escaping (Int) -> Void) {
         self.file = file
         self.controller = controller
@@ -60,6 +70,8 @@ final class StateSaver {
         if count >= StateSaver.largeQueue { Heap.releaseFreePages() }
         savedChange = controller.changeCount
         log.info("restored \(count) queued songs")
+        // An older state.json held the queue: move it into queue.sqlite now.
+        if file.needsMigration { write() }
     }
 
     /// Saves if something changed since the last save: now, or one
@@ -91,8 +103,9 @@ final class StateSaver {
     func saveNow() { save(force: true) }
 
     private func save(force: Bool) {
-        guard force || controller.changeCount != savedChange else { return }
         let t = now()
+        let retry = failing.flag.load(ordering: .relaxed) && t - lastSave >= StateSaver.retryInterval
+        guard force || retry || controller.changeCount != savedChange else { return }
         if !force && t - lastSave < StateSaver.interval {
             if !scheduled {
                 scheduled = true
@@ -111,12 +124,23 @@ final class StateSaver {
         savedChange = controller.changeCount
         lastSave = now()
         let snapshot = controller.snapshot()
-        queue.async { [file, log] in
+        queue.async { [file, log, failing] in
             let start = SystemClock.monotonicSeconds()
-            do throws(StorageError) { try file.save(snapshot) } catch { log.error("\(error)") }
+            let written: StateFiles.Written
+            do throws(StorageError) { written = try file.save(snapshot) } catch {
+                if !failing.flag.exchange(true, ordering: .relaxed) {
+                    log.error("state not saved: \(error); the last state saved stays, trying again every \(Int(StateSaver.retryInterval)) s")
+                }
+                return
+            }
+            if failing.flag.exchange(false, ordering: .relaxed) { log.info("state saved again") }
             // Encoding a long queue leaves megabytes free in this thread's heap.
-            if snapshot.queue.count >= StateSaver.largeQueue { Heap.releaseFreePages() }
-            log.debug("state saved: \(snapshot.queue.count) songs in \(Int(((SystemClock.monotonicSeconds() - start) * 1000).rounded())) ms")
+            if snapshot.queue.count >= StateSaver.largeQueue && written.inserted + written.updated >= StateSaver.largeQueue {
+                Heap.releaseFreePages()
+            }
+            let ms = Int(((SystemClock.monotonicSeconds() - start) * 1000).rounded())
+            log.debug("state saved: \(snapshot.queue.count) songs, state.json \(written.stateBytes) bytes, queue rows "
+                      + "+\(written.inserted) ~\(written.updated) order \(written.reordered) -\(written.deleted), in \(ms) ms")
         }
         if force { queue.sync {} }
     }

@@ -198,7 +198,9 @@ public enum FuzzEntry {
             for entry in wants.entries { _ = try? wants.remove(entry.uri) }
             try? instance.library.removeAll(at: 0)
         }
-        let session = ClientSession(table: table, log: log, hub: instance.hub)
+        // A small command-list bound, so inputs within the fuzzer's length
+        // reach it (the over-size list must run nothing).
+        let session = ClientSession(table: table, log: log, hub: instance.hub, maxCommandListBytes: 4096)
         sessions.sessions.append(session)
         body(session, controller)
         // As the server would: the replies taken, requests held meanwhile answered.

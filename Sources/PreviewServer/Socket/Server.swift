@@ -95,7 +95,7 @@ public final class Server {
         defer { hookRunner.killAll() }
         try engine.start(events: { inbox.post(.engine($0)) })
         defer { engine.shutdown() }
-        let saver = StateSaver(file: JSONFile(path: Instance.stateFile(options), log: log), controller: controller, log: log,
+        let saver = StateSaver(file: StateFiles(directory: options.stateDirectory, log: log), controller: controller, log: log,
                                now: SystemClock.monotonicSeconds, schedule: { [unowned self] delay, action in schedule(after: delay, action) },
                                cancel: { [unowned self] id in cancelTimer(id) })
         saver.restore(playing: options.restorePlaying)
@@ -364,12 +364,17 @@ public final class Server {
     private func dispatch(_ input: ControlInput) {
         switch input {
         case .http(let id, let result):
+            let large = result.body.count >= Server.largeAnswerBytes
             if let callback = httpCallbacks.removeValue(forKey: id) { callback(result) }
+            // Decoding a large answer leaves megabytes free in this thread's heap.
+            if large { Heap.releaseFreePages() }
         case .engine(let event):
             controller.handle(event)
         }
     }
 
+    /// An API answer from which its reading gives the heap back afterwards.
+    static let largeAnswerBytes = 1 << 20
     /// Pending reply bytes above which a client's input is left unread.
     static let readPauseBytes = 1 << 20
     /// Pending reply bytes at which a client that does not read is dropped.
