@@ -198,6 +198,13 @@ package final class Library {
         changed(at: time)
     }
 
+    /// Throws when the database could not be opened, so that a listing
+    /// says why instead of showing an empty Library (a full disk).
+    /// - Throws: `.unreadable` with the error it could not be opened with.
+    package func checkReadable() throws(StorageError) {
+        if case .failure(.database(let path, let error)) = store { throw .unreadable(path: path, error) }
+    }
+
     /// The store, or the error it could not be opened with.
     private func opened() throws(StorageError) -> LibraryStore { try store.get() }
 

@@ -26,6 +26,8 @@ package enum StorageError: Error, Equatable {
     case encoding(path: String, String)
     /// An SQLite call on the database at `path` failed (the Library's `library.sqlite`).
     case database(path: String, SQLiteError)
+    /// A database that could not be opened, met by a read (a listing).
+    case unreadable(path: String, SQLiteError)
     /// The text given is no album, track or artist URI (the Library holds nothing else).
     case notLibraryItem(String)
     /// The URI (canonical) is not saved in the Library.
@@ -52,6 +54,7 @@ extension StorageError: CustomStringConvertible {
         case .directory(let e): return ProtocolError(.system, e.description)
         case .encoding(let path, let why): return ProtocolError(.system, "cannot encode \(path): \(why)")
         case .database(let path, let e): return ProtocolError(.system, "cannot write \(path): \(e.message)")
+        case .unreadable(let path, let e): return ProtocolError(.system, "cannot read \(path): \(e.message)")
         case .notLibraryItem(let text):
             return ProtocolError(.argument, "\(text) is not an album, a track or an artist: the library holds "
                 + "deezer:album:ID, deezer:track:ID and deezer:artist:ID")

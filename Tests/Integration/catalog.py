@@ -268,8 +268,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _json(self, obj):
         body = json.dumps(obj).encode()
-        with STATE.lock:
-            pad = STATE.padding
+        pad = STATE.padding  # one int, read without the lock: callers may hold it
         if pad and body.startswith(b"{"):
             # A hostile API's answer: the recorded body with a field no
             # client reads, grown to `pad` bytes.

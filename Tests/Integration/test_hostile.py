@@ -493,3 +493,18 @@ def test_60_concurrent_adds_of_huge_answers_stay_within_the_budget(daemon_factor
     c = d.client()
     assert c.cmd("add deezer:track:3135556") == ["OK"]  # the budget was given back
     assert memory_kib(d.proc.pid, "VmRSS") - base < 64 << 10
+
+
+def test_a_library_that_cannot_be_opened_is_an_error_not_an_empty_list(tmp_path, http):
+    state = tmp_path / "d" / "state"
+    state.mkdir(parents=True)
+    (state / "library.sqlite").mkdir()  # what a full disk or a stray directory leaves: no database to open
+    d = Daemon(tmp_path / "d", http)
+    try:
+        c = d.client()
+        reply = c.cmd("librarylist")
+        assert reply[0].startswith(f"ACK [52@0] {{librarylist}} cannot read {state}/library.sqlite: "), reply
+        assert c.cmd("lsinfo deezer:library")[0].startswith("ACK [52@0] {lsinfo} cannot read ")
+        assert c.cmd("ping") == ["OK"]
+    finally:
+        d.close()

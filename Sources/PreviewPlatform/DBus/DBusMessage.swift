@@ -73,6 +73,11 @@ struct DBusMessageWriter {
 /// borrowed, sd-bus owns the message.
 struct DBusMessageReader {
     private let message: OpaquePointer
+    /// Variants open around the value being read. MPRIS needs one level;
+    /// a client may nest more (sd-bus allows 128), and each costs a frame.
+    private var depth = 0
+    /// The most variants read inside one another; a deeper value is not read.
+    static let maxDepth = 8
 
     init(_ message: OpaquePointer) { self.message = message }
 
@@ -102,8 +107,12 @@ struct DBusMessageReader {
         case UInt8(ascii: "t"): return read("t", UInt64(0)).map { .int64(Int64(clamping: $0)) }
         case UInt8(ascii: "d"): return read("d", Double(0)).map(DBusValue.double)
         case UInt8(ascii: "v"):
-            guard let inner, enter("v", inner) else { return nil }
-            defer { sd_bus_message_exit_container(message) }
+            guard depth < DBusMessageReader.maxDepth, let inner, enter("v", inner) else { return nil }
+            depth += 1
+            defer {
+                depth -= 1
+                sd_bus_message_exit_container(message)
+            }
             return next().map(DBusValue.variant)
         case UInt8(ascii: "a") where inner == "s":
             guard enter("a", "s") else { return nil }

@@ -29,6 +29,7 @@ extension Commands {
             return .pending
         }
         if uri == Library.directory {
+            try s.library.checkReadable()
             for song in s.library.songs { call.reply.song(song, tags: call.session.tags) }
             return .done
         }

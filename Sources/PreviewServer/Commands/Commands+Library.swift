@@ -20,6 +20,7 @@ extension Commands {
     /// librarylist: newest first; tracks as songs, albums and artists as
     /// records opened by their URI (as wantlist and the catalog commands).
     static func handleLibrarylist(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        try s.library.checkReadable()
         for entry in s.library.entries { call.reply.libraryEntry(entry) }
         return .done
     }
