@@ -163,9 +163,9 @@ class Listener:
                 conn, _ = self.sock.accept()
             except OSError:
                 return
-            conn.sendall(b"OK MPD 0.23.5\n")
             conn.settimeout(2)
             try:
+                conn.sendall(b"OK MPD 0.23.5\n")  # a client that refuses us may be gone already
                 while chunk := conn.recv(4096):
                     self.received += chunk
                     conn.sendall(b"OK\n")

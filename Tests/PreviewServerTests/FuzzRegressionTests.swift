@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Foundation
 import Glibc
 import PreviewCore
 import PreviewTestSupport
@@ -31,8 +31,10 @@ import PreviewPlatform
     func seedsAndRegressionsRunClean(target: String) throws {
         let inputs = Self.files(in: Self.root + "/seeds/" + target) + Self.files(in: Self.root + "/regressions/" + target)
         #expect(!Self.files(in: Self.root + "/seeds/" + target).isEmpty, "every target has seeds")
-        let directory = "/tmp/previewd-fuzz-regressions-\(getpid())"
+        // One directory per target (they run at once), removed at the end.
+        let directory = "/tmp/previewd-fuzz-regressions-\(getpid())-\(target)"
         mkdir(directory, 0o700)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         for path in inputs {
             let bytes = try #require(try AtomicFile.read(path))
             #expect(FuzzEntry.run(target, bytes, engine: FakeEngine(), directory: directory) == .clean, "\(path)")

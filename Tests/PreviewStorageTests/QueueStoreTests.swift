@@ -44,7 +44,7 @@ import Testing
         let dir = Self.directory()
         defer { Self.clean(dir) }
         var q = Self.queue(50)
-        try q.update(id: 3) { $0.song.addedTags = [TagValue(name: "Comment", value: "x")]; $0.priority = 9 }
+        q.update(id: 3) { $0.song.addedTags = [TagValue(name: "Comment", value: "x")]; $0.priority = 9 }
         q.update(id: 4) { $0.range = SongRange(start: 1.5, end: nil) }
         let store = try QueueStore(path: dir + "/queue.sqlite")
         #expect(try store.save(q.songs, version: q.version) == .init(inserted: 50))
