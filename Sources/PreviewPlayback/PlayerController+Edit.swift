@@ -216,10 +216,15 @@ extension PlayerController {
         case .title: key = \.title
         default: key = nil
         }
+        // A NUL or another control character would reach every client's
+        // listing as it is (tab stays; a line break cannot arrive).
+        if let value, value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
+            throw ProtocolError(.argument, "tag values may not hold control characters")
+        }
         // A value for an empty title, artist or album takes that one place;
         // any other is added, and those are bounded.
         if let value, key.map({ queued.song[keyPath: $0] != nil }) ?? true,
-           queued.song.addedTagBytes + value.utf8.count > Song.maxAddedTagBytes {
+           queued.song.addedTagBytes + Song.cost(of: TagValue(name: tag.mpdName, value: value)) > Song.maxAddedTagBytes {
             throw ProtocolError(.argument, "tags added to one song hold at most \(Song.maxAddedTagBytes) bytes in all")
         }
         let before = queue.version

@@ -61,42 +61,36 @@ final class QueueStore {
         deleteRow = try db.prepare("DELETE FROM songs WHERE id = ?")
     }
 
-    /// The stored queue in order; each entry's `version` is `version`.
+    /// What `load` read: the queue, or the first row previewd cannot use
+    /// (the file was edited by hand, or damaged).
+    enum Loaded {
+        case songs([QueuedSong])
+        case problem(String)
+    }
+
+    /// The stored queue in order; each entry's `version` is `version`. A
+    /// value out of its range is a problem, never clamped: the file may
+    /// have been edited.
     /// - Throws: `SQLiteError` of the read (`isDamagedFile` for a damaged file).
-    func load(version: UInt32) throws(SQLiteError) -> [QueuedSong] {
+    func load(version: UInt32) throws(SQLiteError) -> Loaded {
         let rows = try db.prepare("""
             SELECT id, ord, uri, title, artist, album, duration, track, disc, album_tags, unplayable, added_tags,
                 priority, range_start, range_end FROM songs ORDER BY ord
             """)
         var songs: [QueuedSong] = []
-        var albums: [[UInt8]: AlbumTags] = [:]
-        let decoder = JSONDecoder()
+        var reader = RowReader()
         keys = [:]
         while try rows.step() == .row {
-            var song = Song(uri: rows.string(at: 2) ?? "", title: rows.string(at: 3), artist: rows.string(at: 4),
-                            album: rows.string(at: 5), duration: rows.type(at: 6) == .null ? nil : rows.double(at: 6))
-            if rows.type(at: 7) != .null { song.track = UInt16(clamping: rows.int(at: 7)) }
-            if rows.type(at: 8) != .null { song.disc = UInt16(clamping: rows.int(at: 8)) }
-            if let blob = rows.blob(at: 9) {
-                if let known = albums[blob] {
-                    song.albumTags = known
-                } else if let tags = try? decoder.decode(AlbumTags.self, from: Data(blob)) {
-                    albums[blob] = tags
-                    song.albumTags = tags
-                }
-            }
-            song.unplayable = rows.string(at: 10)
-            if let blob = rows.blob(at: 11) { song.addedTags = (try? decoder.decode([TagValue].self, from: Data(blob))) ?? [] }
-            var entry = QueuedSong(id: SongID(clamping: rows.int(at: 0)), song: song,
-                                   priority: UInt8(clamping: rows.int(at: 12)), version: version)
-            if rows.type(at: 13) != .null {
-                entry.range = SongRange(start: rows.double(at: 13), end: rows.type(at: 14) == .null ? nil : rows.double(at: 14))
+            let entry: QueuedSong
+            do throws(RowReader.Unusable) { entry = try reader.entry(rows, version: version) } catch {
+                keys = [:]
+                return .problem("row \(songs.count + 1): \(error.reason)")
             }
             keys[entry.id] = Int64(rows.int(at: 1))
             songs.append(entry)
         }
         savedVersion = version
-        return songs
+        return .songs(songs)
     }
 
     /// Brings the rows in line with `songs`: new songs are inserted, songs
@@ -202,5 +196,76 @@ final class QueueStore {
         defer { statement.reset() }
         try bind()
         while try statement.step() == .row {}
+    }
+}
+
+/// Reads one row of `songs` into a queue entry, refusing what the queue
+/// could not hold (`Queue`, `Song.isQueueable`, `Song.maxAddedTagBytes`),
+/// and decoding each album's tags once.
+private struct RowReader {
+    struct Unusable: Error {
+        let reason: String
+    }
+
+    private var albums: [[UInt8]: AlbumTags] = [:]
+    private let decoder = JSONDecoder()
+
+    mutating func entry(_ row: SQLiteStatement, version: UInt32) throws(Unusable) -> QueuedSong {
+        let id = try integer(row, 0, "id", in: 1...Int(Queue.maxID))!
+        guard let uri = row.string(at: 2), Song.isQueueable(uri) else {
+            throw Unusable(reason: "song \(id): not an http(s):// or deezer: URI")
+        }
+        var song = Song(uri: uri, title: row.string(at: 3), artist: row.string(at: 4), album: row.string(at: 5),
+                        duration: try real(row, 6, "duration", song: id))
+        song.track = try integer(row, 7, "track", in: 0...Int(UInt16.max)).map { UInt16($0) }
+        song.disc = try integer(row, 8, "disc", in: 0...Int(UInt16.max)).map { UInt16($0) }
+        if let blob = row.blob(at: 9) {
+            if albums[blob] == nil {
+                guard let tags = try? decoder.decode(AlbumTags.self, from: Data(blob)) else {
+                    throw Unusable(reason: "song \(id): album tags do not parse")
+                }
+                albums[blob] = tags
+            }
+            song.albumTags = albums[blob]
+        }
+        song.unplayable = row.string(at: 10)
+        if let blob = row.blob(at: 11) {
+            guard let tags = try? decoder.decode([TagValue].self, from: Data(blob)) else {
+                throw Unusable(reason: "song \(id): added tags do not parse")
+            }
+            song.addedTags = tags
+            guard song.addedTagBytes <= Song.maxAddedTagBytes else {
+                throw Unusable(reason: "song \(id): added tags over \(Song.maxAddedTagBytes) bytes")
+            }
+        }
+        var entry = QueuedSong(id: SongID(id), song: song, version: version)
+        entry.priority = UInt8(try integer(row, 12, "priority", in: 0...255) ?? 0)
+        if let start = try real(row, 13, "range start", song: id) {
+            entry.range = SongRange(start: start, end: try real(row, 14, "range end", song: id))
+        }
+        return entry
+    }
+
+    /// Column `index` as an integer in `range`, nil for NULL.
+    private func integer(_ row: SQLiteStatement, _ index: Int32, _ what: String,
+                         in range: ClosedRange<Int>) throws(Unusable) -> Int? {
+        switch row.type(at: index) {
+        case .null: return nil
+        case .integer:
+            let value = row.int(at: index)
+            guard range.contains(value) else { throw Unusable(reason: "\(what) out of range: \(value)") }
+            return value
+        default: throw Unusable(reason: "\(what) is not an integer")
+        }
+    }
+
+    /// Column `index` as a number, nil for NULL (the ranges are checked by
+    /// `SavedState.problem`, as for `state.json`).
+    private func real(_ row: SQLiteStatement, _ index: Int32, _ what: String, song: Int) throws(Unusable) -> Double? {
+        switch row.type(at: index) {
+        case .null: return nil
+        case .integer, .float: return row.double(at: index)
+        default: throw Unusable(reason: "song \(song): \(what) is not a number")
+        }
     }
 }

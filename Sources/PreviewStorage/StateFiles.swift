@@ -56,18 +56,28 @@ package final class StateFiles: @unchecked Sendable {
             saved.queue = []
             return saved
         }
-        do {
-            saved.queue = try store.load(version: saved.queueVersion)
-        } catch {
+        let loaded: QueueStore.Loaded
+        do { loaded = try store.load(version: saved.queueVersion) } catch {
             log.error("cannot read \(queuePath): \(error); starting with an empty queue")
             saved.queue = []
             return saved
         }
-        if let problem = saved.problem {
+        var problem: String?
+        switch loaded {
+        case .songs(let songs):
+            saved.queue = songs
+            problem = saved.problem
+        case .problem(let reason):
+            problem = reason
+        }
+        if let problem {
             self.store = nil
             DatabaseFile.setAside(queuePath, reason: problem, log: log)
             self.store = StateFiles.open(queuePath, log: log)
             saved.queue = []
+        } else if let expected = saved.queueLength, expected != saved.queue.count {
+            // A crash between the two files' writes, or rows lost.
+            log.warning("\(queuePath) holds \(saved.queue.count) songs where state.json counted \(expected)")
         }
         storedQueueVersion = saved.queueVersion
         return saved
@@ -94,6 +104,7 @@ package final class StateFiles: @unchecked Sendable {
                 storedQueueVersion = state.queueVersion
             }
             small.queue = []
+            small.queueLength = state.queue.count
             small.format = SavedState.currentFormat
         } else {
             small.format = 1

@@ -22,6 +22,9 @@ package struct SavedState: Codable, Equatable {
     package var replayGainMode: String
     /// Seconds of crossfade (absent in files from before it existed).
     package var crossfade: Int?
+    /// Songs in `queue.sqlite` when this file was written (format 2 only):
+    /// a start that finds another count says so.
+    package var queueLength: Int?
 
     /// - Parameters: elapsed: seconds into `current`; crossfade: seconds.
     package init(queue: [QueuedSong], queueVersion: UInt32, nextID: SongID, current: SongID?, state: PlaybackState,

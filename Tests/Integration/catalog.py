@@ -105,7 +105,7 @@ class State:
         self.api_requests = 0  # /api requests answered, for rate and cache checks
         self.api_times = []  # monotonic arrival time of each /api request
         self.quota_left = 0  # the next N API requests answer "quota exceeded"
-        self.faults = {}  # API path (or "/lastfm") -> "500" | "malformed" | "nocode" | "slow" | "deep" | "huge-title", once
+        self.faults = {}  # API path (or "/lastfm") -> "500" | "malformed" | "nocode" | "slow" | "deep" | "huge-title" | "escape-title", once
         self.padding = 0  # bytes of padding in every API answer (/_control/padding)
         self.slow_seconds = 0.0
         self.old_track = False  # serve the 2019 recording of /track/3135556
@@ -160,6 +160,7 @@ DISCOVERY = [
 
 
 HUGE_TITLE = "Harder " * ((1 << 20) // 7) + "end"
+HOSTILE_TITLE = "One\x1b]0;pwned\x07 More\x1b[2J Time\x9b2J\x7f"
 
 
 def deep_json(levels=100_000):
@@ -361,6 +362,12 @@ class Handler(BaseHTTPRequestHandler):
             return self._send(200, b'{"id": 1, "title": ', "application/json")
         if fault == "deep":
             return self._send(200, deep_json(), "application/json")
+        if fault == "escape-title":
+            # A recorded track body whose title a hostile catalog filled with
+            # terminal escapes (OSC, BEL, CSI, C1 CSI, DEL).
+            body = self._rewrite(_load(f"track-{api.rsplit('/', 1)[1]}.json"))
+            body["title"] = HOSTILE_TITLE
+            return self._json(body)
         if fault == "huge-title":
             # A recorded track body whose title a hostile catalog made 1 MiB long.
             body = self._rewrite(_load(f"track-{api.rsplit('/', 1)[1]}.json"))

@@ -6,6 +6,7 @@ import os
 import pwd
 import shutil
 import socket
+import sqlite3
 import stat
 import subprocess
 import tempfile
@@ -14,6 +15,7 @@ from urllib.request import urlopen
 
 import pytest
 
+from catalog import HOSTILE_TITLE
 from helpers import PREVIEWCTL, PREVIEWD, Daemon, wait_for
 
 NESTED = "ACK [2@0] {%s} filter nested too deeply (at most 64 levels)"
@@ -243,17 +245,15 @@ def test_the_fallback_directory_is_made_private_and_used(victim, http):
         daemon.wait(timeout=10)
 
 
-HOSTILE_TITLE = "One\x1b]0;pwned\x07 More\x1b[2J Time\x9b2J\x7f"
 SAFE_TITLE = "One]0;pwned More[2J Time2J"
 
 
-def test_previewctl_prints_no_control_characters_from_data(daemon_factory):
+def test_previewctl_prints_no_control_characters_from_data(daemon_factory, http):
     daemon = daemon_factory(output="null", pace="realtime")
+    # A recorded track whose title a hostile catalog filled with escapes.
+    urlopen(f"{http}/_control/fault?path=/track/3135556&kind=escape-title").read()
     c = daemon.client()
     assert c.cmd("addid deezer:track:3135556") == ["Id: 1", "OK"]
-    assert c.cmd("cleartagid 1 title") == ["OK"]
-    c.send('addtagid 1 title "' + HOSTILE_TITLE.replace("\\", "\\\\").replace('"', '\\"') + '"\n')
-    assert c.reply() == ["OK"]
     assert c.cmd("play 0")[-1] == "OK"
     for args in (["queue"], ["status"], ["current"], ["current", "--format", "%title%"]):
         for env in (None, {**os.environ, "TERM": "xterm"}):
@@ -352,19 +352,26 @@ def test_a_1_mib_title_starts_its_hook_with_the_value_on_stdin(daemon_factory, h
 
 
 def test_tags_added_to_one_song_hold_at_most_64_kib(daemon):
+    full = "ACK [2@0] {addtagid} tags added to one song hold at most 65536 bytes in all"
     c = daemon.client()
     assert c.cmd("addid deezer:track:3135556") == ["Id: 1", "OK"]
-    value = "v" * 8192
-    for _ in range(8):  # 64 KiB exactly
+    value = "v" * 8000
+    for _ in range(8):  # each costs its bytes, its name's and 16: 8 x 8,023
         assert c.cmd(f"addtagid 1 comment {value}") == ["OK"]
-    assert c.cmd(f"addtagid 1 genre {value}") == [
-        "ACK [2@0] {addtagid} tags added to one song hold at most 65536 bytes in all"]
-    assert c.cmd("addtagid 1 genre x") == [
-        "ACK [2@0] {addtagid} tags added to one song hold at most 65536 bytes in all"]
+    assert c.cmd(f"addtagid 1 genre {value}") == [full]
+    # Empty values are bounded too: (65,536 - 64,184) // (5 + 16) of them fit.
+    empty = 0
+    while (reply := c.cmd('addtagid 1 genre ""')) == ["OK"]:
+        empty += 1
+    assert (empty, reply) == (64, [full])
     info = c.cmd("playlistid 1")
     assert sum(1 for line in info if line.startswith("Comment: ")) == 8
     assert c.cmd("cleartagid 1 comment") == ["OK"]
     assert c.cmd("addtagid 1 genre x") == ["OK"]
+    assert c.cmd('addtagid 1 title "a\x00b"') == [
+        "ACK [2@0] {addtagid} tag values may not hold control characters"]
+    assert c.cmd('addtagid 1 title "a\x1b[2Jb"') == [
+        "ACK [2@0] {addtagid} tag values may not hold control characters"]
 
 
 def test_notify_script_keeps_its_file_in_the_runtime_directory(tmp_path):
@@ -432,6 +439,7 @@ def test_playlist_names_no_file_can_hold_are_refused(daemon):
     assert c.cmd("save .hidden") == ["ACK [2@0] {save} Bad playlist name: it may not start with '.' (a hidden file)"]
     assert c.cmd("save " + "n" * 240) == ["ACK [2@0] {save} Bad playlist name: longer than 239 bytes"]
     assert c.cmd("save " + "é" * 120) == ["ACK [2@0] {save} Bad playlist name: longer than 239 bytes"]  # 240 bytes
+    assert c.cmd('save "con\x01trol"') == ["ACK [2@0] {save} Bad playlist name"]
     assert c.cmd("save " + "n" * 239) == ["OK"]
     assert c.cmd("listplaylists")[0] == "playlist: " + "n" * 239
     assert c.cmd('rename "' + "n" * 239 + '" .x') == [
@@ -462,6 +470,10 @@ def test_settings_file_nul_bom_and_a_10_mb_value(tmp_path):
     r = subprocess.run([PREVIEWD, "--config", str(conf), "--print-config"], capture_output=True, text=True)
     assert (r.returncode, r.stderr) == (64, f"previewd: {conf}:1: log-level must be error, warning, info or debug, "
                                             f'not "{"x" * 80}… (10000000 bytes)"\n')
+    # A 10 MB key: no close match is looked for (that took minutes and GBs).
+    conf.write_text("x" * 10_000_000 + " = 1\n")
+    r = subprocess.run([PREVIEWD, "--config", str(conf), "--print-config"], capture_output=True, text=True, timeout=30)
+    assert (r.returncode, r.stderr) == (64, f'previewd: {conf}:1: unknown key "{"x" * 80}… (10000000 bytes)"\n')
 
 
 def memory_kib(pid, field):
@@ -506,5 +518,22 @@ def test_a_library_that_cannot_be_opened_is_an_error_not_an_empty_list(tmp_path,
         assert reply[0].startswith(f"ACK [52@0] {{librarylist}} cannot read {state}/library.sqlite: "), reply
         assert c.cmd("lsinfo deezer:library")[0].startswith("ACK [52@0] {lsinfo} cannot read ")
         assert c.cmd("ping") == ["OK"]
+    finally:
+        d.close()
+
+
+def test_a_queue_database_that_lost_its_rows_is_said(tmp_path, http):
+    root = tmp_path / "d"
+    d = Daemon(root, http)
+    try:
+        assert d.client().cmd("add deezer:album:302127") == ["OK"]
+    finally:
+        d.close()
+    with sqlite3.connect(root / "state" / "queue.sqlite") as db:
+        db.execute("DROP TABLE songs")
+    d = Daemon(root, http)
+    try:
+        assert d.client().fields("status")["playlistlength"] == "0"
+        assert f"warning: {root}/state/queue.sqlite holds 0 songs where state.json counted 14" in d.log()
     finally:
         d.close()

@@ -25,6 +25,11 @@ import Testing
         try? FileSystem.removeDirectory(dir)
     }
 
+    static func songs(_ loaded: QueueStore.Loaded) throws -> [QueuedSong] {
+        guard case .songs(let songs) = loaded else { throw StorageError.tooLarge }
+        return songs
+    }
+
     static func queue(_ n: Int) -> Queue {
         var q = Queue()
         let album = AlbumTags(id: 302127, artist: "Daft Punk", date: "2001-03-07", genres: ["Dance", "Electro"],
@@ -48,7 +53,7 @@ import Testing
         q.update(id: 4) { $0.range = SongRange(start: 1.5, end: nil) }
         let store = try QueueStore(path: dir + "/queue.sqlite")
         #expect(try store.save(q.songs, version: q.version) == .init(inserted: 50))
-        let loaded = try QueueStore(path: dir + "/queue.sqlite").load(version: q.version)
+        let loaded = try Self.songs(QueueStore(path: dir + "/queue.sqlite").load(version: q.version))
         #expect(loaded.map(\.id) == q.songs.map(\.id))
         #expect(loaded.map(\.song) == q.songs.map(\.song))
         #expect(loaded[2].priority == 9 && loaded[3].range == SongRange(start: 1.5, end: nil))
@@ -73,7 +78,7 @@ import Testing
         q.update(id: 500) { $0.song.title = "retitled" }
         #expect(try store.save(q.songs, version: q.version) == .init(updated: 1))
         #expect(try store.save(q.songs, version: q.version) == .init())
-        let loaded = try QueueStore(path: dir + "/queue.sqlite").load(version: q.version)
+        let loaded = try Self.songs(QueueStore(path: dir + "/queue.sqlite").load(version: q.version))
         #expect(loaded.map(\.id) == q.songs.map(\.id))
         #expect(loaded.first { $0.id == 500 }?.song.title == "retitled")
     }
@@ -121,5 +126,26 @@ import Testing
         let kept = try #require(StateFiles(directory: dir, log: Log(level: .error)).load())
         #expect(kept.queue.count == 4)  // the queue's rows were committed before state.json failed
         #expect(try files.save(state(q)).stateBytes > 0)
+    }
+
+    @Test func aRowPreviewdCouldNotHoldIsAProblemNotClamped() throws {
+        let q = Self.queue(3)
+        for (sql, reason) in [
+            ("UPDATE songs SET priority = 99999 WHERE id = 2", "row 2: priority out of range: 99999"),
+            ("UPDATE songs SET uri = 'file:///etc/passwd' WHERE id = 1", "row 1: song 1: not an http(s):// or deezer: URI"),
+            ("UPDATE songs SET track = 70000 WHERE id = 3", "row 3: track out of range: 70000"),
+            ("UPDATE songs SET added_tags = x'00ff' WHERE id = 2", "row 2: song 2: added tags do not parse"),
+        ] {
+            let dir = Self.directory()
+            defer { Self.clean(dir) }
+            try QueueStore(path: dir + "/queue.sqlite").save(q.songs, version: q.version)
+            try SQLiteDatabase(path: dir + "/queue.sqlite").execute(sql)  // edited by hand
+            let loaded = try QueueStore(path: dir + "/queue.sqlite").load(version: 1)
+            guard case .problem(let got) = loaded else {
+                Issue.record("\(sql) was taken")
+                continue
+            }
+            #expect(got == reason)
+        }
     }
 }

@@ -29,6 +29,9 @@ public enum CommandHelp {
     /// enough to be a slip: at most 1 edit for words up to 4 letters, 2 beyond.
     public static func closest(to word: String, among names: [String]) -> String? {
         let limit = word.count <= 4 ? 1 : 2
+        // A word longer than every name by more than the limit matches none,
+        // and a 10 MB key would need a 10 MB-row table per name.
+        guard word.utf8.count <= (names.map(\.utf8.count).max() ?? 0) + limit else { return nil }
         var best: (name: String, distance: Int)?
         for name in names {
             let d = distance(Array(word.lowercased()), Array(name))

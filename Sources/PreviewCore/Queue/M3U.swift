@@ -72,7 +72,7 @@ public enum M3U {
             } else if line.hasPrefix("#") || line.allSatisfy({ $0 == " " }) {
                 continue
             } else {
-                guard isQueueable(line) else {
+                guard Song.isQueueable(line) else {
                     let shown = line.count > 80 ? line.prefix(80) + "…" : line[...]
                     throw ParseError(line: index + 1, reason: "only http(s):// and deezer: URIs can be queued, not \"\(shown)\"")
                 }
@@ -82,14 +82,6 @@ public enum M3U {
             }
         }
         return songs
-    }
-
-    /// Whether a playlist line names what previewd plays: a hand-edited
-    /// file may hold `file://`, `ftp://` or a bare path, which the queue
-    /// would take and then fail on with a misleading error.
-    static func isQueueable(_ uri: String) -> Bool {
-        let head = uri.prefix(8).lowercased()
-        return head.hasPrefix("http://") || head.hasPrefix("https://") || head.hasPrefix("deezer:")
     }
 
     private static func clean(_ s: String) -> String {
@@ -112,14 +104,17 @@ public enum M3U {
     public static func isValidName(_ name: String) -> Bool { nameProblem(name) == nil }
 
     /// Why `name` cannot name a playlist file, or nil: empty, `.`, `..`,
-    /// `/`, a line break or NUL give mpd's "Bad playlist name"; another
+    /// `/` or a control character (a line break, NUL) give mpd's "Bad
+    /// playlist name"; another
     /// leading `.` (a hidden file, never listed) and a name past
     /// `maxNameBytes` say so.
     public static func nameProblem(_ name: String) -> String? {
-        if name.isEmpty || name == "." || name == ".." || name.contains("/") || name.contains("\n")
-            || name.contains("\r") || name.contains("\0") {
+        if name.isEmpty || name == "." || name == ".." || name.contains("/") {
             return "Bad playlist name"
         }
+        // Line breaks and NUL as mpd; the other controls would name a file
+        // no terminal shows as it is.
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "Bad playlist name" }
         if name.hasPrefix(".") { return "Bad playlist name: it may not start with '.' (a hidden file)" }
         if name.utf8.count > maxNameBytes { return "Bad playlist name: longer than \(maxNameBytes) bytes" }
         return nil

@@ -18,12 +18,21 @@ public struct Song: Equatable, Sendable, Codable {
     /// Further values added with `addtagid` (MPD tags are multi-valued),
     /// listed after the song's own tags.
     public var addedTags: [TagValue] = []
-    /// The most bytes (UTF-8) of values `addedTags` may hold in all: each
+    /// The most bytes `addedTags` may hold in all (`addedTagBytes`): each
     /// `addtagid` line is within 64 KiB, but a client could send lines
     /// without end (2,000 of 8 KiB once grew the daemon by 49 MiB).
     public static let maxAddedTagBytes = 65536
-    /// Bytes of UTF-8 in the values of `addedTags`.
-    public var addedTagBytes: Int { addedTags.reduce(0) { $0 + $1.value.utf8.count } }
+    /// What one added value costs beside its bytes: its name and a fixed
+    /// `tagOverheadBytes`, so that empty values are bounded too.
+    public static let tagOverheadBytes = 16
+    /// Bytes counted against `maxAddedTagBytes`: each added value's UTF-8
+    /// bytes, its tag name's and `tagOverheadBytes`.
+    public var addedTagBytes: Int { addedTags.reduce(0) { $0 + Song.cost(of: $1) } }
+
+    /// What `tag` counts against `maxAddedTagBytes`.
+    public static func cost(of tag: TagValue) -> Int {
+        tag.value.utf8.count + tag.name.utf8.count + tagOverheadBytes
+    }
     /// `Track`: the position on its disc, when known.
     public var track: UInt16?
     /// `Disc`: the disc number, when known.
@@ -108,6 +117,15 @@ public struct TagValue: Equatable, Sendable, Codable {
 }
 
 extension Song {
+    /// Whether `uri` names what previewd plays (`http(s)://` or `deezer:`):
+    /// a hand-edited playlist or state file may hold `file://`, `ftp://`
+    /// or a bare path, which the queue would take and then fail on with a
+    /// misleading error.
+    public static func isQueueable(_ uri: String) -> Bool {
+        let head = uri.prefix(8).lowercased()
+        return head.hasPrefix("http://") || head.hasPrefix("https://") || head.hasPrefix("deezer:")
+    }
+
     /// The song's artist and title, as the output names its stream.
     public var streamInfo: StreamInfo { StreamInfo(artist: artist, title: title) }
 }

@@ -69,8 +69,10 @@ public final class Server {
     /// - Throws: `SocketError` or `EngineError` when start-up fails.
     public func run() throws {
         try UnixListener.makeDirectories(options.stateDirectory)
-        do { try PrivateDirectory.narrow(options.stateDirectory) } catch {
-            log.warning("cannot make \(options.stateDirectory) private: \(error.reason)")
+        for directory in [options.stateDirectory, options.stateDirectory + "/playlists"] {
+            do { try PrivateDirectory.narrow(directory) } catch {
+                log.warning("cannot make \(directory) private: \(error.reason)")
+            }
         }
         // One daemon per state directory: a second one would restore the
         // same queue and overwrite the first one's state with its own.
