@@ -97,8 +97,8 @@ final class QueueStore {
     /// `edited` since the last save rewritten, songs out of order given new
     /// keys, songs gone deleted; one transaction.
     /// - Parameter version: the queue version `songs` are of.
-    /// - Throws: `.encoding` or `.database`; nothing is written then, and
-    ///   the next save writes this one's changes too.
+    /// - Throws: `.database`; nothing is written then, and the next save
+    ///   writes this one's changes too.
     @discardableResult
     func save(_ songs: [QueuedSong], version: UInt32) throws(StorageError) -> Written {
         let stored = songs.map { keys[$0.id] }

@@ -9,8 +9,8 @@ import PreviewStorage
 /// `positionInterval` (mpd's `state_file_interval`), so a crash loses at
 /// most that much of the position. The writes happen on a serial queue of
 /// their own, in order, and no client waits for them. A save that fails is
-/// logged, leaves the last good state in place, and is tried again every
-/// `retryInterval` until one succeeds.
+/// logged, leaves the last good state in place, and is tried again when
+/// the loop next turns, at most every `retryInterval`, until one succeeds.
 final class StateSaver {
     private let file: StateFiles
     private let controller: PlayerController
@@ -129,7 +129,7 @@ final class StateSaver {
             let written: StateFiles.Written
             do throws(StorageError) { written = try file.save(snapshot) } catch {
                 if !failing.flag.exchange(true, ordering: .relaxed) {
-                    log.error("state not saved: \(error); the last state saved stays, trying again every \(Int(StateSaver.retryInterval)) s")
+                    log.error("state not saved: \(error); the last state saved stays, trying again at most every \(Int(StateSaver.retryInterval)) s")
                 }
                 return
             }
