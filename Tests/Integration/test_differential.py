@@ -141,6 +141,13 @@ SESSIONS = {
     "plchanges-all": ADD3 + ["plchanges 0", "plchangesposid 0"],
     "playlistfind": ADD3 + ['playlistfind file "{u2}"', 'playlistsearch file "preview-03"',
                             "playlistfind bogus x", "playlistfind file"],
+    # issue 33: clients that start with the largest version get the whole queue.
+    "plchanges-any-uint32": ADD3 + ["plchanges 4294967295", "plchangesposid 4294967295", "plchanges 4294967296",
+                                    "plchanges -1", "plchanges 4294967295 1:2"],
+    # issue 33: `filename` is mpd's older name of `file` in filters.
+    "filename-alias": ADD3 + ['playlistfind filename "{u2}"', "playlistsearch \"(filename contains 'preview-03')\"",
+                              'search filename "zzz"', "count \"(filename == 'zzz')\"",
+                              "list filename \"(filename == 'zzz')\""],
     "prio": ADD3 + ["prio 10 0", "playlistinfo 0", "prio 256 0", "prio 1 7"],
     "rangeid": ['addid "{u1}"', "playlistinfo", "rangeid 999999 1:2"],
     "play-status": ADD3 + ["play 0", "#sleep 0.4", "status", "currentsong"],

@@ -131,3 +131,14 @@ import Testing
         }
     }
 }
+
+@Suite struct QueueVersionArgumentTests {
+    @Test func anyIntegerIsAVersionAsMPDReadsIt() throws {
+        #expect(try Arguments.version("0") == 0)
+        #expect(try Arguments.version("4294967295") == .max)
+        #expect(try Arguments.version("-1") == .max)  // strtoul's wrap
+        #expect(try Arguments.version("4294967296") == 0)  // the low 32 bits
+        #expect(try Arguments.version("99999999999999999999") == .max)
+        #expect(throws: ProtocolError(.argument, "Integer expected: abc")) { try Arguments.version("abc") }
+    }
+}

@@ -50,6 +50,20 @@ public enum Arguments {
         do { return try checkedUnsigned(text) } catch { throw error.protocolError }
     }
 
+    /// A queue version (`plchanges`): any integer, as mpd 0.23 reads it
+    /// (C's `strtoul`): a client may start from 4294967295, or -1, to get
+    /// the whole queue. Numbers wider than 32 bits keep their low 32 bits;
+    /// past 64 bits the largest version.
+    /// - Throws: `.argument` "Integer expected: X" for what is no integer.
+    public static func version(_ text: String) throws(ProtocolError) -> UInt32 {
+        if let v = Int64(text) { return UInt32(truncatingIfNeeded: v) }
+        do { _ = try checkedInteger(text) } catch {
+            if case .tooLarge = error { return .max }
+            throw error.protocolError
+        }
+        return .max
+    }
+
     /// A signed integer argument.
     /// - Throws: `.argument` "Integer expected: X".
     /// - Throws: "Number too large: X" beyond ±`Int32.max`.

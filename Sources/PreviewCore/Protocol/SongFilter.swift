@@ -57,7 +57,7 @@ public indirect enum SongFilter: Equatable, Sendable {
     static func tagNamed(_ name: String) throws(ProtocolError) -> Tag {
         switch name.lowercased() {
         case "any": return .any
-        case "file": return .file
+        case "file", "filename": return .file  // `filename`: mpd's older name
         case "base": return .base
         default:
             guard let tag = TagType(name: name) else { throw ProtocolError(.argument, "Unknown filter type") }

@@ -39,7 +39,7 @@ public struct TagList: Equatable, Sendable {
     ///   filter's own errors.
     public init(_ args: [String]) throws(ProtocolError) {
         guard let first = args.first else { throw ProtocolError(.argument, "too few arguments") }
-        if first.lowercased() == "file" {
+        if first.lowercased() == "file" || first.lowercased() == "filename" {  // `filename`: mpd's older name
             key = .file
         } else if let tag = TagType(name: first) {
             key = .tag(tag)

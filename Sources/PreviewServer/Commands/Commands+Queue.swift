@@ -107,9 +107,9 @@ extension Commands {
 
     static func handlePlchanges(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         let c = s.controller
-        let since = try Arguments.integer(call.args[0])
+        let since = try Arguments.version(call.args[0])
         let window = call.args.count > 1 ? try range(call.args[1], count: c.queueLength) : 0..<c.queueLength
-        for pos in c.queueChanges(since: UInt32(clamping: max(since, 0))) where window.contains(pos) {
+        for pos in c.queueChanges(since: since) where window.contains(pos) {
             call.reply.song(c.queuedSongs[pos], position: pos, tags: call.session.tags)
         }
         return .done
@@ -117,9 +117,9 @@ extension Commands {
 
     static func handlePlchangesposid(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         let c = s.controller
-        let since = try Arguments.integer(call.args[0])
+        let since = try Arguments.version(call.args[0])
         let window = call.args.count > 1 ? try range(call.args[1], count: c.queueLength) : 0..<c.queueLength
-        for pos in c.queueChanges(since: UInt32(clamping: max(since, 0))) where window.contains(pos) {
+        for pos in c.queueChanges(since: since) where window.contains(pos) {
             call.reply.field("cpos", pos)
             call.reply.field("Id", Int(c.queuedSongs[pos].id))
         }
