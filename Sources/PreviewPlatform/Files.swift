@@ -9,7 +9,7 @@ public enum AtomicFile {
     ///   (`open`, `write`, `fsync`, `rename`) and whose `path` is the
     ///   temporary file; the temporary file is removed.
     public static func write(_ bytes: [UInt8], to path: String) throws(SystemError) {
-        let temp = path + ".tmp-\(getpid())"
+        let temp = path + temporarySuffix + "\(getpid())"
         let fd = try Syscall.call("open", path: temp) { open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
         let file = OwnedDescriptor(FileDescriptor(rawValue: fd))
         do throws(SystemError) {
@@ -26,6 +26,37 @@ public enum AtomicFile {
             throw error
         }
         syncDirectory(of: path)
+    }
+
+    /// What a temporary file adds to its target's name, before the PID.
+    static let temporarySuffix = ".tmp-"
+
+    /// Removes every temporary file (`NAME.tmp-PID`) in `directories` whose
+    /// PID is not this process's: a `write` cut short between the temporary
+    /// file and the rename (`kill -9`) leaves one, and nothing else would
+    /// ever remove it. Call it where no other process writes these
+    /// directories (previewd holds the state directory's lock).
+    /// - Returns: the paths removed.
+    public static func removeStaleTemporaries(in directories: [String]) -> [String] {
+        let own = getpid()
+        var removed: [String] = []
+        for directory in directories {
+            for name in (try? FileSystem.entries(ofDirectory: directory)) ?? [] {
+                guard let pid = writerPID(ofTemporary: name), pid != own else { continue }
+                let path = directory + "/" + name
+                guard FileSystem.kind(ofLink: path) == .regular, (try? FileSystem.remove(path)) != nil else { continue }
+                removed.append(path)
+            }
+        }
+        return removed
+    }
+
+    /// The PID in a temporary file's name `BASE.tmp-PID`, or nil for any other name.
+    static func writerPID(ofTemporary name: String) -> Int32? {
+        guard let mark = name.ranges(of: temporarySuffix).last, mark.lowerBound > name.startIndex else { return nil }
+        let digits = name[mark.upperBound...]
+        guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int32(digits)
     }
 
     /// fsync(2) of the directory holding `path`, so a rename or unlink in

@@ -69,3 +69,18 @@ import Testing
         #expect(Log.redacted("no key here") == "no key here")
     }
 }
+
+@Suite struct StaleTemporaryTests {
+    @Test func onlyOtherWritersTemporariesAreRemoved() throws {
+        #expect(AtomicFile.writerPID(ofTemporary: "state.json.tmp-4242") == 4242)
+        #expect(AtomicFile.writerPID(ofTemporary: "mix.m3u.tmp-12") == 12)
+        for name in ["keep.tmp-notapid.m3u", ".tmp-12", "state.json", "x.tmp-", "x.tmp-99999999999"] {
+            #expect(AtomicFile.writerPID(ofTemporary: name) == nil, "\(name)")
+        }
+        let dir = temporaryDirectory()
+        defer { clean(dir) }
+        for name in ["a.json.tmp-4194301", "b.json.tmp-\(getpid())", "c.json"] { try AtomicFile.write([1], to: dir + "/" + name) }
+        #expect(AtomicFile.removeStaleTemporaries(in: [dir, dir + "/missing"]) == [dir + "/a.json.tmp-4194301"])
+        #expect(Set(try FileSystem.entries(ofDirectory: dir)) == [".", "..", "b.json.tmp-\(getpid())", "c.json"])
+    }
+}

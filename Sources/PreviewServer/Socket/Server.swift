@@ -84,7 +84,7 @@ public final class Server {
             throw SocketError(message: "state directory \(options.stateDirectory): \(error)")
         }
         defer { withExtendedLifetime(lock) {} }
-        for path in StaleTemporaryFiles.remove(in: [options.stateDirectory, options.stateDirectory + "/playlists"]) {
+        for path in AtomicFile.removeStaleTemporaries(in: [options.stateDirectory, options.stateDirectory + "/playlists"]) {
             log.info("removed \(path), left by a save that was cut short")
         }
         let listener = try listen()

@@ -1,3 +1,4 @@
+import PreviewCore
 import PreviewPlatform
 
 /// A failure to set up or use a socket, with errno's text.
@@ -73,8 +74,8 @@ final class UnixListener {
 
     /// mkdir -p for the socket's directory; directories it creates are 0700.
     static func makeDirectories(parentOf path: String) throws(SocketError) {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
-        try makeDirectories(String(path[..<slash]))
+        guard let directory = SocketPath.directory(of: path) else { return }
+        try makeDirectories(directory)
     }
 
     /// mkdir -p `dir` with mode 0700 for the directories it creates.
