@@ -17,7 +17,7 @@ import PreviewPlatform
 /// touches its own rows. `album_tags` and `added_tags` are JSON of their
 /// Codable types, encoded once per album and decoded once per distinct
 /// value. Written only from one thread at a time (the state saver's).
-final class QueueStore {
+package final class QueueStore {
     /// The database file.
     let path: String
     private let db: SQLiteDatabase
@@ -30,9 +30,10 @@ final class QueueStore {
     /// The queue version of the last save: entries `edited` after it are rewritten.
     private var savedVersion: UInt32 = 0
 
-    /// What one `save` wrote, for the log and the tests.
-    struct Written: Equatable {
-        var inserted = 0, updated = 0, reordered = 0, deleted = 0
+    /// What one `save` wrote, for the log and the tests: rows inserted,
+    /// rewritten, given a new order key, deleted.
+    package struct Written: Equatable, Sendable {
+        package var inserted = 0, updated = 0, reordered = 0, deleted = 0
     }
 
     /// Opens or creates the database and its table.
@@ -164,6 +165,8 @@ final class QueueStore {
         try bind(song.duration, at: 7, to: row)
         try bind(song.track.map(Int.init), at: 8, to: row)
         try bind(song.disc.map(Int.init), at: 9, to: row)
+        // Strings, integers and booleans only: JSONEncoder cannot fail on
+        // these, so `try?` loses nothing.
         if let tags = song.albumTags {
             let id = ObjectIdentifier(tags)
             if albums[id] == nil { albums[id] = (try? encoder.encode(tags)).map(Array.init) ?? [] }

@@ -29,9 +29,8 @@ package final class StateFiles: @unchecked Sendable {
     package struct Written: Equatable, Sendable {
         /// Bytes of `state.json`.
         package var stateBytes = 0
-        /// Rows of `queue.sqlite` inserted, rewritten, given a new order
-        /// key and deleted; all zero when the queue did not change.
-        package var inserted = 0, updated = 0, reordered = 0, deleted = 0
+        /// Rows of `queue.sqlite`; all zero when the queue did not change.
+        package var rows = QueueStore.Written()
     }
 
     /// - Parameters: directory: the state directory; log: for files set aside.
@@ -96,11 +95,7 @@ package final class StateFiles: @unchecked Sendable {
                 try store.removeAll()
             }
             if needsMigration || storedQueueVersion != state.queueVersion {
-                let rows = try store.save(state.queue, version: state.queueVersion)
-                written.inserted = rows.inserted
-                written.updated = rows.updated
-                written.reordered = rows.reordered
-                written.deleted = rows.deleted
+                written.rows = try store.save(state.queue, version: state.queueVersion)
                 storedQueueVersion = state.queueVersion
             }
             small.queue = []

@@ -96,7 +96,7 @@ import Testing
         let loaded = try #require(files.load())
         #expect(files.needsMigration && loaded.queue == q.songs)
         let written = try files.save(loaded)
-        #expect(written.inserted == 20 && written.stateBytes < 1000)
+        #expect(written.rows.inserted == 20 && written.stateBytes < 1000)
         // The next start reads the queue from queue.sqlite.
         let again = StateFiles(directory: dir, log: Log(level: .error))
         let restored = try #require(again.load())

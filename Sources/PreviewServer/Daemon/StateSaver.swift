@@ -135,12 +135,13 @@ final class StateSaver {
             }
             if failing.flag.exchange(false, ordering: .relaxed) { log.info("state saved again") }
             // Encoding a long queue leaves megabytes free in this thread's heap.
-            if snapshot.queue.count >= StateSaver.largeQueue && written.inserted + written.updated >= StateSaver.largeQueue {
+            let rows = written.rows
+            if rows.inserted + rows.updated >= StateSaver.largeQueue {
                 Heap.releaseFreePages()
             }
             let ms = Int(((SystemClock.monotonicSeconds() - start) * 1000).rounded())
             log.debug("state saved: \(snapshot.queue.count) songs, state.json \(written.stateBytes) bytes, queue rows "
-                      + "+\(written.inserted) ~\(written.updated) order \(written.reordered) -\(written.deleted), in \(ms) ms")
+                      + "+\(rows.inserted) ~\(rows.updated) order \(rows.reordered) -\(rows.deleted), in \(ms) ms")
         }
         if force { queue.sync {} }
     }
