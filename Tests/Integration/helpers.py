@@ -9,6 +9,7 @@ import json
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import threading
 import time
@@ -204,6 +205,20 @@ def restart(d, http, **kw):
     d.log_file.close()
     os.rename(d.log_path, d.log_path + ".1")
     return Daemon(d.tmp, http, **kw)
+
+
+def restart_with_edited_queue(root, http, add, sql):
+    """A daemon in `root` that ran `add` and stopped, then `sql` run on its
+    queue.sqlite (as a user or damage would edit it), then a new daemon on
+    the same directory: returned running."""
+    d = Daemon(root, http)
+    try:
+        assert d.client().cmd(add)[-1] == "OK"
+    finally:
+        d.close()
+    with sqlite3.connect(os.path.join(str(root), "state", "queue.sqlite")) as db:
+        db.execute(sql)
+    return Daemon(root, http)
 
 
 def play_uris(daemon, uris):

@@ -12,7 +12,7 @@ import threading
 
 import pytest
 
-from helpers import PREVIEWCTL, PREVIEWD, Daemon, playlist_file
+from helpers import PREVIEWCTL, PREVIEWD, Daemon, playlist_file, restart_with_edited_queue
 
 # Durations that read as numbers but that no song can have. The first is
 # the file that crashed the daemon (issue 13).
@@ -112,14 +112,7 @@ def test_a_state_file_with_a_number_out_of_range_is_set_aside(tmp_path, http, ch
 
 def test_a_queue_row_with_a_number_out_of_range_is_set_aside(tmp_path, http):
     root = tmp_path / "d"
-    d = Daemon(root, http)
-    try:
-        assert d.client().cmd('addid "http://127.0.0.1:1/a.mp3"') == ["Id: 1", "OK"]
-    finally:
-        d.close()
-    with sqlite3.connect(root / "state" / "queue.sqlite") as db:  # edited by hand, or damaged
-        db.execute("UPDATE songs SET duration = 1e300")
-    d = Daemon(root, http)
+    d = restart_with_edited_queue(root, http, 'addid "http://127.0.0.1:1/a.mp3"', "UPDATE songs SET duration = 1e300")
     try:
         c = d.client()
         assert c.fields("status")["playlistlength"] == "0"
