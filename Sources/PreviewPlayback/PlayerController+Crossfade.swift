@@ -16,6 +16,19 @@ extension PlayerController {
         notify(.options)
     }
 
+    /// `mixrampdb DB`: kept with the state and shown in `status`.
+    package func setMixRampDecibels(_ db: Float) {
+        mixRamp.decibels = db
+        notify(.options)
+    }
+
+    /// `mixrampdelay SECONDS`: kept with the state and shown in `status`
+    /// while above 0.
+    package func setMixRampDelay(_ seconds: Float) {
+        mixRamp.delaySeconds = seconds
+        notify(.options)
+    }
+
     /// Names the next song to the engine for a fade, or forgets it: only
     /// while a song plays audibly, crossfade is on, and the next song in
     /// play order is prefetched (listed with its URL).

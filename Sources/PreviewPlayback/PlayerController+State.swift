@@ -9,7 +9,9 @@ extension PlayerController {
         SavedState(queue: queue.songs, queueVersion: queue.version, nextID: queue.upcomingID,
                    current: player.current, state: player.state, elapsed: player.state == .stop ? 0 : elapsed,
                    modes: player.modes, volume: volume, outputEnabled: outputEnabled, replayGainMode: replayGainMode,
-                   crossfade: streams.crossfadeSeconds)
+                   crossfade: streams.crossfadeSeconds,
+                   mixRampDecibels: mixRamp.decibels.isFinite ? Double(mixRamp.decibels) : nil,
+                   mixRampDelay: mixRamp.delayIsOn && mixRamp.delaySeconds.isFinite ? Double(mixRamp.delaySeconds) : nil)
     }
 
     /// Restores saved state at start-up: paused at the same place, or playing
@@ -18,6 +20,9 @@ extension PlayerController {
         queue = Queue(restoring: SongInterning.shared(saved.queue), nextID: saved.nextID, version: saved.queueVersion, maxLength: queue.maxLength)
         restoreSettings(volume: saved.volume, outputEnabled: saved.outputEnabled, replayGainMode: saved.replayGainMode)
         streams.crossfadeSeconds = Crossfade.clamped(saved.crossfade ?? 0)
+        mixRamp = MixRamp()
+        if let db = saved.mixRampDecibels { mixRamp.decibels = Float(db) }
+        if let delay = saved.mixRampDelay { mixRamp.delaySeconds = Float(delay) }
         var state = saved.state
         if state == .play && !playing { state = .pause }
         if state == .pause && playing { state = .play }

@@ -54,6 +54,8 @@ package final class PlayerController {
     package private(set) var changeCount = 0
     /// The stream being played and its bookkeeping (`StreamLifecycle.swift`).
     var streams = StreamLifecycle()
+    /// `mixrampdb` and `mixrampdelay`: kept and shown, not applied (`MixRamp`).
+    package internal(set) var mixRamp = MixRamp()
     /// Shuffles the queue (`shuffle`); seeded from the random source given.
     var shuffleSource: SplitMix64
 

@@ -63,6 +63,8 @@ package final class Library {
     /// Position in `stored` by URI.
     private var index: [String: Int] = [:]
     private var cachedSongs: [Song]?
+    /// Unix seconds each song's entry was added, by song URI (built with `cachedSongs`).
+    private var cachedAdded: [String: Int] = [:]
     private var cachedSummary: Summary?
     /// Where changes go, or why the database could not be opened (each
     /// change fails with that then).
@@ -95,14 +97,25 @@ package final class Library {
     /// change: `list`, `find`, `search` and `count` may read it per command.
     package var songs: [Song] {
         if let cachedSongs { return cachedSongs }
-        var seen = Set<String>(minimumCapacity: stored.count)
+        var added: [String: Int] = [:]
         var out: [Song] = []
         out.reserveCapacity(stored.count)
         for entry in stored.reversed() {
-            for song in entry.songs where seen.insert(song.uri).inserted { out.append(song) }
+            for song in entry.songs where added[song.uri] == nil {
+                added[song.uri] = entry.added
+                out.append(song)
+            }
         }
         cachedSongs = out
+        cachedAdded = added
         return out
+    }
+
+    /// When the Library entry holding the song `uri` was added (the newest
+    /// such entry), Unix seconds; nil when no entry holds it.
+    package func added(_ uri: String) -> Int? {
+        _ = songs
+        return cachedAdded[uri]
     }
 
     /// `stats`' figures, built once per change.

@@ -22,14 +22,19 @@ package struct SavedState: Codable, Equatable {
     package var replayGainMode: String
     /// Seconds of crossfade (absent in files from before it existed).
     package var crossfade: Int?
+    /// `mixrampdb` in dB, when finite (JSON has no infinity).
+    package var mixRampDecibels: Double?
+    /// `mixrampdelay` in seconds, while MixRamp is on (above 0).
+    package var mixRampDelay: Double?
     /// Songs in `queue.sqlite` when this file was written (format 2 only):
     /// a start that finds another count says so.
     package var queueLength: Int?
 
-    /// - Parameters: elapsed: seconds into `current`; crossfade: seconds.
+    /// - Parameters: elapsed: seconds into `current`; crossfade: seconds;
+    ///   mixRampDecibels: dB; mixRampDelay: seconds.
     package init(queue: [QueuedSong], queueVersion: UInt32, nextID: SongID, current: SongID?, state: PlaybackState,
                  elapsed: Double, modes: PlaybackModes, volume: Int, outputEnabled: Bool, replayGainMode: String,
-                 crossfade: Int?) {
+                 crossfade: Int?, mixRampDecibels: Double? = nil, mixRampDelay: Double? = nil) {
         self.queue = queue
         self.queueVersion = queueVersion
         self.nextID = nextID
@@ -41,6 +46,8 @@ package struct SavedState: Codable, Equatable {
         self.outputEnabled = outputEnabled
         self.replayGainMode = replayGainMode
         self.crossfade = crossfade
+        self.mixRampDecibels = mixRampDecibels
+        self.mixRampDelay = mixRampDelay
     }
 }
 

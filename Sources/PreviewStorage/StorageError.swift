@@ -32,6 +32,8 @@ package enum StorageError: Error, Equatable {
     case notLibraryItem(String)
     /// The URI (canonical) is not saved in the Library.
     case notInLibrary(String)
+    /// A new sticker past `StickerStore.maxStickers` (the bound).
+    case stickerLimit(Int)
 }
 
 extension StorageError: CustomStringConvertible {
@@ -59,6 +61,8 @@ extension StorageError: CustomStringConvertible {
             return ProtocolError(.argument, "\(text) is not an album, a track or an artist: the library holds "
                 + "deezer:album:ID, deezer:track:ID and deezer:artist:ID")
         case .notInLibrary(let uri): return ProtocolError(.noExist, "\(uri) is not in the library")
+        case .stickerLimit(let n):
+            return ProtocolError(.argument, "too many stickers (at most \(n)): delete some first")
         }
     }
 

@@ -57,6 +57,7 @@ def mpd(tmp_path_factory, http):
 music_directory "{root}/music"
 playlist_directory "{root}/playlists"
 db_file "{root}/db"
+sticker_file "{root}/sticker.sql"
 log_file "{root}/log"
 pid_file "{root}/pid"
 bind_to_address "{sock}"
@@ -77,5 +78,10 @@ audio_output {{
             assert proc.poll() is None, (root / "log").read_text() if (root / "log").exists() else "mpd died"
             return False
     wait_for(answers, timeout=20, what="mpd to start")
+    # The files in the database, for the sessions that name them (stickers).
+    c = Client(str(sock))
+    c.cmd("update")
+    wait_for(lambda: "updating_db" not in c.fields("status"), timeout=10, what="mpd's database update")
+    c.close()
     yield str(sock)
     stop_process(proc, signal.SIGTERM)

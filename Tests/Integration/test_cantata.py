@@ -128,10 +128,16 @@ def test_cantata_under_xvfb_shows_the_queue_and_reads_the_whole_cover(daemon_fac
     assert covers[:2] == ['albumart "deezer:track:3135553/" 0', 'albumart "deezer:track:3135553/" 8192'], lines
     for line in CANTATA_START[:3] + ["playlistinfo", "currentsong", "outputs", "tagtypes", "commands"]:
         assert line in lines, (line, lines)
-    # Only what mpd refuses too (see the replay below) is refused.
+    # Only what mpd refuses too (see the replay below) is refused; with
+    # stickers listed in `commands`, Cantata asks for the queued songs'
+    # ratings, and an unrated song has none, as on mpd.
     acks = [l for l in lines if l.startswith("<- ")]
     assert set(acks) <= {"<- ACK [2@0] {lsinfo} Unsupported URI scheme",
-                         "<- ACK [50@0] {listplaylistinfo} No such playlist"}, acks
+                         "<- ACK [50@0] {listplaylistinfo} No such playlist",
+                         "<- ACK [50@0] {sticker} no such sticker"}, acks
+    asked = [l for l in lines if l.startswith("sticker ")]
+    assert 'sticker get song "deezer:track:3135553" rating' in asked, lines
+    assert all(re.fullmatch(r'sticker get song "deezer:track:\d+" rating', l) for l in asked), asked
 
 
 def ack_code(reply):

@@ -63,12 +63,15 @@ EVERY_TAG = ["Artist", "ArtistSort", "Album", "AlbumSort", "AlbumArtist", "Album
              "MUSICBRAINZ_RELEASETRACKID", "MUSICBRAINZ_WORKID", "file", "genre", "albumartist"]
 
 RESET = ["clearerror", "clear", "stop", "repeat 0", "random 0", "single 0", "consume 0", "setvol 100",
-         "replay_gain_mode off", "enableoutput 0"]
+         "replay_gain_mode off", "enableoutput 0", "mixrampdb 0", "mixrampdelay nan"]
 
 
 def run_session(path, steps, urls):
     """Runs `steps` on fresh connections to the server at `path`; returns
-    the normalised transcript."""
+    the normalised transcript. Values of `urls` that name the same song
+    differently on each side (`{s1}`: a file of mpd's database, a Deezer
+    track of previewd's) become their label in `file:` lines."""
+    labels = {v: "{" + k + "}" for k, v in urls.items() if k.startswith("s")}
     clients = {}
 
     def client(name):
@@ -107,8 +110,10 @@ def run_session(path, steps, urls):
             transcript += normalise(c.reply(), ids)
             continue
         c.send(line + "\n")
-        transcript.append(f"{who}> {line}")
-        transcript += normalise(c.reply(), ids)
+        shown = " ".join(labels.get(word, word) for word in line.split(" "))
+        transcript.append(f"{who}> {shown}")
+        transcript += [f"file: {labels[l[6:]]}" if l.startswith("file: ") and l[6:] in labels else l
+                       for l in normalise(c.reply(), ids)]
     for c in clients.values():
         c.close()
     return transcript
@@ -221,6 +226,39 @@ SESSIONS = {
         "list Genre \"(genre == 'x')\" group Label"],
     "albumart-slash": ['albumart "{u1}/" 0', 'albumart "{u1}" 0', 'albumart "nowhere/" 0'],
     "search-file": ['search file "zzz"', 'find file "zzz"', "search \"(file contains 'zzz')\""],
+    # issue 33: the rest of mpd's commands. `{s1}`..`{s3}` are songs of each
+    # side's database (mpd's files, previewd's Deezer tracks).
+    "sticker": ["sticker delete song {s1}", "sticker get song {s1} rating", "sticker set song {s1} rating 5",
+                "sticker get song {s1} rating", "sticker list song {s1}", "sticker set song {s2} rating 2",
+                'sticker set song {s2} "a b" x', "sticker set song {s2} a=b x", "sticker list song {s2}",
+                'sticker find song "" rating', 'sticker find song "" rating = 5', 'sticker find song "" rating > 3',
+                'sticker find song "" rating < 3', 'sticker find song "" rating ~ 3', 'sticker find song "" nosuch',
+                "sticker delete song {s1} nosuch", "sticker delete song {s1} rating", "sticker delete song {s1}",
+                "sticker list song {s1}", "sticker set song {s3} r \"\"", "sticker get song {s3} r",
+                "sticker find song \"\" r = \"\"", "sticker delete song {s2}", "sticker delete song {s3}"],
+    "sticker-errors": ["sticker get album x y", "sticker bogus song a", "sticker get song", "sticker get song {s1}",
+                       'sticker set song "nosuch.mp3" rating 5', 'sticker set song "" r 1',
+                       'sticker set song "http://127.0.0.1:1/x.mp3" rating 5', "sticker list song nosuch.mp3",
+                       "sticker find song {s1} rating x 1"],
+    "sticker-idle": ["idle sticker &", "B sticker set song {s1} n 1", "#read", "B sticker delete song {s1}"],
+    "mixramp": ["mixrampdb -17", "mixrampdelay 2", "status", "mixrampdelay nan", "mixrampdelay -1", "status",
+                "mixrampdb x", "mixrampdelay y", "mixrampdb 1.5", "mixrampdelay 1.25", "status", "mixrampdb 1e3",
+                "status", "mixrampdb", "mixrampdelay 0", "status"],
+    "mixramp-idle": ["idle options &", "B mixrampdb -3", "#read"],
+    "outputset": ["outputset 0 a b", "outputset 0 dop 1", "outputset 5 a b", "outputset 0 a", "outputset x a b"],
+    "partitions": ["listpartitions", "partition default", "partition x", "newpartition default",
+                   'newpartition "a b"', 'newpartition ""', "newpartition a/b", "delpartition nosuch",
+                   "delpartition default", 'delpartition "a b"', "moveoutput x", "moveoutput null", "status"],
+    "readcomments": ['readcomments "{u1}"', "readcomments {s1}", "readcomments nosuch"],
+    "filter-times-and-formats": ["find \"(modified-since 'x')\"", "find \"(modified-since '2099-01-01')\"",
+                                 "find \"(modified-since '2099-01-01T00:00:00Z')\"", "find modified-since 4000000000",
+                                 "find modified-since abc", "find \"(modified-since== '1')\"",
+                                 "find \"(AudioFormat == 'x')\"", "find \"(AudioFormat != '44100:16:2')\"",
+                                 "find \"(AudioFormat == '44100:*:2')\"", "find \"(AudioFormat =~ '44100:16')\"",
+                                 "find \"(AudioFormat == '44100:16:2')\"", "find \"(audioformat =~ '*:f:*')\"",
+                                 "find \"(AudioFormat == '0:16:2')\"", "find \"(AudioFormat == '44100:16:0')\"",
+                                 "find \"(bogus == 'x')\"", "count \"(modified-since '2099-01-01')\"",
+                                 "playlistfind \"(modified-since '2099-01-01')\""],
 }
 
 
@@ -231,8 +269,8 @@ def test_enough_sessions():
 @pytest.mark.parametrize("name", sorted(SESSIONS))
 def test_same_replies_as_mpd(name, mpd, previewd, http):
     urls = {f"u{i}": f"{http}/corpus/preview-0{i}.mp3" for i in (1, 2, 3)}
-    expected = run_session(mpd, SESSIONS[name], urls)
-    actual = run_session(previewd, SESSIONS[name], urls)
+    expected = run_session(mpd, SESSIONS[name], urls | {f"s{i}": f"preview-0{i}.mp3" for i in (1, 2, 3)})
+    actual = run_session(previewd, SESSIONS[name], urls | {f"s{i}": f"deezer:track:{i}" for i in (1, 2, 3)})
     assert actual == expected
 
 

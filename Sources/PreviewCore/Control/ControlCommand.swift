@@ -252,22 +252,8 @@ public enum ControlFormat {
     }
 
     /// Unix seconds of an ISO 8601 UTC time `YYYY-MM-DDTHH:MM:SSZ`, for
-    /// years 0 to 9999; nil for anything else.
-    public static func unixTime(iso text: String) -> Int? {
-        let parts = text.split(whereSeparator: { "-T:Z".contains($0) }).compactMap { Int($0) }
-        guard parts.count == 6, (0...9999).contains(parts[0]), (1...12).contains(parts[1]), (1...31).contains(parts[2]),
-              (0...23).contains(parts[3]), (0...59).contains(parts[4]), (0...60).contains(parts[5]) else { return nil }
-        var (y, m) = (parts[0], parts[1])
-        // Days from civil (proleptic Gregorian), as in Howard Hinnant's algorithm.
-        y -= m <= 2 ? 1 : 0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        m = m > 2 ? m - 3 : m + 9
-        let doy = (153 * m + 2) / 5 + parts[2] - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146097 + doe - 719468
-        return days * 86400 + parts[3] * 3600 + parts[4] * 60 + parts[5]
-    }
+    /// years 0 to 9999; nil for anything else (`ISO8601.unixSeconds`).
+    public static func unixTime(iso text: String) -> Int? { ISO8601.unixSeconds(text) }
 
     /// The three-line status: song, state with progress, modes.
     public static func status(status: [String: String], song: [String: String]) -> String {

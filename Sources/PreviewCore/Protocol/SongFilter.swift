@@ -20,6 +20,17 @@ public indirect enum SongFilter: Equatable, Sendable {
     case and([SongFilter])
     /// `(!FILTER)`.
     case not(SongFilter)
+    /// `(modified-since 'TIME')` and mpd 0.24's `(added-since 'TIME')`:
+    /// songs that entered the Library at or after Unix seconds TIME. A
+    /// catalog song does not change once added, so both read the time the
+    /// Library entry holding it was saved; a song outside the Library has
+    /// none and never matches.
+    case addedSince(Int)
+    /// `(AudioFormat == 'R:B:C')` or `(AudioFormat =~ 'MASK')`: the text as
+    /// given, checked as mpd checks it. A song's format is known only once
+    /// it is decoded, and songs are listed before that, so it never
+    /// matches, as mpd's songs of unknown format never do.
+    case audioFormat(String)
 
     /// The deepest nesting of parentheses an expression may have. The parser
     /// recurses once a level, so a bound keeps a hostile line (25,000 levels
@@ -47,11 +58,45 @@ public indirect enum SongFilter: Equatable, Sendable {
         var parts: [SongFilter] = []
         var i = 0
         while i < args.count {
+            if args[i] == "modified-since" || args[i] == "added-since" {
+                parts.append(.addedSince(try time(args[i + 1])))
+                i += 2
+                continue
+            }
             let tag = try tagNamed(args[i])
             parts.append(.compare(tag, foldCase ? .contains : .equals, args[i + 1], foldCase: foldCase))
             i += 2
         }
         return parts.count == 1 ? parts[0] : .and(parts)
+    }
+
+    /// `modified-since`'s value: ISO 8601 (`ISO8601.unixSeconds`) or whole
+    /// Unix seconds, as mpd reads it.
+    /// - Throws: `.argument` "Failed to parse date" (mpd's words).
+    static func time(_ text: String) throws(ProtocolError) -> Int {
+        if let seconds = ISO8601.unixSeconds(text) { return seconds }
+        if !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let seconds = Int(text) { return seconds }
+        throw ProtocolError(.argument, "Failed to parse date")
+    }
+
+    /// Checks an `AudioFormat` value as mpd's parser does (`RATE:BITS:CHANNELS`,
+    /// `*` for any part in a mask), with its error texts.
+    static func checkAudioFormat(_ text: String, mask: Bool) throws(ProtocolError) {
+        let parts = text.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        func any(_ part: Substring) -> Bool { mask && part == "*" }
+        guard any(parts[0]) || UInt32(parts[0]) != nil else { throw ProtocolError(.argument, "Failed to parse the sample rate") }
+        if let rate = UInt32(parts[0]), rate == 0 || rate > 768_000 * 16 {
+            throw ProtocolError(.argument, "Invalid sample rate: \(rate)")
+        }
+        guard parts.count > 1 else { throw ProtocolError(.argument, "Sample format missing") }
+        guard any(parts[1]) || ["8", "16", "24", "32", "f", "dsd"].contains(parts[1]) else {
+            throw ProtocolError(.argument, "Failed to parse the sample format")
+        }
+        guard parts.count > 2 else { throw ProtocolError(.argument, "Channel count missing") }
+        guard any(parts[2]) || UInt8(parts[2]) != nil else { throw ProtocolError(.argument, "Failed to parse the channel count") }
+        if let channels = UInt8(parts[2]), channels == 0 || channels > 8 {
+            throw ProtocolError(.argument, "Invalid channel count: \(channels)")
+        }
     }
 
     static func tagNamed(_ name: String) throws(ProtocolError) -> Tag {
@@ -67,10 +112,14 @@ public indirect enum SongFilter: Equatable, Sendable {
 
     /// Whether `song` passes. With `baseHolds`, every `base` comparison
     /// passes: for songs fetched as the contents of that base.
-    public func matches(_ song: Song, baseHolds: Bool = false) -> Bool {
+    /// `added` gives the Unix seconds a song entered the Library (nil:
+    /// not in it), for `addedSince`.
+    public func matches(_ song: Song, baseHolds: Bool = false, added: (String) -> Int? = { _ in nil }) -> Bool {
         switch self {
-        case .and(let parts): return parts.allSatisfy { $0.matches(song, baseHolds: baseHolds) }
-        case .not(let inner): return !inner.matches(song, baseHolds: baseHolds)
+        case .and(let parts): return parts.allSatisfy { $0.matches(song, baseHolds: baseHolds, added: added) }
+        case .not(let inner): return !inner.matches(song, baseHolds: baseHolds, added: added)
+        case .addedSince(let time): return added(song.uri).map { $0 >= time } ?? false
+        case .audioFormat: return false
         case .compare(let tag, let op, let value, let foldCase):
             let candidates: [String]
             switch tag {
@@ -96,12 +145,22 @@ public indirect enum SongFilter: Equatable, Sendable {
         }
     }
 
+    /// Whether only Library songs can match: a time or format every match
+    /// must have, which no catalog song has.
+    public var needsLibrary: Bool {
+        switch self {
+        case .and(let parts): return parts.contains(where: \.needsLibrary)
+        case .addedSince, .audioFormat: return true
+        case .not, .compare: return false
+        }
+    }
+
     /// The positive constraints, for building a catalog search: tag and value
     /// pairs that every match must satisfy.
     public var requirements: [(Tag, String)] {
         switch self {
         case .and(let parts): return parts.flatMap(\.requirements)
-        case .not: return []
+        case .not, .addedSince, .audioFormat: return []
         case .compare(let tag, let op, let value, _):
             return op == .notEquals ? [] : [(tag, value)]
         }
@@ -160,7 +219,26 @@ private struct ExpressionParser {
         }
         let tagName = word()
         guard !tagName.isEmpty else { throw ProtocolError(.argument, "Tag name expected") }
-        let tag = try SongFilter.tagNamed(tagName)
+        if tagName == "modified-since" || tagName == "added-since" {
+            skipSpace()
+            let value = try quoted()
+            try expect(")")
+            return .addedSince(try SongFilter.time(value))
+        }
+        if tagName.lowercased() == "audioformat" {
+            skipSpace()
+            let opText = word(operator: true)
+            guard opText == "==" || opText == "=~" else { throw ProtocolError(.argument, "'==' or '=~' expected") }
+            skipSpace()
+            let value = try quoted()
+            try SongFilter.checkAudioFormat(value, mask: opText == "=~")
+            try expect(")")
+            return .audioFormat(value)
+        }
+        let tag: SongFilter.Tag
+        do { tag = try SongFilter.tagNamed(tagName) } catch {
+            throw ProtocolError(.argument, "Unknown filter type: \(tagName)")  // mpd names it here, not in pairs
+        }
         skipSpace()
         if tag == .base {
             // `(base 'URI')` has no operator.

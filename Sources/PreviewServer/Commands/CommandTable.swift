@@ -27,6 +27,9 @@ final class CommandCall {
     var listing: SongListing?
     /// Set by the session for `.pending` handlers; nil error means success.
     var onFinish: ((ProtocolError?) -> Void)?
+    /// Set by a handler that answers with another's reply cut down
+    /// (`listfiles` from `lsinfo`): applied to the reply's bytes when taken.
+    var replyFilter: (([UInt8]) -> [UInt8])?
 
     init(args: [String], session: SessionState) {
         self.args = args
@@ -38,7 +41,7 @@ final class CommandCall {
     func takeReply() -> [UInt8] {
         let bytes = reply.bytes
         reply = Reply()
-        return bytes
+        return replyFilter?(bytes) ?? bytes
     }
 
     /// The listing after the reply, leaving none.
@@ -54,6 +57,7 @@ final class CommandCall {
         reply = Reply()
         listing = nil
         onFinish = nil
+        replyFilter = nil
         earlyResult = nil
     }
 

@@ -33,8 +33,8 @@ extension Commands {
     }
 
     // What the server offers, for clients that ask before using it: the
-    // commands refused (`notcommands`: none), URL handlers and decoders.
-    // `config` and `password` are refused in mpd's words.
+    // commands refused (`notcommands`: none), URL handlers and decoders;
+    // `config` has nothing to say, and `password` is refused in mpd's words.
 
     static func handleNotcommands(_: CommandCall, _ s: Services) throws -> CommandOutcome {
         return .done
@@ -52,8 +52,11 @@ extension Commands {
         return .done
     }
 
+    /// `config`: mpd answers it on a local socket only, and previewd has no
+    /// other; with no music directory there is nothing to report (mpd
+    /// without storage answers the same).
     static func handleConfig(_: CommandCall, _ s: Services) throws -> CommandOutcome {
-        throw ProtocolError(.permission, "Command only permitted to local clients")
+        return .done
     }
 
     static func handlePassword(_: CommandCall, _ s: Services) throws -> CommandOutcome {
@@ -61,15 +64,57 @@ extension Commands {
         throw ProtocolError(.password, "incorrect password")
     }
 
-    /// One player, so one partition: mpd 0.22's `default` (Cantata asks).
+    // Storage: previewd mounts nothing and finds no neighbours, so both
+    // lists are empty, as on an mpd without storage or neighbor plugins.
+
+    static func handleListmounts(_: CommandCall, _ s: Services) throws -> CommandOutcome {
+        return .done
+    }
+
+    static func handleListneighbors(_: CommandCall, _ s: Services) throws -> CommandOutcome {
+        return .done
+    }
+
+    // Partitions: one player, so one partition, `default` (Cantata and
+    // ncmpc ask). Making another is refused with mpd's own ACK for a full
+    // instance; names and `default` are checked first, in mpd's words.
+
     static func handleListpartitions(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         call.reply.field("partition", "default")
         return .done
     }
 
     static func handlePartition(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        guard call.args[0] == "default" else { throw ProtocolError(.noExist, "No such partition") }
+        guard call.args[0] == "default" else { throw ProtocolError(.noExist, "partition does not exist") }
         return .done
+    }
+
+    static func handleNewpartition(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        try checkPartitionName(call.args[0])
+        guard call.args[0] != "default" else { throw ProtocolError(.exist, "name already exists") }
+        throw ProtocolError(.unknown, "too many partitions")
+    }
+
+    static func handleDelpartition(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        try checkPartitionName(call.args[0])
+        guard call.args[0] == "default" else { throw ProtocolError(.noExist, "no such partition") }
+        throw ProtocolError(.unknown, "cannot delete the default partition")
+    }
+
+    /// `moveoutput NAME`: every output is in the one partition already.
+    static func handleMoveoutput(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        guard s.controller.outputs.contains(where: { $0.name == call.args[0] }) else {
+            throw ProtocolError(.noExist, "No such output")
+        }
+        return .done
+    }
+
+    /// mpd's partition names: ASCII letters, digits, `-` and `_`, at least one.
+    private static func checkPartitionName(_ name: String) throws(ProtocolError) {
+        let ok = !name.isEmpty && name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+        }
+        guard ok else { throw ProtocolError(.argument, "bad name") }
     }
 
     // This connection's own settings: which tags replies carry

@@ -55,6 +55,43 @@ extension Commands {
         return .pending
     }
 
+    /// `listfiles [URI]`: the entries `lsinfo URI` lists, as mpd lists a
+    /// directory's files: `directory:` and `file:` lines with the last
+    /// component of each name, without tags (previewd has no files of its
+    /// own, so no `size:`; stored playlists are not files of the tree).
+    static func handleListfiles(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        call.replyFilter = { bytes in
+            var out: [UInt8] = []
+            for line in bytes.split(separator: UInt8(ascii: "\n")) {
+                for key in ["directory: ", "file: "] where line.starts(with: key.utf8) {
+                    var value = line.dropFirst(key.utf8.count)
+                    // A URL stays whole; a path keeps its last component.
+                    if value.firstRange(of: Array("://".utf8)) == nil, let slash = value.lastIndex(of: UInt8(ascii: "/")) {
+                        value = value[(slash + 1)...]
+                    }
+                    out += key.utf8
+                    out += value
+                    out.append(UInt8(ascii: "\n"))
+                }
+            }
+            return out
+        }
+        return try handleLsinfo(call, s)
+    }
+
+    /// `readcomments URI`: a song's comments beyond its tags. A catalog
+    /// song has none (Deezer gives none and previewd does not read the
+    /// preview's ID3 frames); a song previewd could not queue is "No such
+    /// song", as in mpd.
+    static func handleReadcomments(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let uri = call.args[0]
+        if case .track? = try? CatalogURI(parsing: uri) { return .done }
+        if let scheme = uri.firstRange(of: "://"), ["http", "https"].contains(uri[..<scheme.lowerBound].lowercased()) {
+            return .done
+        }
+        throw ProtocolError(.noExist, "No such song")
+    }
+
     // `update [URI]` and `rescan`: a job that resolves every Library item
     // anew (`LibraryUpdater`; the URI is not used: the Library is small
     // next to a music directory). The reply is the job id.

@@ -106,6 +106,18 @@ extension Commands {
         return .done
     }
 
+    /// `mixrampdb DB` and `mixrampdelay SECONDS`: kept and shown, as mpd
+    /// keeps them for songs without MixRamp tags (`MixRamp`).
+    static func handleMixrampdb(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        s.controller.setMixRampDecibels(try MixRamp.parse(call.args[0]))
+        return .done
+    }
+
+    static func handleMixrampdelay(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        s.controller.setMixRampDelay(try MixRamp.parse(call.args[0]))
+        return .done
+    }
+
     // The volume, in percent (0 to 100): set, changed by a delta, read.
 
     static func handleSetvol(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {

@@ -130,7 +130,7 @@ extension Commands {
     /// the queued songs that match.
     static func handlePlaylistFind(_ call: CommandCall, _ s: Services, foldCase fold: Bool) throws -> CommandOutcome {
         let filter = try SongFilter.parse(call.args, foldCase: fold)
-        for (pos, entry) in s.controller.queuedSongs.enumerated() where filter.matches(entry.song) {
+        for (pos, entry) in s.controller.queuedSongs.enumerated() where filter.matches(entry.song, added: s.library.added) {
             call.reply.song(entry, position: pos, tags: call.session.tags)
         }
         return .done

@@ -58,6 +58,15 @@ extension Commands {
         return .done
     }
 
+    /// `outputset ID NAME VALUE`: previewd's outputs have no runtime
+    /// attributes (mpd's `dop`, `allowed_formats`), so a known output
+    /// answers as mpd's null output does.
+    static func handleOutputset(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let id = try Arguments.unsigned(call.args[0])
+        guard s.controller.outputs.indices.contains(id) else { throw ProtocolError(.noExist, "No such audio output") }
+        throw ProtocolError(.argument, "Unsupported attribute")
+    }
+
     static func handleReplayGainMode(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         guard let mode = ReplayGainMode(rawValue: call.args[0]) else {
             throw ProtocolError(.argument, "Unrecognized replay gain mode")
@@ -102,10 +111,11 @@ extension Commands {
         r.field("partition", "default")
         r.field("playlist", Int(c.queueVersion))
         r.field("playlistlength", c.queueLength)
-        r.field("mixrampdb", "0")
+        r.field("mixrampdb", MixRamp.format(c.mixRamp.decibels))
         r.field("state", c.state.rawValue)
-        // mpd shows xfade only while it is on, after the state.
+        // mpd shows xfade and mixrampdelay only while they are on, after the state.
         if c.crossfadeSeconds > 0 { r.field("xfade", c.crossfadeSeconds) }
+        if c.mixRamp.delayIsOn { r.field("mixrampdelay", MixRamp.format(c.mixRamp.delaySeconds)) }
         if let id = c.currentID, let pos = c.position(of: id) {
             r.field("song", pos)
             r.field("songid", Int(id))

@@ -47,7 +47,8 @@ extension Commands {
     static func databaseSongs(_ filter: SongFilter?, _ s: Services, wanted: Int? = nil) -> Later<Result<[Song], ProtocolError>> {
         let saved = s.library.songs
         guard let filter else { return .now(.success(saved)) }
-        let mine = saved.filter { filter.matches($0) }
+        let mine = saved.filter { filter.matches($0, added: s.library.added) }
+        if filter.needsLibrary { return .now(.success(mine)) }
         return s.catalog.search(filter, wanted: wanted.map { max(0, $0 - mine.count) }).map { result in
             switch result {
             case .failure(let e): return mine.isEmpty ? .failure(e) : .success(mine)

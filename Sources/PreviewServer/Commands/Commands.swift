@@ -5,7 +5,7 @@ import PreviewStorage
 
 /// What command handlers reach (built by `Instance`): the playback owner
 /// (through its verbs), the catalog browser, client messaging, stored
-/// playlists, Last.fm charts, the want list and the Library. A class, so
+/// playlists, Last.fm charts, the want list, the Library and the stickers. A class, so
 /// that each command's handler is handed one reference, not ten.
 final class Services {
     let controller: PlayerController
@@ -21,11 +21,15 @@ final class Services {
     let library: Library
     /// Resolves Library items and runs `update` jobs.
     let libraryUpdater: LibraryUpdater
+    /// The stickers, or why `sticker.sqlite` could not be opened (each
+    /// `sticker` command answers that then).
+    let stickers: Result<StickerStore, StorageError>
     /// The `status` reply while nothing it shows changed.
     let statusCache = StatusCache()
 
     init(controller: PlayerController, catalog: CatalogBrowser, hub: MessageHub, playlists: PlaylistStore,
-         lastfm: LastfmClient, wants: WantList, library: Library, libraryUpdater: LibraryUpdater) {
+         lastfm: LastfmClient, wants: WantList, library: Library, libraryUpdater: LibraryUpdater,
+         stickers: Result<StickerStore, StorageError>) {
         self.controller = controller
         self.catalog = catalog
         self.hub = hub
@@ -34,6 +38,7 @@ final class Services {
         self.wants = wants
         self.library = library
         self.libraryUpdater = libraryUpdater
+        self.stickers = stickers
     }
 }
 

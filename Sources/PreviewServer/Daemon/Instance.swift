@@ -62,7 +62,15 @@ final class Instance {
         libraryUpdater = LibraryUpdater(library: library, catalog: browser, jobs: controller, schedule: schedule,
                                         log: log, clock: clock)
         table = Commands.table(Services(controller: controller, catalog: browser, hub: hub, playlists: playlists, lastfm: lastfm, wants: wants,
-                                        library: library, libraryUpdater: libraryUpdater))
+                                        library: library, libraryUpdater: libraryUpdater,
+                                        stickers: Instance.stickerStore(options)))
+    }
+
+    /// `sticker.sqlite` under the state directory, or why it cannot be
+    /// opened (a damaged file is left for the user: stickers are theirs).
+    private static func stickerStore(_ options: DaemonOptions) -> Result<StickerStore, StorageError> {
+        let path = options.stateDirectory + "/sticker.sqlite"
+        do { return .success(try StickerStore(path: path)) } catch { return .failure(.unreadable(path: path, error)) }
     }
 
     /// `loudness.sqlite` under the state directory; nil (measurements kept
