@@ -287,8 +287,7 @@ def songs(lines):
 
 DISCOVERY = {"id": 302127}
 # `lsinfo`'s root directories in order: the discovery lists come after the Library.
-ROOT_DIRECTORIES = ["deezer:chart", "deezer:wantlist", "deezer:library",
-                    "deezer:genres", "deezer:picks", "deezer:releases", "deezer:radios", "deezer:now"]
+ROOT_DIRECTORIES = ["Library", "Want to Listen", "Listen Now", "Charts", "Genres", "Top Picks", "New Releases", "Radios"]
 
 
 def url(http, n):

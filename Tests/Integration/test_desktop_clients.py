@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from helpers import SessionBus, Tmux, wait_for
+from helpers import SessionBus, Tmux, fixture, wait_for
 
 
 @pytest.fixture
@@ -30,6 +30,32 @@ def test_ncmpcpp_shows_queue_and_current_song(playing_album, tmp_path):
         assert status_line, text
         # ncmpcpp's status line: "Playing: Daft Punk - "Discovery" - One More Time  [m:ss/0:30]"
         assert "Daft Punk" in status_line[-1] and "One More Time" in status_line[-1], status_line
+    finally:
+        app.close()
+
+
+def test_ncmpcpp_browses_the_charts_by_name_in_rank_order(daemon_factory, tmp_path):
+    d = daemon_factory(output="null", pace="realtime")
+    app = Tmux(dict(os.environ, HOME=str(tmp_path), MPD_HOST=d.socket, TERM="xterm"), ["ncmpcpp"], size=(140, 30))
+    try:
+        app.shows("Playlist", timeout=15)
+        app.keys("2")
+        app.shows("Browse: /", "[Library]", "[Listen Now]", "[Charts]", "[Top Picks]")
+        app.keys("Down", "Down", "Down", "Enter")
+        app.shows("Browse: Charts", "[Top Albums]", "playlist Top Tracks")
+        app.keys("Down", "Enter")
+        screen = app.shows("Browse: Charts/Top Albums", "playlist 10 ")
+        shown = [line.strip()[len("playlist "):] for line in screen.splitlines() if line.startswith("playlist ")]
+        albums = fixture("chart-0.json")["albums"]["data"]
+        assert shown == [f"{i:02d} {a['title']} - {a['artist']['name']}" for i, a in enumerate(albums, 1)]
+        # Back to Charts; Enter on the Top Tracks entry loads and plays it.
+        app.keys("Enter")
+        app.shows("Browse: Charts")
+        app.keys("Down", "Down", "Down", "Enter")
+        app.shows('Playlist "Charts/Top Tracks" loaded')
+        chart = [f"file: deezer:track:{t['id']}" for t in fixture("chart-0-tracks.json")["data"]]
+        c = d.client()
+        assert wait_for(lambda: [l for l in c.cmd("playlistinfo") if l.startswith("file: ")] == chart)
     finally:
         app.close()
 

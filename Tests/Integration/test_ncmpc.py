@@ -1,10 +1,12 @@
 """ncmpc 0.47 (Debian's) in tmux against previewd, driven by its keys as a
-user would: browse the chart and add a song, search by Artist and by
+user would: browse the charts by name in rank order and load the top tracks, search by Artist and by
 Filename, play from the queue. Each step is checked on ncmpc's screen and
 through the protocol."""
+import re
+
 import pytest
 
-from helpers import Ncmpc, wait_for
+from helpers import Ncmpc, fixture, wait_for
 
 TRACK = 3135556  # Harder, Better, Faster, Stronger (recorded /track/3135556)
 
@@ -22,16 +24,26 @@ def queued_files(client):
     return [l.split(": ", 1)[1] for l in client.cmd("playlistinfo") if l.startswith("file: ")]
 
 
-def test_browse_the_chart_and_add_a_song(ncmpc):
+def test_browse_the_charts_by_name_in_rank_order_and_load_the_top_tracks(ncmpc):
     d, app = ncmpc
     app.keys("3")
-    app.shows("[deezer:chart]", "[deezer:wantlist]", "[deezer:library]", "[deezer:genres]", "[deezer:radios]")
+    app.shows("[Charts]", "[Genres]", "[Library]", "[Listen Now]", "[New Releases]", "[Radios]", "[Top Picks]",
+              "[Want to Listen]")
     app.keys("Enter")
-    app.shows("Browse: deezer:chart", "Vilma Palma e Vampiros - Bye Bye", "Claudio Baglioni - E Tu...")
+    app.shows("Browse: Charts", "[Top Albums]", "[Top Artists]", "[Top Playlists]", "Top Tracks")
     app.keys("Down", "Enter")
-    app.shows("Adding 'Vilma Palma e Vampiros - Bye Bye' to queue")
+    screen = app.shows("Browse: Charts/Top Albums", "01 Multitude - Stromae", "10 Dans ma tête - Mehdi YZ")
+    # ncmpc sorts by name; the ranks keep the chart's order.
+    ranked = [line.strip() for line in screen.splitlines() if re.match(r"\d\d ", line)]
+    albums = fixture("chart-0.json")["albums"]["data"]
+    assert ranked == [f"{i:02d} {a['title']} - {a['artist']['name']}" for i, a in enumerate(albums, 1)]
+    app.keys("Enter")  # [..]: back to Charts, on Top Albums
+    app.shows("Browse: Charts", "[Top Albums]")
+    app.keys("Down", "Down", "Down", "Enter")  # Top Tracks, a playlist entry: Enter loads it
+    app.shows("Loading playlist 'Top Tracks'")
     c = d.client()
-    assert wait_for(lambda: queued_files(c) == ["deezer:track:1785698"]), queued_files(c)
+    chart = [f"deezer:track:{t['id']}" for t in fixture("chart-0-tracks.json")["data"]]
+    assert wait_for(lambda: queued_files(c) == chart), queued_files(c)
 
 
 def test_search_by_artist_shows_the_catalog_results(ncmpc):

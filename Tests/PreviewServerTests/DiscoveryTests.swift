@@ -90,7 +90,9 @@ import Testing
         let h = Harness()
         let c = h.connect()
         let root = h.send(c, "lsinfo\n")
-        #expect(values(root, "directory").suffix(5) == ["deezer:genres", "deezer:picks", "deezer:releases", "deezer:radios", "deezer:now"])
+        #expect(values(root, "directory") == CatalogTree.root.map(\.0))
+        #expect(values(h.send(c, "lsinfo \"Top Picks\"\n"), "playlist").count == Fixtures.ids("editorial-0-selection.json").count)
+        // The URI forms answer as before, for scripts.
         #expect(values(h.send(c, "lsinfo deezer:genres\n"), "directory") == Fixtures.ids("genre.json").map { "deezer:genre:\($0)" })
         #expect(values(h.send(c, "lsinfo deezer:picks\n"), "directory")
                 == Fixtures.ids("editorial-0-selection.json").map { "deezer:album:\($0)" })

@@ -78,8 +78,9 @@ import Testing
         #expect(info.hasPrefix("file: deezer:track:3135553\nArtist: Daft Punk\nTitle: One More Time\nAlbum: Discovery\n"
                                + "AlbumArtist: Daft Punk\nTrack: 1\nDisc: 1\nDate: 2001-03-07\nGenre: Dance\n"))
         #expect(info.components(separatedBy: "\nfile: ").count == 14)
-        #expect(h.send(c, "lsinfo\n") == "directory: deezer:chart\ndirectory: deezer:wantlist\ndirectory: deezer:library\n"
-                + "directory: deezer:genres\ndirectory: deezer:picks\ndirectory: deezer:releases\ndirectory: deezer:radios\ndirectory: deezer:now\nOK\n")
+        #expect(h.send(c, "lsinfo\n") == "directory: Library\ndirectory: Want to Listen\ndirectory: Listen Now\ndirectory: Charts\n"
+                + "directory: Genres\ndirectory: Top Picks\ndirectory: New Releases\ndirectory: Radios\nOK\n")
+        #expect(h.send(c, "lsinfo Library\n") == info)
         // A catalog URI lists that item's songs, saved or not.
         #expect(h.send(c, "listall deezer:track:3135556\n") == "file: deezer:track:3135556\nOK\n")
     }

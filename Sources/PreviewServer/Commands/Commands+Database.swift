@@ -5,24 +5,27 @@ import PreviewStorage
 // MPD's database view, mapped onto the Deezer catalog. Searching lives in
 // Commands+Search.swift, album art in Commands+Covers.swift.
 extension Commands {
-    // `lsinfo`: the root lists Deezer's chart, the Want to Listen list, the
-    // Library, the discovery lists and the stored playlists as directories
-    // and playlists; the Library opens as its saved songs, any catalog URI
-    // as its songs, the discovery lists as in `discoveryListing`.
+    // `lsinfo`: the root lists the catalog tree's sections by name
+    // (`CatalogTree`, `Commands+Tree.swift`) and the stored playlists; a
+    // section lists its entries, an entry of the tree its songs. The URI
+    // forms (`deezer:library`, `deezer:genres`, `deezer:album:ID`, ...)
+    // answer as before, for scripts: the Library opens as its saved songs,
+    // any catalog URI as its songs, the discovery lists as in
+    // `discoveryListing`.
 
     static func handleLsinfo(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let store = s.playlists
         let uri = call.args.first ?? ""
         if uri.isEmpty || uri == "/" {
-            call.reply.field("directory", "deezer:chart")
-            call.reply.field("directory", "deezer:wantlist")
-            call.reply.field("directory", Library.directory)
-            for d in discoveryDirectories { call.reply.field("directory", d) }
-            for entry in store.list() {
-                call.reply.field("playlist", entry.name)
-                call.reply.field("Last-Modified", SystemClock.iso8601(entry.modified))
-            }
+            treeRoot(call, s)
             return .done
+        }
+        if let section = CatalogTree.section(uri) {
+            treeListing(uri, section, call, s)
+            return .pending
+        }
+        if let songs = treePathSongs(uri, s) {
+            songs.run { result in call.answer(result) { for song in $0 { call.reply.song(song, tags: call.session.tags) } } }
+            return .pending
         }
         if uri == "deezer:wantlist" {
             wantListing(call, s)

@@ -1,12 +1,9 @@
 import PreviewCore
 
-// The discovery lists as MPD directories: `lsinfo` at the root lists them
-// after the Library, and each opens as directories or songs an MPD client
-// can browse further.
+// The discovery lists by URI (`deezer:genres`, `deezer:picks`, ...), as
+// the root listed them before the named tree (`Commands+Tree.swift`): they
+// still answer, for scripts, each opening as directories or songs.
 extension Commands {
-    /// The root's discovery directories, in the order `lsinfo` lists them.
-    static let discoveryDirectories = ["deezer:genres", "deezer:picks", "deezer:releases", "deezer:radios", "deezer:now"]
-
     /// `lsinfo` of a discovery directory:
     /// - `deezer:genres`: a `deezer:genre:ID` directory per Deezer genre;
     /// - `deezer:genre:ID`: that genre's chart tracks, as songs;

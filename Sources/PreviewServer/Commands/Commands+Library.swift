@@ -64,9 +64,19 @@ extension Commands {
             }
         }
         let uri = call.args.first ?? ""
-        if uri.isEmpty || uri == "/" || uri == Library.directory {
+        if uri.isEmpty || uri == "/" || uri == Library.directory || CatalogTree.section(uri) == .library {
             write(s.library.songs)
             return .done
+        }
+        // A section of the tree lists its entries (a walk stops at them, as
+        // at the root); an entry its songs.
+        if let section = CatalogTree.section(uri) {
+            treeListing(uri, section, call, s)
+            return .pending
+        }
+        if let songs = treePathSongs(uri, s) {
+            songs.run { result in call.answer(result, fill: write) }
+            return .pending
         }
         let item = try CatalogURI(parsing: uri)
         if case .stream = item { throw ProtocolError(.noExist, "No such directory") }

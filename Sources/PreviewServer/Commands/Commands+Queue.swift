@@ -8,15 +8,25 @@ extension Commands {
 
     static func handleAdd(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         let position = try call.args.count > 1 ? Arguments.position(call.args[1]) : nil
-        s.controller.add(uri: call.args[0], position: position) { result in
+        add(call.args[0], at: position, s) { result in
             if case .failure(let e) = result { call.finish(e) } else { call.finish(nil) }
         }
         return .pending
     }
 
+    /// Queues what `text` names: a URI through the controller, a path of
+    /// the catalog tree (`Top Picks/03 Discovery - Daft Punk`) as its songs.
+    static func add(_ text: String, at position: Arguments.Position?, _ s: Services,
+                    _ done: @escaping (Result<[SongID], ProtocolError>) -> Void) {
+        guard let songs = treePathSongs(text, s) else { return s.controller.add(uri: text, position: position, completion: done) }
+        songs.run { result in
+            done(result.flatMap { songs in Result { () throws(ProtocolError) in try s.controller.insert(songs, at: position) } })
+        }
+    }
+
     static func handleAddid(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         let position = try call.args.count > 1 ? Arguments.position(call.args[1]) : nil
-        s.controller.add(uri: call.args[0], position: position) { result in
+        add(call.args[0], at: position, s) { result in
             switch result {
             case .failure(let e): call.finish(e)
             case .success(let ids):

@@ -41,8 +41,9 @@ extension Commands {
     }
 
     /// `sticker find song BASE NAME [OP VALUE]`: "" (or "/") searches every
-    /// song; the Library or a catalog item (an album, a playlist) its
-    /// songs, in their order; any other base the songs stored under it.
+    /// song; the Library, an entry of the catalog tree or a catalog item
+    /// (an album, a playlist) its songs, in their order; any other base the
+    /// songs stored under it.
     private static func stickerFind(_ call: CommandCall, _ s: Services, _ store: StickerStore, base: String, name: String,
                                     comparison: StickerRequest.Comparison?) throws -> CommandOutcome {
         func write(_ found: [(uri: String, value: String)]) {
@@ -59,6 +60,11 @@ extension Commands {
         if base == Library.directory {
             write(inOrder(of: s.library.songs, try all()))
             return .done
+        }
+        if let songs = treePathSongs(base, s) {
+            let found = try all()
+            songs.run { result in call.answer(result) { write(inOrder(of: $0, found)) } }
+            return .pending
         }
         let item: CatalogURI
         switch try? CatalogURI(parsing: base) {

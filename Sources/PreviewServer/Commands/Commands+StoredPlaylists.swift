@@ -17,28 +17,44 @@ extension Commands {
     }
 
     static func handleListplaylist(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let store = s.playlists
-        let songs = try store.load(call.args[0])
-        let window = call.args.count > 1 ? try range(call.args[1], count: songs.count) : songs.indices
-        for i in window { call.reply.field("file", songs[i].uri) }
-        return .done
+        try withPlaylistSongs(call, s) { songs, window in
+            for i in window { call.reply.field("file", songs[i].uri) }
+        }
     }
 
     static func handleListplaylistinfo(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let store = s.playlists
-        let songs = try store.load(call.args[0])
-        let window = call.args.count > 1 ? try range(call.args[1], count: songs.count) : songs.indices
-        for i in window { call.reply.song(songs[i], tags: call.session.tags) }
-        return .done
+        try withPlaylistSongs(call, s) { songs, window in
+            for i in window { call.reply.song(songs[i], tags: call.session.tags) }
+        }
     }
 
     static func handleLoad(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        let store = s.playlists
-        let songs = try store.load(call.args[0])
-        let window = call.args.count > 1 ? try range(call.args[1], count: songs.count) : songs.indices
         let position = call.args.count > 2 ? try Arguments.position(call.args[2]) : nil
-        _ = try s.controller.insert(Array(songs[window]), at: position)
-        return .done
+        return try withPlaylistSongs(call, s) { songs, window in
+            _ = try s.controller.insert(Array(songs[window]), at: position)
+        }
+    }
+
+    /// Runs `body` with the songs of the playlist `call.args[0]` names and
+    /// the window `call.args[1]` picks: a stored playlist's at once, an
+    /// entry of the catalog tree's (`Top Picks/03 Discovery - Daft Punk`,
+    /// as mpd lists a playlist file of its music directory) once fetched.
+    private static func withPlaylistSongs(_ call: CommandCall, _ s: Services,
+                                          _ body: @escaping ([Song], Range<Int>) throws -> Void) throws -> CommandOutcome {
+        let apply = { (songs: [Song]) throws in
+            try body(songs, call.args.count > 1 ? try range(call.args[1], count: songs.count) : songs.indices)
+        }
+        guard let later = treePathSongs(call.args[0], s) else {
+            try apply(try s.playlists.load(call.args[0]))
+            return .done
+        }
+        later.run { result in
+            switch result {
+            case .failure(let e): call.finish(e)
+            case .success(let songs): call.finish { try apply(songs) }
+            }
+        }
+        return .pending
     }
 
     // Filling stored playlists: `save` from the queue (create, replace or
@@ -72,8 +88,12 @@ extension Commands {
         let name = call.args[0]
         try M3U.checkName(name)
         let position = call.args.count > 2 ? try Arguments.unsigned(call.args[2]) : nil
-        let uri = try CatalogURI(parsing: call.args[1])
-        s.catalog.songs(for: uri) { result in
+        let songs: Later<Result<[Song], ProtocolError>>
+        if let tree = treePathSongs(call.args[1], s) { songs = tree } else {
+            let uri = try CatalogURI(parsing: call.args[1])
+            songs = Later { done in s.catalog.songs(for: uri, completion: done) }
+        }
+        songs.run { result in
             do {
                 let added = try result.get()
                 var songs = store.exists(name) ? try store.load(name) : []

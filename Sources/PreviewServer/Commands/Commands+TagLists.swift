@@ -47,6 +47,10 @@ extension Commands {
     static func databaseSongs(_ filter: SongFilter?, _ s: Services, wanted: Int? = nil) -> Later<Result<[Song], ProtocolError>> {
         let saved = s.library.songs
         guard let filter else { return .now(.success(saved)) }
+        // `(base 'Top Picks/03 Discovery - Daft Punk')`: that entry's songs.
+        if let base = filter.requirements.first(where: { $0.0 == .base })?.1, let songs = treePathSongs(base, s) {
+            return songs.map { $0.map { $0.filter { filter.matches($0, baseHolds: true, added: s.library.added) } } }
+        }
         let mine = saved.filter { filter.matches($0, added: s.library.added) }
         if filter.needsLibrary { return .now(.success(mine)) }
         return s.catalog.search(filter, wanted: wanted.map { max(0, $0 - mine.count) }).map { result in

@@ -26,6 +26,8 @@ final class Services {
     let stickers: Result<StickerStore, StorageError>
     /// The `status` reply while nothing it shows changed.
     let statusCache = StatusCache()
+    /// The names the catalog tree's listings gave (`CatalogTree`).
+    var names = NameIndex()
 
     init(controller: PlayerController, catalog: CatalogBrowser, hub: MessageHub, playlists: PlaylistStore,
          lastfm: LastfmClient, wants: WantList, library: Library, libraryUpdater: LibraryUpdater,

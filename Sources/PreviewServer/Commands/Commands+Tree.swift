@@ -1,0 +1,204 @@
+import PreviewCatalog
+import PreviewCore
+import PreviewPlatform
+import PreviewStorage
+
+// The catalog as a tree of named directories (`CatalogTree`): the root's
+// sections, each listing playlist entries named for people, and what a
+// name stands for (`NameIndex`), so that every command that takes a URI
+// takes a name too.
+extension Commands {
+    /// One entry of a tree listing.
+    enum TreeEntry {
+        case directory(String)
+        case item(String, TreeItem)
+        case songs([Song])
+    }
+
+    /// `lsinfo` of the root: the sections, then the stored playlists.
+    static func treeRoot(_ call: CommandCall, _ s: Services) {
+        for (name, _) in CatalogTree.root { call.reply.field("directory", name) }
+        for entry in s.playlists.list() {
+            call.reply.field("playlist", entry.name)
+            call.reply.field("Last-Modified", SystemClock.iso8601(entry.modified))
+        }
+    }
+
+    /// `lsinfo PATH` of a section: its directories and playlist entries
+    /// (names kept in the index), or the Library's songs.
+    static func treeListing(_ path: String, _ section: CatalogTree.Section, _ call: CommandCall, _ s: Services) {
+        treeEntries(path, section, s) { result in
+            call.answer(result) { entries in
+                for entry in entries {
+                    switch entry {
+                    case .directory(let name): call.reply.field("directory", name)
+                    case .item(let name, _): call.reply.field("playlist", name)
+                    case .songs(let songs): for song in songs { call.reply.song(song, tags: call.session.tags) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The entries of the section at `path`, names recorded in `s.names`.
+    /// Costs at most one catalog request (two for Listen Now's "More like").
+    static func treeEntries(_ path: String, _ section: CatalogTree.Section, _ s: Services,
+                            _ done: @escaping (Result<[TreeEntry], ProtocolError>) -> Void) {
+        let path = path.hasSuffix("/") ? String(path.dropLast()) : path
+        func items<T>(_ list: [T], ranked: Bool, _ describe: (T) -> (title: String?, artist: String?, item: TreeItem)) -> [TreeEntry] {
+            namedItems(list, under: path, ranked: ranked, s, describe)
+        }
+        func page<T: Decodable & Sendable>(_ request: String, as type: T.Type, _ body: @escaping (T) -> [TreeEntry]) {
+            s.catalog.request(request, as: type, item: path) { done($0.map(body)) }
+        }
+        let album = { (a: DeezerAlbum) in (a.title, a.artist?.name, TreeItem.catalog(.album(a.id))) }
+        switch section {
+        case .library:
+            done(Result { () throws(StorageError) in try s.library.checkReadable(); return [.songs(s.library.songs)] }
+                .mapError(\.protocolError))
+        case .wantList: wantEntries(path, s, done)
+        case .listenNow: listenNowEntries(s, done)
+        case .charts:
+            s.names.record(CatalogTree.topTracks, .catalog(.chart))
+            done(.success([.item(CatalogTree.topTracks, .catalog(.chart))] + CatalogTree.charts.map { .directory($0.0) }))
+        case .chartAlbums: page("/chart/0", as: DeezerChart.self) { items($0.albums?.data ?? [], ranked: true, album) }
+        case .chartArtists:
+            page("/chart/0", as: DeezerChart.self) { items($0.artists?.data ?? [], ranked: true) { ($0.name, nil, .catalog(.artist($0.id))) } }
+        case .chartPlaylists:
+            page("/chart/0", as: DeezerChart.self) {
+                items($0.playlists?.data ?? [], ranked: true) { ($0.title, nil, .catalog(.playlist($0.id))) }
+            }
+        case .genres:
+            page("/genre", as: DeezerPage<DeezerGenre>.self) { items($0.data, ranked: false) { ($0.name, nil, .genreChart($0.id)) } }
+        case .picks: page("/editorial/0/selection", as: DeezerPage<DeezerAlbum>.self) { items($0.data, ranked: true, album) }
+        case .releases:
+            page("/editorial/0/releases?index=0&limit=100", as: DeezerPage<DeezerAlbum>.self) { items($0.data, ranked: true, album) }
+        case .radios: page("/radio", as: DeezerPage<DeezerRadio>.self) { items($0.data, ranked: false) { ($0.title, nil, .catalog(.radio($0.id))) } }
+        case .moreLike:
+            let seed = ListenNow.seed(library: Array(s.library.entries), wants: s.wants.entries)
+            ListenNow.moreLike(s.catalog, seed).run { section in
+                let albums = (section?.entries ?? []).compactMap { entry -> DeezerAlbum? in
+                    if case .album(let a) = entry { return a } else { return nil }
+                }
+                done(.success(items(albums, ranked: true, album)))
+            }
+        }
+    }
+
+    /// `Listen Now`: its sections as directories; "More like" is named for
+    /// its album, which costs that album's lookup.
+    private static func listenNowEntries(_ s: Services, _ done: @escaping (Result<[TreeEntry], ProtocolError>) -> Void) {
+        let fixed = { (moreLike: String?) -> [TreeEntry] in
+            [.directory("Listen Now/Top Picks"), .directory("Listen Now/New Releases")]
+                + (moreLike.map { [.directory($0)] } ?? []) + [.directory("Listen Now/Want to Listen")]
+        }
+        guard let seed = ListenNow.seed(library: Array(s.library.entries), wants: s.wants.entries) else {
+            return done(.success(fixed(nil)))
+        }
+        s.catalog.request("/album/\(seed.id)", as: DeezerAlbum.self, item: seed.uri) { result in
+            let title = CatalogTree.clean((try? result.get())?.title ?? seed.uri).replacingQuotes
+            done(.success(fixed(CatalogTree.moreLikePrefix + title + "\"")))
+        }
+    }
+
+    /// Playlist entries for `list`, named (`CatalogTree.entryName`, made
+    /// unique) under `path` and recorded in the index.
+    private static func namedItems<T>(_ list: [T], under path: String, ranked: Bool, _ s: Services,
+                                      _ describe: (T) -> (title: String?, artist: String?, item: TreeItem)) -> [TreeEntry] {
+        let described = list.map(describe)
+        let names = CatalogTree.unique(described.enumerated().map { i, d in
+            CatalogTree.entryName(title: d.title, artist: d.artist, rank: ranked ? i + 1 : nil, of: list.count)
+        })
+        return zip(names, described).map { name, d in
+            let full = path + "/" + name
+            s.names.record(full, d.item)
+            return .item(full, d.item)
+        }
+    }
+
+    /// `Want to Listen`: the wanted albums (named as the catalog describes
+    /// them, newest first) and, when tracks are wanted, `Tracks`.
+    private static func wantEntries(_ path: String, _ s: Services, _ done: @escaping (Result<[TreeEntry], ProtocolError>) -> Void) {
+        let entries = s.wants.entries
+        let albums = entries.filter { $0.uri.hasPrefix("deezer:album:") }
+        let hasTracks = albums.count < entries.count
+        s.catalog.describe(albums.map(\.uri)) { details in
+            let known = details.compactMap { d -> (title: String?, artist: String?, item: TreeItem)? in
+                switch d {
+                case .album(let a): return (a.title, a.artist?.name, .catalog(.album(a.id)))
+                case .unknownAlbum(let uri):
+                    guard case .album(let id)? = try? CatalogURI(parsing: uri) else { return nil }
+                    return (uri, nil, .catalog(.album(id)))
+                case .track, .unknown: return nil
+                }
+            }
+            var out = namedItems(known, under: path, ranked: false, s) { $0 }
+            if hasTracks {
+                let name = path + "/Tracks"
+                s.names.record(name, .wantedTracks)
+                out.append(.item(name, .wantedTracks))
+            }
+            done(.success(out))
+        }
+    }
+
+    /// The item a tree path names: from the index, else by listing its
+    /// directory again (the names are made the same way).
+    /// - Returns: `.noExist` "No such directory" when nothing has that name.
+    static func resolveTreeItem(_ path: String, _ s: Services, _ done: @escaping (Result<TreeItem, ProtocolError>) -> Void) {
+        if let item = s.names.item(path) { return done(.success(item)) }
+        let parent = CatalogTree.parent(of: path)
+        guard let section = CatalogTree.section(parent) else { return done(.failure(ProtocolError(.noExist, "No such directory"))) }
+        treeEntries(parent, section, s) { result in
+            switch result {
+            case .failure(let e): done(.failure(e))
+            case .success:
+                done(s.names.item(path).map { .success($0) } ?? .failure(ProtocolError(.noExist, "No such directory")))
+            }
+        }
+    }
+
+    /// The songs of a tree item.
+    static func treeSongs(_ item: TreeItem, _ s: Services, _ done: @escaping (Result<[Song], ProtocolError>) -> Void) {
+        switch item {
+        case .catalog(let uri): s.catalog.songs(for: uri, completion: done)
+        case .genreChart(let id):
+            s.catalog.request("/chart/\(id)/tracks?index=0&limit=100", as: DeezerPage<DeezerTrack>.self, item: "deezer:genre:\(id)") {
+                done($0.map { $0.data.map { $0.song() } })
+            }
+        case .wantedTracks:
+            let tracks = s.wants.entries.filter { !$0.uri.hasPrefix("deezer:album:") }
+            s.catalog.describe(tracks.map(\.uri)) { details in
+                done(.success(details.compactMap { if case .track(let song) = $0 { return song } else { return nil } }))
+            }
+        }
+    }
+
+    /// The songs `text` names when it is a tree path: an item's, or the
+    /// Library's for `Library`; nil when `text` is no tree path (a URI, a
+    /// stored playlist). A section of albums is refused: adding all of it
+    /// would cost a request per album.
+    static func treePathSongs(_ text: String, _ s: Services) -> Later<Result<[Song], ProtocolError>>? {
+        guard CatalogTree.isTreePath(text) else { return nil }
+        if let section = CatalogTree.section(text) {
+            guard section == .library else {
+                return .now(.failure(ProtocolError(.argument, "\(text) is a directory of albums or lists: add one of its entries")))
+            }
+            return .now(.success(s.library.songs))
+        }
+        return Later { done in resolveTreeItem(text, s, done) }.then { result in
+            switch result {
+            case .failure(let e): return .now(.failure(e))
+            case .success(let item): return Later { done in treeSongs(item, s, done) }
+            }
+        }
+    }
+}
+
+extension String {
+    /// Double quotes as typographic ones, so a title cannot end the
+    /// quoted name `More like "…"` early.
+    fileprivate var replacingQuotes: String {
+        String(map { $0 == "\"" ? "\u{201D}" : $0 })
+    }
+}
