@@ -6,7 +6,8 @@ findadd base, sticker find) and after a restart, and a whole-tree walk that
 costs a handful of API requests and finds the Library's songs alone."""
 import subprocess
 
-from helpers import ROOT_DIRECTORIES, Daemon, album_tracks, control, fixture, mpc_env, restart
+import catalog
+from helpers import COVER_PATH, ROOT_DIRECTORIES, Daemon, album_tracks, control, fixture, mpc_env, restart
 
 ALBUM = "302127"
 
@@ -173,3 +174,30 @@ def test_mpc_lists_and_loads_by_name(daemon):
     tracks = fixture("chart-0-tracks.json")["data"]
     code, out, _ = mpc("playlist")
     assert (code, out.splitlines()) == (0, [f"{t['artist']['name']} - {t['title']}" for t in tracks])
+
+
+def test_albumart_of_an_entry_is_its_albums_cover(daemon):
+    c = daemon.client()
+    assert c.cmd(f"wantadd deezer:album:{ALBUM}") == ["OK"]
+    entry = "Want to Listen/Discovery - Daft Punk"
+    cover = catalog.cover_bytes(COVER_PATH)
+    for uri in (entry, entry + "/"):  # Cantata adds the slash of a "directory"
+        lines = c.cmd(f'albumart "{uri}" {len(cover)}')
+        assert lines == [f"size: {len(cover)}", "binary: 0", "", "OK"], lines
+    assert c.cmd('albumart "Want to Listen/Nothing" 0') == ["ACK [50@0] {albumart} No such directory"]
+    assert c.cmd('readpicture "Genres/Pop" 0') == ["OK"]
+
+
+def test_country_charts_with_a_lastfm_key(daemon_factory, http):
+    d = daemon_factory(extra=("--lastfm-key", "test-key", "--lastfm-base", http + "/lastfm/2.0/"))
+    c = d.client()
+    assert names(c.cmd('lsinfo "Charts"'), "directory")[-1] == "Charts/By Country"
+    countries = names(c.cmd('lsinfo "Charts/By Country"'), "playlist")
+    assert "Charts/By Country/Canada" in countries and "Charts/By Country/United States" in countries
+    assert countries == sorted(countries)
+    # The same songs as `catalogchart tracks country canada` (Last.fm's
+    # recorded chart, each entry found on Deezer), in its order.
+    chart = names(c.cmd("catalogchart tracks country canada"), "file")
+    assert chart and names(c.cmd('listplaylist "Charts/By Country/Canada"'), "file") == chart
+    assert c.cmd('load "Charts/By Country/Canada"') == ["OK"]
+    assert names(c.cmd("playlistinfo"), "file") == chart

@@ -10,7 +10,7 @@ import signal
 import subprocess
 import time
 
-from helpers import Daemon, album_tracks, mpc_env, restart
+from helpers import ROOT_DIRECTORIES, Daemon, album_tracks, mpc_env, restart
 
 ALBUM = "302127"
 TRACK = "deezer:track:3135556"
@@ -144,9 +144,10 @@ def test_added_since_finds_library_songs_by_when_they_were_saved(daemon):
 
 def test_listfiles_lists_names_as_lsinfo_does(daemon):
     c = daemon.client()
-    root = c.cmd("listfiles")
-    assert root[:3] == ["directory: deezer:chart", "directory: deezer:wantlist", "directory: deezer:library"], root
-    assert root[-1] == "OK" and all(l.startswith("directory: ") for l in root[:-1]), root
+    assert c.cmd("save mix") == ["OK"]
+    assert c.cmd("listfiles") == [f"directory: {d}" for d in ROOT_DIRECTORIES] + ["OK"]
+    assert c.cmd('listfiles "Charts"') == ["file: Top Tracks", "directory: Top Albums", "directory: Top Artists",
+                                           "directory: Top Playlists", "OK"]
     assert c.cmd(f"listfiles deezer:album:{ALBUM}") == [f"file: deezer:track:{t['id']}" for t in album_tracks()] + ["OK"]
     assert c.cmd("listfiles nosuch") == ["ACK [50@0] {listfiles} No such directory"]
 

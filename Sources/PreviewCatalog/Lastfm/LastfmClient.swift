@@ -31,6 +31,8 @@ package final class LastfmClient {
 
     let base: String
     let key: String?
+    /// Whether there is a key to ask Last.fm with (without one, every chart fails with `.noKey`).
+    package var hasKey: Bool { key != nil }
     /// Where a key file would be read (for the message when none is set).
     package var keyFileHint = "~/.config/previewd/lastfm.key"
     private let get: DeezerClient.HTTPGet

@@ -25,6 +25,8 @@ public enum CatalogTree {
         case charts
         /// `Charts/Top Albums`, `Charts/Top Artists`, `Charts/Top Playlists`, ranked.
         case chartAlbums, chartArtists, chartPlaylists
+        /// `Charts/By Country`: each country's Last.fm chart of tracks (with a Last.fm key).
+        case countries
         /// `Genres`: each genre's chart of tracks.
         case genres
         /// `Top Picks` and `New Releases`: Deezer's editorial albums, ranked.
@@ -45,6 +47,7 @@ public enum CatalogTree {
     public static let topTracks = "Charts/Top Tracks"
     public static let charts: [(String, Section)] = [
         ("Charts/Top Albums", .chartAlbums), ("Charts/Top Artists", .chartArtists), ("Charts/Top Playlists", .chartPlaylists),
+        ("Charts/By Country", .countries),
     ]
     /// The wanted tracks' playlist entry.
     public static let wantedTracks = "Want to Listen/Tracks"
@@ -69,6 +72,7 @@ public enum CatalogTree {
     /// Whether `text` is a path of the tree (a section or an entry inside
     /// one), not a URI or a stored playlist's name (which has no `/`).
     public static func isTreePath(_ text: String) -> Bool {
+        let text = text.hasSuffix("/") ? String(text.dropLast()) : text
         if section(text) != nil { return true }
         guard let slash = text.lastIndex(of: "/") else { return false }
         return section(String(text[..<slash])) != nil

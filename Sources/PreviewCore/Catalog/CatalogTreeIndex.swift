@@ -6,6 +6,9 @@ public enum TreeItem: Equatable, Sendable {
     case genreChart(Int)
     /// The want list's tracks.
     case wantedTracks
+    /// A country's Last.fm chart of tracks, each found on Deezer (the
+    /// country's English name, as `Countries` lists it).
+    case countryChart(String)
 }
 
 /// The names `CatalogTree` listings gave, each with the item it stands

@@ -290,7 +290,9 @@ struct CatalogSearch {
 struct ChartFilter {
     var country: String?
     var tag: String?
-    var limit = 20
+    /// Entries of a page when no `limit` is given (each costs a Deezer search).
+    static let defaultLimit = 20
+    var limit = ChartFilter.defaultLimit
     var page = 1
 
     /// - Throws: `.argument` for an option without a value, an unknown

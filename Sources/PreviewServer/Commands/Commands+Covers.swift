@@ -13,6 +13,23 @@ extension Commands {
     static func handleCover(_ call: CommandCall, _ s: Services, name: String) throws -> CommandOutcome {
         let offset = try Arguments.unsigned(call.args[1])
         let uri = call.args[0]
+        // An entry of the catalog tree: its item's cover (a genre chart and
+        // the wanted tracks have none of their own).
+        if CatalogTree.isTreePath(uri), CatalogTree.section(uri) == nil {
+            resolveTreeItem(uri, s) { result in
+                switch result {
+                case .success(.catalog(let item)): sendCover(of: item.text, call, s, offset: offset, name: name)
+                case .success: call.finish(name == "readpicture" ? nil : ProtocolError(.noExist, "No cover"))
+                case .failure(let e): call.finish(e)
+                }
+            }
+            return .pending
+        }
+        sendCover(of: uri, call, s, offset: offset, name: name)
+        return .pending
+    }
+
+    private static func sendCover(of uri: String, _ call: CommandCall, _ s: Services, offset: Int, name: String) {
         s.catalog.cover(for: uri) { result in
             switch result {
             case .failure(let e):
@@ -31,6 +48,5 @@ extension Commands {
                 call.finish(nil)
             }
         }
-        return .pending
     }
 }

@@ -61,18 +61,22 @@ extension Commands {
     /// `listfiles [URI]`: the entries `lsinfo URI` lists, as mpd lists a
     /// directory's files: `directory:` and `file:` lines with the last
     /// component of each name, without tags (previewd has no files of its
-    /// own, so no `size:`; stored playlists are not files of the tree).
+    /// own, so no `size:`). A catalog tree's playlist entry is a `file:`,
+    /// as a playlist file is in mpd's music directory; stored playlists are
+    /// not files of the tree, so the root lists its directories alone.
     static func handleListfiles(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
+        let isRoot = (call.args.first ?? "").isEmpty || call.args.first == "/"
         call.replyFilter = { bytes in
             var out: [UInt8] = []
             for line in bytes.split(separator: UInt8(ascii: "\n")) {
-                for key in ["directory: ", "file: "] where line.starts(with: key.utf8) {
+                for (key, shown) in [("directory: ", "directory: "), ("file: ", "file: "), ("playlist: ", "file: ")]
+                    where line.starts(with: key.utf8) && !(isRoot && key == "playlist: ") {
                     var value = line.dropFirst(key.utf8.count)
                     // A URL stays whole; a path keeps its last component.
                     if value.firstRange(of: Array("://".utf8)) == nil, let slash = value.lastIndex(of: UInt8(ascii: "/")) {
                         value = value[(slash + 1)...]
                     }
-                    out += key.utf8
+                    out += shown.utf8
                     out += value
                     out.append(UInt8(ascii: "\n"))
                 }

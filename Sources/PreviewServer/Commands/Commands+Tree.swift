@@ -60,7 +60,10 @@ extension Commands {
         case .listenNow: listenNowEntries(s, done)
         case .charts:
             s.names.record(CatalogTree.topTracks, .catalog(.chart))
-            done(.success([.item(CatalogTree.topTracks, .catalog(.chart))] + CatalogTree.charts.map { .directory($0.0) }))
+            // Country charts are Last.fm's: listed only with a key to read them.
+            let directories = CatalogTree.charts.filter { $0.1 != .countries || s.lastfm.hasKey }
+            done(.success([.item(CatalogTree.topTracks, .catalog(.chart))] + directories.map { .directory($0.0) }))
+        case .countries: done(.success(items(Countries.names, ranked: false) { ($0, nil, .countryChart($0)) }))
         case .chartAlbums: page("/chart/0", as: DeezerChart.self) { items($0.albums?.data ?? [], ranked: true, album) }
         case .chartArtists:
             page("/chart/0", as: DeezerChart.self) { items($0.artists?.data ?? [], ranked: true) { ($0.name, nil, .catalog(.artist($0.id))) } }
@@ -146,6 +149,7 @@ extension Commands {
     /// directory again (the names are made the same way).
     /// - Returns: `.noExist` "No such directory" when nothing has that name.
     static func resolveTreeItem(_ path: String, _ s: Services, _ done: @escaping (Result<TreeItem, ProtocolError>) -> Void) {
+        let path = path.hasSuffix("/") ? String(path.dropLast()) : path
         if let item = s.names.item(path) { return done(.success(item)) }
         let parent = CatalogTree.parent(of: path)
         guard let section = CatalogTree.section(parent) else { return done(.failure(ProtocolError(.noExist, "No such directory"))) }
@@ -165,6 +169,16 @@ extension Commands {
         case .genreChart(let id):
             s.catalog.request("/chart/\(id)/tracks?index=0&limit=100", as: DeezerPage<DeezerTrack>.self, item: "deezer:genre:\(id)") {
                 done($0.map { $0.data.map { $0.song() } })
+            }
+        case .countryChart(let country):
+            s.lastfm.top(.tracks, country: country.lowercased(), tag: nil, limit: ChartFilter.defaultLimit) { result in
+                switch result {
+                case .failure(let e): done(.failure(e.protocolError))
+                case .success(let chart):
+                    s.catalog.resolve(chart.entries.map { (artist: $0.artist, title: $0.title ?? "") }) { tracks in
+                        done(.success(tracks.compactMap { $0?.song() }))
+                    }
+                }
             }
         case .wantedTracks:
             let tracks = s.wants.entries.filter { !$0.uri.hasPrefix("deezer:album:") }
