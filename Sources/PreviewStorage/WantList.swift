@@ -8,7 +8,23 @@ package final class WantList {
         package var uri: String
         /// Unix seconds.
         package var added: Int
+        /// The title and artist the catalog gave when the entry was first
+        /// described (absent before that, and in files from before they
+        /// were kept), so that listing the list by name asks nothing again.
+        package var name: String?
+        package var artist: String?
+
+        package init(uri: String, added: Int, name: String? = nil, artist: String? = nil) {
+            self.uri = uri
+            self.added = added
+            self.name = name
+            self.artist = artist
+        }
     }
+
+    /// The longest title or artist kept with an entry, in UTF-8 bytes
+    /// (catalog text; a longer one is not kept, and asked for again).
+    package static let maxNameBytes = 1024
 
     /// The last second of year 9999: later times cannot be written as ISO dates.
     static let latestTime = 253_402_300_799
@@ -39,6 +55,21 @@ package final class WantList {
         return true
     }
 
+    /// Keeps the catalog's title and artist of the entries `names` holds
+    /// (by URI), saving the file once if any changed.
+    /// - Throws: `StorageError` of the save.
+    package func remember(_ names: [String: (name: String?, artist: String?)]) throws(StorageError) {
+        var changed = false
+        for i in entries.indices {
+            guard let n = names[entries[i].uri], entries[i].name == nil,
+                  (n.name?.utf8.count ?? 0) <= Self.maxNameBytes, (n.artist?.utf8.count ?? 0) <= Self.maxNameBytes else { continue }
+            entries[i].name = n.name
+            entries[i].artist = n.artist
+            changed = true
+        }
+        if changed { try save() }
+    }
+
     /// Removes `uri`. - Returns: false when it was not there.
     package func remove(_ uri: String) throws(StorageError) -> Bool {
         guard contains(uri) else { return false }
@@ -56,6 +87,8 @@ extension WantList.Entry: StoredValue {
     package var problem: String? {
         guard (try? WantList.item(uri)) == uri else { return "not an album or a track: \(uri)" }
         guard (0...WantList.latestTime).contains(added) else { return "time out of range: \(added)" }
+        if let name, name.utf8.count > WantList.maxNameBytes { return "name longer than \(WantList.maxNameBytes) bytes" }
+        if let artist, artist.utf8.count > WantList.maxNameBytes { return "artist longer than \(WantList.maxNameBytes) bytes" }
         return nil
     }
 }

@@ -4,6 +4,8 @@ at the root, catalog items as playlist entries named "NN Title - Artist"
 wherever a URI does (lsinfo, add, load, listplaylistinfo, playlistadd,
 findadd base, sticker find) and after a restart, and a whole-tree walk that
 costs a handful of API requests and finds the Library's songs alone."""
+import json
+import os
 import subprocess
 
 import catalog
@@ -201,3 +203,22 @@ def test_country_charts_with_a_lastfm_key(daemon_factory, http):
     assert chart and names(c.cmd('listplaylist "Charts/By Country/Canada"'), "file") == chart
     assert c.cmd('load "Charts/By Country/Canada"') == ["OK"]
     assert names(c.cmd("playlistinfo"), "file") == chart
+
+
+def test_want_to_listen_keeps_the_names_it_was_given(tmp_path, http):
+    d = Daemon(tmp_path / "d", http)
+    c = d.client()
+    assert c.cmd(f"wantadd deezer:album:{ALBUM}") == ["OK"]
+    assert names(c.cmd('lsinfo "Want to Listen"'), "playlist") == ["Want to Listen/Discovery - Daft Punk"]
+    with open(os.path.join(d.tmp, "state", "want.json")) as f:
+        kept = json.load(f)
+    assert [(e["uri"], e["name"], e["artist"]) for e in kept] == [(f"deezer:album:{ALBUM}", "Discovery", "Daft Punk")]
+    d = restart(d, http)
+    try:
+        api = lambda: [p for p in control(http, "log") if p.startswith("/api/")]  # noqa: E731
+        before = len(api())
+        # A fresh daemon lists the list by the kept names, asking nothing.
+        assert names(d.client().cmd('lsinfo "Want to Listen"'), "playlist") == ["Want to Listen/Discovery - Daft Punk"]
+        assert api()[before:] == []
+    finally:
+        d.close()

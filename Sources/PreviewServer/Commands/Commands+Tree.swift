@@ -119,21 +119,25 @@ extension Commands {
         }
     }
 
-    /// `Want to Listen`: the wanted albums (named as the catalog describes
-    /// them, newest first) and, when tracks are wanted, `Tracks`.
+    /// `Want to Listen`: the wanted albums, newest first, by the names
+    /// kept with them (those without one are described once, and the
+    /// names kept), and `Tracks` when tracks are wanted.
     private static func wantEntries(_ path: String, _ s: Services, _ done: @escaping (Result<[TreeEntry], ProtocolError>) -> Void) {
         let entries = s.wants.entries
         let albums = entries.filter { $0.uri.hasPrefix("deezer:album:") }
         let hasTracks = albums.count < entries.count
-        s.catalog.describe(albums.map(\.uri)) { details in
-            let known = details.compactMap { d -> (title: String?, artist: String?, item: TreeItem)? in
-                switch d {
-                case .album(let a): return (a.title, a.artist?.name, .catalog(.album(a.id)))
-                case .unknownAlbum(let uri):
-                    guard case .album(let id)? = try? CatalogURI(parsing: uri) else { return nil }
-                    return (uri, nil, .catalog(.album(id)))
-                case .track, .unknown: return nil
-                }
+        let unnamed = albums.filter { $0.name == nil }.map(\.uri)
+        s.catalog.describe(unnamed) { details in
+            var described: [String: (name: String?, artist: String?)] = [:]
+            for (uri, d) in zip(unnamed, details) {
+                if case .album(let a) = d { described[uri] = (a.title, a.artist?.name) }
+            }
+            // Not kept is only asked for again: the listing goes on.
+            try? s.wants.remember(described)
+            let known = albums.compactMap { entry -> (title: String?, artist: String?, item: TreeItem)? in
+                guard case .album(let id)? = try? CatalogURI(parsing: entry.uri) else { return nil }
+                let names = entry.name.map { ($0, entry.artist) } ?? described[entry.uri] ?? (entry.uri, nil)
+                return (names.0, names.1, .catalog(.album(id)))
             }
             var out = namedItems(known, under: path, ranked: false, s) { $0 }
             if hasTracks {
