@@ -5,6 +5,7 @@ import os
 import re
 import shlex
 import signal
+import socket
 import subprocess
 
 from helpers import BIN, ROOT, Client, wait_for
@@ -83,10 +84,23 @@ def test_autostart_entry_starts_the_daemon_without_a_user_manager(tmp_path, http
                          start_new_session=True)
     try:
         socket_path = runtime / "previewd" / "socket"
-        wait_for(socket_path.exists, timeout=5, interval=0.01)
+        # The socket's file exists from bind(2); it answers from listen(2).
+        assert wait_for(lambda: answers(socket_path), timeout=5, interval=0.01)
         assert Client(str(socket_path)).cmd("ping") == ["OK"]
         st = subprocess.run([tmp_path / "usr" / "bin" / "previewctl", "status"], env=env, capture_output=True, text=True)
         assert st.returncode == 0, st.stderr
     finally:
         os.killpg(p.pid, signal.SIGTERM)
         assert p.wait(10) == 0
+
+
+def answers(path):
+    """Whether a server accepts connections on the Unix socket at `path`."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(str(path))
+        return True
+    except OSError:
+        return False
+    finally:
+        s.close()

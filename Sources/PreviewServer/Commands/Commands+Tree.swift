@@ -41,7 +41,9 @@ extension Commands {
     }
 
     /// The entries of the section at `path`, names recorded in `s.names`.
-    /// Costs at most one catalog request (two for Listen Now's "More like").
+    /// Costs at most one catalog request, none when cached; but Listen
+    /// Now's "More like" (its album, its genre's chart, maybe the chart of
+    /// all: three) and Want to Listen (one per album not yet named).
     static func treeEntries(_ path: String, _ section: CatalogTree.Section, _ s: Services,
                             _ done: @escaping (Result<[TreeEntry], ProtocolError>) -> Void) {
         let path = path.hasSuffix("/") ? String(path.dropLast()) : path
