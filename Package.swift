@@ -26,6 +26,7 @@ let package = Package(
     products: [
         .executable(name: "previewd", targets: ["previewd"]),
         .executable(name: "previewctl", targets: ["previewctl"]),
+        .executable(name: "previewweb", targets: ["previewweb"]),
     ],
     targets: [
         .systemLibrary(
@@ -48,8 +49,11 @@ let package = Package(
             providers: [.apt(["libsystemd-dev"])]),
         // glibc's <malloc.h> (malloc_trim), part of libc itself.
         .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
+        .systemLibrary(
+            name: "CMicrohttpd", path: "Sources/CMicrohttpd", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "PreviewCore", swiftSettings: perCommandPath),
-        .target(name: "PreviewPlatform", dependencies: ["CSQLite", "CMalloc"], exclude: ["DBus"]),
+        .target(name: "PreviewPlatform", dependencies: ["CSQLite", "CMalloc"], exclude: ["DBus", "HTTP"]),
         // PreviewPlatform's D-Bus connection (sd-bus), a target of its own
         // because previewctl links PreviewPlatform statically and Debian
         // ships no libsystemd.a.
@@ -68,6 +72,11 @@ let package = Package(
                                "PreviewDesktop"],
                 swiftSettings: perCommandPath),
         .executableTarget(name: "previewd", dependencies: ["PreviewServer", "PreviewAudio", "PreviewPlatform"]),
+        // The web front end: libmicrohttpd beside the platform (as sd-bus is),
+        // the routes over the MPD socket, and the executable that wires them.
+        .target(name: "PreviewHTTP", dependencies: ["PreviewPlatform", "CMicrohttpd"], path: "Sources/PreviewPlatform/HTTP"),
+        .target(name: "PreviewWeb", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewHTTP"]),
+        .executableTarget(name: "previewweb", dependencies: ["PreviewWeb", "PreviewHTTP", "PreviewCore", "PreviewPlatform"]),
         .executableTarget(
             name: "previewctl", dependencies: ["PreviewCore", "PreviewPlatform"],
             // A hotkey must not wait for the dynamic loader: link everything

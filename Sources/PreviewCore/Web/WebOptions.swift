@@ -1,0 +1,51 @@
+/// previewweb's command line: `--socket PATH` (as previewctl takes it) and
+/// `--listen ADDRESS:PORT` (default `127.0.0.1:6680`).
+public struct WebOptions: Equatable, Sendable {
+    /// The daemon's socket; nil: the default previewctl uses.
+    public var socket: String?
+    /// A dotted IPv4 address.
+    public var address = "127.0.0.1"
+    /// 0: any free port (the address printed at start says which).
+    public var port = 6680
+
+    public static let usage = """
+        usage: previewweb [--socket PATH] [--listen ADDRESS:PORT]
+          --socket PATH          previewd's socket (default: as previewctl finds it)
+          --listen ADDRESS:PORT  where to serve the page (default 127.0.0.1:6680; loopback only)
+
+        """
+
+    /// Parses the arguments (without the program's name).
+    /// - Throws: `.argument` with a line for the user: an unknown option,
+    ///   a missing value, a malformed address, or one beyond loopback
+    ///   (which needs a password, not offered yet).
+    public static func parse(_ args: [String]) throws(ProtocolError) -> WebOptions {
+        var options = WebOptions()
+        var i = 0
+        while i < args.count {
+            let flag = args[i]
+            guard flag == "--socket" || flag == "--listen" else { throw ProtocolError(.argument, "unknown option \(flag)") }
+            guard i + 1 < args.count else { throw ProtocolError(.argument, "\(flag) needs a value") }
+            let value = args[i + 1]
+            if flag == "--socket" { options.socket = value } else { try options.listen(value) }
+            i += 2
+        }
+        return options
+    }
+
+    private mutating func listen(_ text: String) throws(ProtocolError) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
+            throw ProtocolError(.argument, "--listen takes ADDRESS:PORT, as 127.0.0.1:6680: \(text)")
+        }
+        let address = String(text[..<colon])
+        let parts = address.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts.allSatisfy({ UInt8($0) != nil }) else {
+            throw ProtocolError(.argument, "--listen takes an IPv4 address, as 127.0.0.1: \(address)")
+        }
+        guard parts[0] == "127" else {
+            throw ProtocolError(.argument, "--listen \(address): only loopback (127.x.x.x) for now; beyond it a password is needed")
+        }
+        self.address = address
+        self.port = port
+    }
+}

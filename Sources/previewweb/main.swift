@@ -1,0 +1,39 @@
+// previewweb: parse options, serve the web front end over previewd's socket
+// until SIGTERM or SIGINT.
+import PreviewCore
+import PreviewHTTP
+import PreviewPlatform
+import PreviewWeb
+
+let options: WebOptions
+do { options = try WebOptions.parse(Array(CommandLine.arguments.dropFirst())) } catch {
+    writeStandardError("previewweb: \(error.message)\n" + WebOptions.usage)
+    ThisProcess.exit(64)
+}
+let socket = options.socket ?? SocketPath.resolve(explicit: nil, environment: Environment.value, uid: ThisProcess.userID)
+// The token: 128 bits from the system's random source (getrandom(2) under Swift's).
+let token = (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined(separator: "-")
+let signals: SignalPipe
+do { signals = try SignalPipe(catching: [.terminate, .interrupt]) } catch {
+    writeStandardError("previewweb: \(error)\n")
+    ThisProcess.exit(71)
+}
+// The guard needs the port, known once listening (0 asks for any): until
+// it is set, a request is answered 503.
+let app = WebAppSlot()
+let server: HTTPServer
+do {
+    server = try HTTPServer(address: options.address, port: options.port, headers: WebApp.headers) { app.respond(to: $0) }
+} catch {
+    writeStandardError("previewweb: cannot listen: \(error)\n")
+    ThisProcess.exit(69)
+}
+app.set(WebApp(guardian: WebGuard(address: options.address, port: server.port, token: token), mpd: MPDClient(socketPath: socket)))
+// Written at once (not through stdio's buffer): scripts read the address from it.
+try? FileDescriptor.standardOutput.writeAll(Array("previewweb: http://\(options.address):\(server.port)/ (previewd at \(socket))\n".utf8))
+// Serve until a signal: the server's threads answer; this one waits.
+signals.readEnd.setBlocking()
+var byte = [UInt8](repeating: 0, count: 1)
+while (try? signals.readEnd.read(into: &byte)) != 1 {}
+withExtendedLifetime(server) {}
+ThisProcess.exit(0)

@@ -1,0 +1,149 @@
+"""Issue 34, first part: previewweb, the web front end. Over real HTTP
+(libmicrohttpd) against a real previewd: the page and its security headers,
+the Host check (DNS rebinding), the token and Origin check (CSRF), the
+status and commands over the MPD socket; and in a real headless Chromium
+(selenium), the now-playing bar at phone and desktop size, a hostile title
+shown as text, and a tap on Next."""
+import http.client
+import json
+import os
+import re
+import subprocess
+
+import pytest
+
+from helpers import BIN, stop_process, url, wait_for
+
+HOSTILE = "<img src=x onerror=window.pwned=1>"
+
+
+class Web:
+    """previewweb on a free loopback port, for `daemon`."""
+
+    def __init__(self, daemon):
+        self.proc = subprocess.Popen([os.path.join(BIN, "previewweb"), "--socket", daemon.socket,
+                                      "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        m = re.match(r"previewweb: http://127\.0\.0\.1:(\d+)/ \(previewd at (.*)\)$", line.strip())
+        assert m, (line, self.proc.stderr.read() if self.proc.poll() is not None else "")
+        self.port = int(m[1])
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def request(self, method, path, headers=None):
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        c.request(method, path, headers=headers or {})
+        r = c.getresponse()
+        body = r.read().decode()
+        c.close()
+        return r.status, dict(r.getheaders()), body
+
+    def token(self):
+        _, _, page = self.request("GET", "/")
+        return re.search(r'<meta name="previewweb-token" content="([^"]+)">', page)[1]
+
+    def close(self):
+        stop_process(self.proc)
+        assert self.proc.returncode == 0, self.proc.stderr.read()
+
+
+@pytest.fixture
+def web(daemon_factory, http):
+    d = daemon_factory(output="null", pace="realtime")
+    c = d.client()
+    for n in (1, 2):
+        assert c.cmd(f'add "{url(http, n)}"') == ["OK"]
+    assert c.cmd(f'addtagid 1 Title "{HOSTILE}"') == ["OK"]
+    assert c.cmd("addtagid 1 Artist \"Someone & <b>Co</b>\"") == ["OK"]
+    w = Web(d)
+    yield d, w
+    w.close()
+
+
+def test_the_page_carries_a_strict_policy_and_a_token(web):
+    _, w = web
+    status, headers, page = w.request("GET", "/")
+    assert status == 200 and headers["Content-Type"] == "text/html; charset=utf-8"
+    assert headers["Content-Security-Policy"].startswith("default-src 'none'; script-src 'self';")
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert re.fullmatch(r"[0-9a-f]+-[0-9a-f]+", w.token())
+    assert w.request("GET", "/app.js")[1]["Content-Type"] == "text/javascript; charset=utf-8"
+    assert w.request("GET", "/nothing")[0] == 404
+
+
+def test_another_host_name_is_refused(web):
+    _, w = web
+    status, _, body = w.request("GET", "/", {"Host": f"evil.example:{w.port}"})
+    assert (status, body) == (421, f"this server answers to 127.0.0.1:{w.port}, localhost:{w.port} only\n")
+    assert w.request("GET", "/api/status", {"Host": f"localhost:{w.port}"})[0] == 200
+
+
+def test_a_change_needs_the_token_and_this_origin(web):
+    d, w = web
+    c = d.client()
+    assert w.request("POST", "/api/play")[:3:2] == (403, "a request that changes something needs the page's token\n")
+    token = w.token()
+    assert w.request("POST", "/api/play", {"X-Previewweb-Token": token, "Origin": "http://evil.example"})[0] == 403
+    assert c.fields("status")["state"] == "stop"
+    status, _, body = w.request("POST", "/api/play", {"X-Previewweb-Token": token, "Origin": w.base})
+    assert (status, body) == (200, '{"ok":true}\n')
+    assert wait_for(lambda: c.fields("status").get("state") == "play")
+    status, _, body = w.request("GET", "/api/status")
+    st = json.loads(body)
+    assert (st["state"], st["song"]["title"], st["song"]["position"]) == ("play", HOSTILE, 1)
+    assert w.request("POST", "/api/nosuch", {"X-Previewweb-Token": token})[0] == 404
+
+
+def test_a_refusal_of_the_daemon_is_passed_on(web):
+    d, w = web
+    assert d.client().cmd("clear") == ["OK"]
+    status, _, body = w.request("POST", "/api/next", {"X-Previewweb-Token": w.token()})
+    assert (status, body) == (409, "Not playing\n")
+
+
+def test_beyond_loopback_is_refused_without_a_password(tmp_path):
+    p = subprocess.run([os.path.join(BIN, "previewweb"), "--listen", "0.0.0.0:6680"], capture_output=True, text=True,
+                       timeout=10)
+    assert p.returncode == 64
+    assert p.stderr.splitlines()[0] == ("previewweb: --listen 0.0.0.0: only loopback (127.x.x.x) for now; "
+                                        "beyond it a password is needed")
+
+
+def browser(width, height):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    options = Options()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={width},{height}"):
+        options.add_argument(argument)
+    options.binary_location = "/usr/bin/chromium"
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    # A window is at least 500 px wide; a phone's viewport is set as DevTools sets it.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500})
+    return driver
+
+
+@pytest.mark.parametrize("size", [(375, 812), (1280, 800)])
+def test_the_now_playing_bar_in_chromium(web, size, tmp_path, http):
+    d, w = web
+    c = d.client()
+    assert c.cmd("play 0") == ["OK"]
+    driver = browser(*size)
+    try:
+        driver.get(w.base + "/")
+        assert wait_for(lambda: driver.find_element("id", "title").text == HOSTILE, timeout=10), driver.page_source
+        # Shown as text: no element was made of it, and its script never ran.
+        assert driver.find_element("id", "artist").text == "Someone & <b>Co</b>"
+        assert driver.find_elements("css selector", "#now-playing img, #now-playing b") == []
+        assert driver.execute_script("return window.pwned === undefined") is True
+        assert driver.find_element("id", "toggle").get_attribute("aria-label") == "Pause"
+        bar = driver.find_element("id", "now-playing").rect
+        assert bar["width"] <= size[0] and bar["y"] + bar["height"] <= size[1] + 1, bar
+        driver.save_screenshot(str(tmp_path / "page.png"))
+        # A tap on Next plays the second song, and the bar says so.
+        driver.find_element("id", "next").click()
+        assert wait_for(lambda: c.fields("status").get("song") == "1", timeout=10)
+        # (A plain URL has no Title: the bar shows the URL.)
+        assert wait_for(lambda: driver.find_element("id", "title").text == url(http, 2), timeout=10)
+    finally:
+        driver.quit()

@@ -1,0 +1,41 @@
+import Testing
+@testable import PreviewCore
+
+/// previewweb's guard (DNS rebinding, CSRF) and its command line.
+@Suite struct WebGuardTests {
+    let guardian = WebGuard(address: "127.0.0.1", port: 6680, token: "secret")
+
+    @Test func readsNeedOnlyAHostOfThisServer() {
+        #expect(guardian.check(method: "GET", host: "127.0.0.1:6680", origin: nil, token: nil) == .allow)
+        #expect(guardian.check(method: "GET", host: "LOCALHOST:6680", origin: nil, token: nil) == .allow)
+        #expect(guardian.check(method: "GET", host: "evil.example:6680", origin: nil, token: nil)
+                == .refuse(status: 421, reason: "this server answers to 127.0.0.1:6680, localhost:6680 only"))
+        #expect(guardian.check(method: "GET", host: nil, origin: nil, token: nil) != .allow)
+        #expect(guardian.check(method: "GET", host: "127.0.0.1:6681", origin: nil, token: nil) != .allow)
+    }
+
+    @Test func changesNeedTheTokenAndOurOrigin() {
+        #expect(guardian.check(method: "POST", host: "127.0.0.1:6680", origin: "http://127.0.0.1:6680", token: "secret") == .allow)
+        #expect(guardian.check(method: "POST", host: "127.0.0.1:6680", origin: nil, token: "secret") == .allow)
+        #expect(guardian.check(method: "POST", host: "127.0.0.1:6680", origin: nil, token: nil)
+                == .refuse(status: 403, reason: "a request that changes something needs the page's token"))
+        #expect(guardian.check(method: "POST", host: "127.0.0.1:6680", origin: nil, token: "secreT") != .allow)
+        #expect(guardian.check(method: "POST", host: "127.0.0.1:6680", origin: "http://evil.example", token: "secret")
+                == .refuse(status: 403, reason: "requests from another site may not change anything"))
+        #expect(guardian.check(method: "DELETE", host: "127.0.0.1:6680", origin: nil, token: nil) != .allow)
+    }
+
+    @Test func theCommandLine() throws {
+        #expect(try WebOptions.parse([]) == WebOptions())
+        let o = try WebOptions.parse(["--socket", "/run/s", "--listen", "127.0.0.1:0"])
+        #expect(o.socket == "/run/s" && o.address == "127.0.0.1" && o.port == 0)
+        #expect(throws: ProtocolError(.argument, "--listen 0.0.0.0: only loopback (127.x.x.x) for now; beyond it a password is needed")) {
+            try WebOptions.parse(["--listen", "0.0.0.0:6680"])
+        }
+        #expect(throws: ProtocolError(.argument, "--listen takes ADDRESS:PORT, as 127.0.0.1:6680: 127.0.0.1")) {
+            try WebOptions.parse(["--listen", "127.0.0.1"])
+        }
+        #expect(throws: ProtocolError(.argument, "unknown option --port")) { try WebOptions.parse(["--port", "1"]) }
+        #expect(throws: ProtocolError(.argument, "--socket needs a value")) { try WebOptions.parse(["--socket"]) }
+    }
+}
