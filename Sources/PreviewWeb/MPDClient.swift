@@ -34,6 +34,11 @@ public struct MPDClient: Sendable {
             throw .unreachable("cannot reach previewd at \(socketPath): \(error.reason)")
         }
         defer { fd.close() }
+        // Whoever listens there gets every command: only a daemon of this
+        // user is spoken to (as previewctl does).
+        guard let peer = fd.peerCredentials(), peer.userID == ThisProcess.userID else {
+            throw .unreachable("\(socketPath) is not served by this user's previewd")
+        }
         try? fd.setReceiveTimeout(seconds: timeout)
         var reader = LineReader(fd: fd)
         guard let greeting = reader.next(), greeting.hasPrefix("OK MPD ") else {

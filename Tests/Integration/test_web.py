@@ -147,3 +147,57 @@ def test_the_now_playing_bar_in_chromium(web, size, tmp_path, http):
         assert wait_for(lambda: driver.find_element("id", "title").text == url(http, 2), timeout=10)
     finally:
         driver.quit()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root, to run previewweb as another user")
+def test_a_socket_of_another_user_gets_no_command(tmp_path):
+    """previewweb run by `nobody` against a socket root listens on (root
+    plays the attacker, as in test_hostile.py): nothing is sent to it."""
+    import pwd
+    import shutil
+    import socket
+    import threading
+    import pathlib
+    import tempfile
+    user = pwd.getpwnam("nobody")
+    # Outside pytest's 0700 directory, so that `nobody` can reach it.
+    home = pathlib.Path(tempfile.mkdtemp(prefix="previewweb-nobody-"))
+    os.chmod(home, 0o755)
+    shutil.copy(os.path.join(BIN, "previewweb"), home)
+    path = str(home / "listener.sock")
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(path)
+    os.chmod(path, 0o777)
+    listener.listen(4)
+    received = []
+
+    def serve():
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            conn.settimeout(2)
+            try:
+                conn.sendall(b"OK MPD 0.23.5\n")
+                while chunk := conn.recv(4096):
+                    received.append(chunk)
+                    conn.sendall(b"OK\n")
+            except OSError:
+                pass
+            conn.close()
+    threading.Thread(target=serve, daemon=True).start()
+    proc = subprocess.Popen([str(home / "previewweb"), "--socket", path, "--listen", "127.0.0.1:0"],
+                            user=user.pw_uid, group=user.pw_gid, extra_groups=[], env={"PATH": "/usr/bin:/bin"},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = int(re.match(r"previewweb: http://127\.0\.0\.1:(\d+)/", proc.stdout.readline())[1])
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        c.request("GET", "/api/status")
+        r = c.getresponse()
+        assert (r.status, r.read().decode()) == (502, f"{path} is not served by this user's previewd\n")
+        assert received == []
+    finally:
+        stop_process(proc)
+        listener.close()
+        shutil.rmtree(home)
