@@ -41,12 +41,14 @@ public struct MPDClient: Sendable {
         }
         try? fd.setReceiveTimeout(seconds: timeout)
         var reader = LineReader(fd: fd)
-        guard let greeting = reader.next(), greeting.hasPrefix("OK MPD ") else {
+        // A read error (the timeout) ends the reply as the end of the stream does.
+        func next() -> String? { (try? reader.next()) ?? nil }
+        guard let greeting = next(), greeting.hasPrefix("OK MPD ") else {
             throw .unreachable("\(socketPath) does not speak the MPD protocol")
         }
         do { try fd.writeAll(Array((line + "\n").utf8)) } catch { throw .unreachable(error.description) }
         var fields: [(String, String)] = []
-        while let reply = reader.next() {
+        while let reply = next() {
             if reply == "OK" { return fields }
             if reply.hasPrefix("ACK ") {
                 if case .ack(_, _, _, let message, _)? = ResponseParser.parse([reply][...])?.0 { throw .refused(message) }
@@ -61,24 +63,5 @@ public struct MPDClient: Sendable {
     /// The fields of a reply as a dictionary (the first value of each key).
     public static func dictionary(_ fields: [(String, String)]) -> [String: String] {
         Dictionary(fields, uniquingKeysWith: { first, _ in first })
-    }
-}
-
-/// Lines from a descriptor (a read timeout or the end: nil).
-private struct LineReader {
-    let fd: FileDescriptor
-    var buffer: [UInt8] = []
-
-    mutating func next() -> String? {
-        while true {
-            if let nl = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[..<nl], as: UTF8.self)
-                buffer.removeSubrange(...nl)
-                return line
-            }
-            var chunk = [UInt8](repeating: 0, count: 16384)
-            guard let n = try? fd.read(into: &chunk), n > 0 else { return nil }
-            buffer.append(contentsOf: chunk[..<n])
-        }
     }
 }

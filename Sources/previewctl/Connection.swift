@@ -34,7 +34,7 @@ func out(_ text: String) {
 /// One connection to the daemon.
 final class Connection {
     private let fd: FileDescriptor
-    private var buffer: [UInt8] = []
+    private var reader: LineReader
     private var lines: [String] = []
 
     /// Why a connection could not be made: the message and the exit code.
@@ -59,6 +59,7 @@ final class Connection {
         } catch {
             throw Failure(message: "cannot reach previewd at \(path): \(error.reason) (is it running?)", code: 69)
         }
+        reader = LineReader(fd: fd)
         // Whoever listens gets every command and its arguments: only a
         // daemon of this user is spoken to.
         guard let peer = fd.peerCredentials(), peer.userID == uid else {
@@ -72,8 +73,7 @@ final class Connection {
             throw Failure(message: "\(path) does not speak the MPD protocol", code: 69)
         }
         // A refusal (too many clients, another user) comes with the greeting.
-        if let nl = buffer.firstIndex(of: 0x0A) {
-            let line = String(decoding: buffer[..<nl], as: UTF8.self)
+        if let line = reader.peek() {
             if case .ack(_, _, _, let message, _)? = ResponseParser.parse([line][...])?.0 {
                 fd.close()
                 throw Failure(message: "previewd refused the connection: \(message)", code: 69)
@@ -102,21 +102,10 @@ final class Connection {
     }
 
     private func readLine() -> String? {
-        while true {
-            if let nl = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[..<nl], as: UTF8.self)
-                buffer.removeSubrange(...nl)
-                return line
-            }
-            var chunk = [UInt8](repeating: 0, count: 16384)
-            let n: Int
-            do { n = try fd.read(into: &chunk) } catch {
-                // SO_RCVTIMEO ran out.
-                if error.wouldBlock { fail("previewd did not answer within \(Connection.replyTimeout) s", 69) }
-                return nil
-            }
-            if n == 0 { return nil }
-            buffer.append(contentsOf: chunk[..<n])
+        do { return try reader.next() } catch {
+            // SO_RCVTIMEO ran out.
+            if error.wouldBlock { fail("previewd did not answer within \(Connection.replyTimeout) s", 69) }
+            return nil
         }
     }
 
