@@ -60,6 +60,10 @@ package final class StickerStore {
     ///   `.database`.
     package func set(uri: String, name: String, value: String) throws(StorageError) {
         try checkRoom(uri: uri, name: name)
+        try upsert(uri: uri, name: name, value: value)
+    }
+
+    private func upsert(uri: String, name: String, value: String) throws(StorageError) {
         _ = try run("""
             INSERT INTO sticker (type, uri, name, value) VALUES ('song', ?, ?, ?)
             ON CONFLICT (type, uri, name) DO UPDATE SET value = excluded.value
@@ -77,7 +81,7 @@ package final class StickerStore {
         let old = Int64(try value(uri: uri, name: name) ?? "") ?? 0
         let (sum, overflow) = old.addingReportingOverflow(delta)
         let new = overflow ? (delta > 0 ? Int64.max : Int64.min) : sum
-        try set(uri: uri, name: name, value: String(new))
+        try upsert(uri: uri, name: name, value: String(new))
         return new
     }
 

@@ -11,7 +11,8 @@ extension Commands {
     /// One entry of a tree listing.
     enum TreeEntry {
         case directory(String)
-        case item(String, TreeItem)
+        /// A playlist entry (what it stands for is in the name index).
+        case item(String)
         case songs([Song])
     }
 
@@ -32,7 +33,7 @@ extension Commands {
                 for entry in entries {
                     switch entry {
                     case .directory(let name): call.reply.field("directory", name)
-                    case .item(let name, _): call.reply.field("playlist", name)
+                    case .item(let name): call.reply.field("playlist", name)
                     case .songs(let songs): for song in songs { call.reply.song(song, tags: call.session.tags) }
                     }
                 }
@@ -64,7 +65,7 @@ extension Commands {
             s.names.record(CatalogTree.topTracks, .catalog(.chart))
             // Country charts are Last.fm's: listed only with a key to read them.
             let directories = CatalogTree.charts.filter { $0.1 != .countries || s.lastfm.hasKey }
-            done(.success([.item(CatalogTree.topTracks, .catalog(.chart))] + directories.map { .directory($0.0) }))
+            done(.success([.item(CatalogTree.topTracks)] + directories.map { .directory($0.0) }))
         case .countries: done(.success(items(Countries.names, ranked: false) { ($0, nil, .countryChart($0)) }))
         case .chartAlbums: page("/chart/0", as: DeezerChart.self) { items($0.albums?.data ?? [], ranked: true, album) }
         case .chartArtists:
@@ -117,7 +118,7 @@ extension Commands {
         return zip(names, described).map { name, d in
             let full = path + "/" + name
             s.names.record(full, d.item)
-            return .item(full, d.item)
+            return .item(full)
         }
     }
 
@@ -145,7 +146,7 @@ extension Commands {
             if hasTracks {
                 let name = path + "/Tracks"
                 s.names.record(name, .wantedTracks)
-                out.append(.item(name, .wantedTracks))
+                out.append(.item(name))
             }
             done(.success(out))
         }
