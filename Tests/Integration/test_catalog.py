@@ -137,7 +137,8 @@ def test_info_track_album_artist_playlist(daemon):
     assert c.cmd("cataloginfo https://www.deezer.com/fr/album/302127") == [
         "album: deezer:album:302127", f"Title: {a['title']}", f"Artist: {a['artist']['name']}",
         f"Tracks: {a['nb_tracks']}", f"Date: {a['release_date']}", f"Type: {a['record_type']}",
-        *(f"Genre: {g['name']}" for g in a["genres"]["data"]), f"Label: {a['label']}", f"AlbumDuration: {a['duration']}", f"Fans: {a['fans']}", "OK"]
+        *(f"Genre: {g['name']}" for g in a["genres"]["data"]), f"Label: {a['label']}", f"AlbumDuration: {a['duration']}", f"Fans: {a['fans']}",
+        f"ArtistURI: deezer:artist:{a['artist']['id']}", "OK"]
     ar = load("artist-27.json")
     assert c.cmd("cataloginfo deezer:artist:27") == [
         "artist: deezer:artist:27", f"Name: {ar['name']}", f"Albums: {ar['nb_album']}", f"Fans: {ar['nb_fan']}", "OK"]

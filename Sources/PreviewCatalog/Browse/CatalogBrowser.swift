@@ -336,7 +336,8 @@ package final class CatalogBrowser {
     }
 
     /// The album cover for `uri` (`deezer:track:ID` or `deezer:album:ID`),
-    /// fetched once and kept in memory (the last `coverCapacity`). Clients
+    /// or the picture of `deezer:artist:ID`, `deezer:playlist:ID` or
+    /// `deezer:radio:ID` (500x500), fetched once and kept in memory (the last `coverCapacity`). Clients
     /// that ask for the cover of a song's directory (Cantata) send the URI
     /// with a trailing `/`: it names the same song or album.
     /// - Parameter completion: the image bytes and content type, or
@@ -365,6 +366,13 @@ package final class CatalogBrowser {
                 }
             }
         }
+        // An artist, a playlist or a radio has a picture of its own.
+        let picture = { (result: Result<String?, ProtocolError>) in
+            switch result {
+            case .failure(let e): completion(.failure(e))
+            case .success(let url): fetch(url)
+            }
+        }
         switch try? CatalogURI(parsing: uri) {
         case .track(let id)?:
             request("/track/\(id)", as: DeezerTrack.self, item: uri) { result in
@@ -383,6 +391,12 @@ package final class CatalogBrowser {
             }
         case .album(let id)?:
             albumCover(id, item: uri, completion: completion, then: fetch)
+        case .artist(let id)?:
+            request("/artist/\(id)", as: DeezerArtist.self, item: uri) { picture($0.map(\.picture_big)) }
+        case .playlist(let id)?:
+            request("/playlist/\(id)", as: DeezerPlaylist.self, item: uri) { picture($0.map(\.picture_big)) }
+        case .radio(let id)?:
+            request("/radio/\(id)", as: DeezerRadio.self, item: uri) { picture($0.map(\.picture_big)) }
         default:
             completion(.failure(ProtocolError(.noExist, "No file exists")))
         }

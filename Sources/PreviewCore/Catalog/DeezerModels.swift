@@ -108,6 +108,8 @@ public struct DeezerArtist: Decodable, Sendable {
     public var name: String?
     public var nb_album: Int?
     public var nb_fan: Int?
+    /// 500x500 picture URL (the artist's cover).
+    public var picture_big: String?
 }
 
 /// A playlist's creator.
@@ -125,6 +127,8 @@ public struct DeezerPlaylist: Decodable, Sendable {
     public var duration: Int?
     public var creator: DeezerUserRef?
     public var user: DeezerUserRef?
+    /// 500x500 picture URL (the playlist's cover).
+    public var picture_big: String?
 }
 
 /// A genre (`/genre`).
@@ -183,4 +187,6 @@ extension DeezerTrack {
 public struct DeezerRadio: Decodable, Sendable {
     public var id: Int
     public var title: String?
+    /// 500x500 picture URL (the radio's cover).
+    public var picture_big: String?
 }

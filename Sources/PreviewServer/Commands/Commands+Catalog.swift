@@ -348,6 +348,7 @@ extension Reply {
             if let v = a.label { field("Label", v) }
             if let v = a.duration { field("AlbumDuration", v) }
             if let v = a.fans { field("Fans", v) }
+            if let v = a.artist?.id { field("ArtistURI", "deezer:artist:\(v)") }
         }
     }
 
