@@ -125,6 +125,20 @@ public enum FileSystem {
         return Int(st.st_mtim.tv_sec)
     }
 
+    /// stat(2)'s size of `path`, in bytes.
+    /// - Throws: `SystemError("stat", path:)`.
+    public static func size(_ path: String) throws(SystemError) -> Int {
+        var st = stat()
+        try Syscall.call("stat", path: path) { stat(path, &st) }
+        return Int(st.st_size)
+    }
+
+    /// utimensat(2): sets `path`'s access and modification times to now.
+    /// - Throws: `SystemError("utimensat", path:)`.
+    public static func touch(_ path: String) throws(SystemError) {
+        try Syscall.call("utimensat", path: path) { utimensat(AT_FDCWD, path, nil, 0) }
+    }
+
     /// lstat(2): what is at `path`, or nil when nothing is (or it cannot be seen).
     public static func kind(ofLink path: String) -> FileKind? {
         var st = stat()

@@ -22,6 +22,20 @@ public struct LineReader {
         }
     }
 
+    /// The next `count` bytes as they are (an MPD binary chunk), reading as
+    /// needed; nil when the stream ends first.
+    /// - Throws: `SystemError` of read(2).
+    public mutating func bytes(_ count: Int) throws(SystemError) -> [UInt8]? {
+        while buffer.count < count {
+            var chunk = [UInt8](repeating: 0, count: 16384)
+            let n = try fd.read(into: &chunk)
+            if n == 0 { return nil }
+            buffer.append(contentsOf: chunk[..<n])
+        }
+        defer { buffer.removeFirst(count) }
+        return Array(buffer[..<count])
+    }
+
     /// The next line when it has been received already, left to `next`.
     public func peek() -> String? {
         buffer.firstIndex(of: 0x0A).map { String(decoding: buffer[..<$0], as: UTF8.self) }

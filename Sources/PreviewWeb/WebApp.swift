@@ -4,14 +4,20 @@ import PreviewPlatform
 import Synchronization
 
 /// The web front end's routes, over the MPD socket (`MPDClient`), behind
-/// `WebGuard`:
+/// `WebGuard` (docs/web.md):
 ///
-/// - `GET /`, `/app.js`, `/app.css`: the page (`WebAssets`), which carries
-///   the token in a `<meta>` element;
+/// - `GET /`, `/app.js`, `/app.css`, `/manifest.webmanifest`, `/icon.svg`:
+///   the page (`WebAssets`), which carries the token in a `<meta>` element;
 /// - `GET /api/status`: the player and the current song as JSON (the same
 ///   object as `previewctl status --json`);
-/// - `POST /api/play`, `/api/pause`, `/api/next`, `/api/previous`: the
-///   command; `{"ok":true}`, or a 409 with the daemon's refusal.
+/// - `GET /api/mpd?c=LINE[&c=LINE...]`: MPD commands that only read;
+///   `POST` the same for commands that change state (`WebCommands`). The
+///   answer is `WebCommands.json` of the replies, or the daemon's refusal
+///   as `{"error": MESSAGE}` with status 409 (502 when it cannot be reached);
+/// - `GET /api/events`: Server-Sent Events from `idle` (`IdleEventStream`),
+///   at most `maxEventStreams` at once (503 beyond);
+/// - `GET /cover?uri=URI`: the cover of a track, album, artist, playlist
+///   or radio, through `CoverCache` (404 when it has none).
 ///
 /// Every answer carries a strict Content-Security-Policy: the page loads
 /// nothing from elsewhere and runs no inline script, so catalog text
@@ -19,16 +25,22 @@ import Synchronization
 public struct WebApp: Sendable {
     public let guardian: WebGuard
     public let mpd: MPDClient
+    public let covers: CoverCache?
+    private let streams = StreamCount()
+
+    /// Event streams open at once, at most (each holds a thread and a
+    /// connection to previewd).
+    public static let maxEventStreams = 32
 
     /// The request headers the routes read.
     public static let headers = ["Host", "Origin", WebGuard.tokenHeader]
 
-    /// The commands a `POST /api/NAME` runs, by NAME.
-    static let commands = ["play": "play", "pause": "pause", "next": "next", "previous": "previous"]
-
-    public init(guardian: WebGuard, mpd: MPDClient) {
+    /// - Parameter covers: nil when no cache directory could be made: covers
+    ///   are then answered 404 and the page shows its placeholders.
+    public init(guardian: WebGuard, mpd: MPDClient, covers: CoverCache?) {
         self.guardian = guardian
         self.mpd = mpd
+        self.covers = covers
     }
 
     /// The answer to one request.
@@ -36,40 +48,94 @@ public struct WebApp: Sendable {
         let verdict = guardian.check(method: request.method, host: request.headers["Host"],
                                      origin: request.headers["Origin"], token: request.headers[WebGuard.tokenHeader])
         if case .refuse(let status, let reason) = verdict { return .text(status, reason + "\n") }
-        switch (request.method, request.path) {
-        case ("GET", "/"), ("HEAD", "/"):
-            return WebResponse(status: 200, type: "text/html; charset=utf-8", body: WebAssets.page(token: guardian.token))
-        case ("GET", "/app.js"): return WebResponse(status: 200, type: "text/javascript; charset=utf-8", body: WebAssets.script)
-        case ("GET", "/app.css"): return WebResponse(status: 200, type: "text/css; charset=utf-8", body: WebAssets.style)
-        case ("GET", "/api/status"): return status()
-        case ("POST", let path) where path.hasPrefix("/api/"):
-            guard let command = Self.commands[String(path.dropFirst(5))] else { return .text(404, "no such command\n") }
-            do {
-                _ = try mpd.run(command)
-                return WebResponse(status: 200, type: "application/json", body: "{\"ok\":true}\n")
-            } catch {
-                return failure(error)
-            }
-        default: return .text(request.method == "GET" ? 404 : 405, "not here\n")
+        let reading = request.method == "GET" || request.method == "HEAD"
+        switch (reading, request.path) {
+        case (true, "/"): return WebResponse(status: 200, type: "text/html; charset=utf-8", body: WebAssets.page(token: guardian.token))
+        case (true, "/app.js"): return WebResponse(status: 200, type: "text/javascript; charset=utf-8", body: WebAssets.script)
+        case (true, "/app.css"): return WebResponse(status: 200, type: "text/css; charset=utf-8", body: WebAssets.style)
+        case (true, "/manifest.webmanifest"):
+            return WebResponse(status: 200, type: "application/manifest+json", body: WebAssets.manifest)
+        case (true, "/icon.svg"): return WebResponse(status: 200, type: "image/svg+xml", body: WebAssets.icon)
+        case (true, "/api/status"): return status()
+        case (_, "/api/mpd"): return relay(request.arguments("c"), changing: !reading)
+        case (true, "/api/events"): return events()
+        case (true, "/cover"): return cover(request.arguments("uri").first ?? "")
+        default: return .text(reading ? 404 : 405, "not here\n")
         }
     }
 
     private func status() -> WebResponse {
         do {
-            let st = MPDClient.dictionary(try mpd.run("status"))
-            let song = MPDClient.dictionary(try mpd.run("currentsong"))
-            return WebResponse(status: 200, type: "application/json", body: ControlJSON.status(status: st, song: song))
+            let replies = try mpd.connect().run(["status", "currentsong"])
+            let body = ControlJSON.status(status: MPDClient.dictionary(replies[0]), song: MPDClient.dictionary(replies[1]))
+            return WebResponse(status: 200, type: "application/json", body: body)
         } catch {
             return failure(error)
         }
     }
 
-    private func failure(_ error: MPDClient.Failure) -> WebResponse {
-        switch error {
-        case .refused(let message): return .text(409, message + "\n")
-        case .unreachable(let why): return .text(502, why + "\n")
+    private func relay(_ lines: [String], changing: Bool) -> WebResponse {
+        let checked: [String]
+        do { checked = try WebCommands.check(lines, changing: changing) } catch {
+            return WebResponse(status: error.status, type: "application/json", body: Self.error(error.reason))
+        }
+        do {
+            return WebResponse(status: 200, type: "application/json", body: WebCommands.json(try mpd.connect().run(checked)))
+        } catch {
+            return failure(error)
         }
     }
+
+    private func events() -> WebResponse {
+        guard streams.take(limit: Self.maxEventStreams) else {
+            return .text(503, "at most \(Self.maxEventStreams) event streams at once\n")
+        }
+        let connection: MPDConnection
+        do { connection = try mpd.connect() } catch {
+            streams.giveBack()
+            return failure(error)
+        }
+        let counter = streams
+        var response = WebResponse(status: 200, type: "text/event-stream", body: "")
+        response.stream = IdleEventStream(connection: connection, onClose: { counter.giveBack() })
+        return response
+    }
+
+    private func cover(_ uri: String) -> WebResponse {
+        guard let name = WebCovers.fileName(for: uri) else { return .text(400, "uri must be deezer:album:ID (track, artist, playlist, radio)\n") }
+        guard let covers else { return .text(404, "no cover cache\n") }
+        do {
+            let answer = try covers.cover(named: name) { () throws(MPDFailure) -> [UInt8] in try self.fetchCover(uri) }
+            guard case .image(let bytes, let type) = answer else { return .text(404, "no cover\n") }
+            var response = WebResponse(status: 200, type: type, body: "")
+            response.bytes = bytes
+            response.cacheControl = "private, max-age=86400"
+            return response
+        } catch {
+            return failure(error)
+        }
+    }
+
+    /// The whole cover from previewd, `albumart` chunk after chunk.
+    private func fetchCover(_ uri: String) throws(MPDFailure) -> [UInt8] {
+        let connection = try mpd.connect()
+        var bytes: [UInt8] = []
+        while true {
+            let (fields, chunk) = try connection.runBinary("albumart \(RequestParser.quote(uri)) \(bytes.count)")
+            bytes += chunk
+            let size = Int(MPDClient.dictionary(fields)["size"] ?? "") ?? 0
+            if chunk.isEmpty || bytes.count >= size || bytes.count > WebCovers.maxCoverBytes { return bytes }
+        }
+    }
+
+    private func failure(_ error: MPDFailure) -> WebResponse {
+        switch error {
+        case .refused(let message): return WebResponse(status: 409, type: "application/json", body: Self.error(message))
+        case .unreachable(let why): return WebResponse(status: 502, type: "application/json", body: Self.error(why))
+        }
+    }
+
+    private static func error(_ message: String) -> String { "{\"error\":" + CatalogFormat.jsonString(message) + "}\n" }
 }
 
 /// A response as `WebApp` makes it; `headers` adds the security headers
@@ -78,21 +144,35 @@ public struct WebResponse: Sendable {
     public var status: Int
     public var type: String
     public var body: String
+    /// Sent instead of `body` when set (an image).
+    public var bytes: [UInt8]?
+    /// Sent instead of either when set (event streams).
+    public var stream: HTTPStream?
+    /// `no-store` but for covers, which do not change.
+    public var cacheControl = "no-store"
+
+    public init(status: Int, type: String, body: String) {
+        self.status = status
+        self.type = type
+        self.body = body
+    }
 
     static func text(_ status: Int, _ body: String) -> WebResponse {
         WebResponse(status: status, type: "text/plain; charset=utf-8", body: body)
     }
 
     /// As `HTTPServer` sends it.
-    public var http: HTTPResponse { HTTPResponse(status: status, headers: headers, body: Array(body.utf8)) }
+    public var http: HTTPResponse {
+        HTTPResponse(status: status, headers: headers, body: bytes ?? Array(body.utf8), stream: stream)
+    }
 
     /// The headers to send: the type, and the same security headers on every answer.
     public var headers: [(String, String)] {
         [("Content-Type", type),
          ("Content-Security-Policy",
           "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-            + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
-         ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-store")]
+            + "manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
+         ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"), ("Cache-Control", cacheControl)]
     }
 }
 

@@ -28,7 +28,15 @@ do {
     writeStandardError("previewweb: cannot listen: \(error)\n")
     ThisProcess.exit(69)
 }
-app.set(WebApp(guardian: WebGuard(address: options.address, port: server.port, token: token), mpd: MPDClient(socketPath: socket)))
+// Without a cache the page still works, with placeholders for covers.
+var covers: CoverCache?
+if let directory = options.coverDirectory(environment: Environment.value) {
+    do { covers = try CoverCache(directory: directory) } catch {
+        writeStandardError("previewweb: no covers: cannot use \(directory): \(error)\n")
+    }
+}
+app.set(WebApp(guardian: WebGuard(address: options.address, port: server.port, token: token),
+               mpd: MPDClient(socketPath: socket), covers: covers))
 // Written at once (not through stdio's buffer): scripts read the address from it.
 try? FileDescriptor.standardOutput.writeAll(Array("previewweb: http://\(options.address):\(server.port)/ (previewd at \(socket))\n".utf8))
 // Serve until a signal: the server's threads answer; this one waits.

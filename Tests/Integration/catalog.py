@@ -9,9 +9,11 @@ import hashlib
 import json
 import os
 import re
+import struct
 import sys
 import threading
 import time
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit, parse_qs
 
@@ -21,6 +23,25 @@ FIXTURES = os.path.join(SHARED, "fixtures", "deezer")
 CORPUS = os.path.join(SHARED, "corpus", "mp3")
 PREVIEWS = sorted(f for f in os.listdir(CORPUS) if f.startswith("preview-")) if os.path.isdir(CORPUS) else []
 NO_DATA = {"error": {"type": "DataException", "message": "no data", "code": 800}}
+
+
+def png_cover(path):
+    """The web tests' stand-in image for a cover URL path: a 160x160 PNG, a
+    diagonal blend of two colours from the path's hash. No image body was
+    recorded (Deezer's are JPEG); a browser must be able to draw this one."""
+    digest = hashlib.sha256(path.encode()).digest()
+    first, second, size = digest[0:3], digest[3:6], 160
+    rows = bytearray()
+    for y in range(size):
+        rows.append(0)
+        for x in range(size):
+            t = (x + y) / (2 * size - 2)
+            rows.extend(int(a + (b - a) * t) for a, b in zip(first, second))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(bytes(rows))) + chunk(b"IEND", b""))
 
 
 def cover_bytes(path):
@@ -117,7 +138,61 @@ class State:
         self.content_range = None  # the Content-Range text of a 206 instead of the true one
         self.ignore_range = False  # answer Range requests with the whole body
         self.preview_files = {}  # track id -> path of the file served as its preview instead
+        self.web = False  # the web tests' mode (/_control/web): PNG covers, synthetic_album()
         self.tracks = _index_tracks()
+
+
+def _listed_albums():
+    """Albums as the recorded listings show them (charts, editorial
+    selections, searches), by id: title, covers, artist, record type."""
+    albums = {}
+
+    def walk(node):
+        if isinstance(node, dict):
+            if node.get("type") == "album" and "id" in node and "cover_big" in node and "artist" in node:
+                albums.setdefault(node["id"], node)
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    for name in sorted(os.listdir(FIXTURES)):
+        if name.endswith(".json") and not name.startswith("error"):
+            walk(_load(name))
+    return albums
+
+
+LISTED_ALBUMS = _listed_albums()
+
+
+def synthetic_album(album_id):
+    """The web tests' `/album/ID` where no body was recorded for that album
+    but a recorded listing names it (only with /_control/web on). NOT a
+    recording: the listing's own fields (title, covers, artist, record
+    type) in the shape of album-302127.json, with five tracks in the shape
+    of album-302127-tracks.json, titled "TITLE (preview N)", whose previews
+    are the corpus's. Without it, the albums of Listen Now's carousels have
+    no page in the stand-in."""
+    listed = LISTED_ALBUMS.get(album_id)
+    if listed is None:
+        return None
+    artist = {"id": listed["artist"]["id"], "name": listed["artist"]["name"], "type": "artist"}
+    tracks = [{"id": 9_000_000_000 + album_id * 10 + n, "readable": True, "title": f"{listed['title']} (preview {n})",
+               "title_short": f"{listed['title']} (preview {n})", "duration": 180 + n, "track_position": n,
+               "disk_number": 1, "rank": 500000, "explicit_lyrics": False,
+               "preview": f"https://cdnt-preview.dzcdn.net/api/1/1/synthetic/{album_id}/{n}.mp3", "artist": artist,
+               "type": "track"} for n in range(1, 6)]
+    body = {key: listed[key] for key in ("id", "title", "link", "cover", "cover_small", "cover_medium", "cover_big",
+                                         "cover_xl", "md5_image", "record_type", "explicit_lyrics") if key in listed}
+    body.update({"genre_id": listed.get("genre_id", 0), "genres": {"data": []}, "nb_tracks": len(tracks),
+                 "duration": sum(t["duration"] for t in tracks), "fans": 0, "available": True, "artist": artist,
+                 "type": "album", "tracks": {"data": tracks}})
+    if "release_date" in listed:
+        body["release_date"] = listed["release_date"]
+    with STATE.lock:
+        for t in tracks:
+            STATE.tracks.setdefault(t["id"], dict(t, album={"id": album_id, "title": listed["title"], "type": "album"}))
+    return body
 
 
 STATE = State()
@@ -343,6 +418,8 @@ class Handler(BaseHTTPRequestHandler):
         if path.startswith("/lastfm/"):
             return self._lastfm(query)
         if path.startswith("/cover/"):
+            if STATE.web:
+                return self._send(200, png_cover(path), "image/png")
             return self._send(200, cover_bytes(path), "image/jpeg")
         if not path.startswith("/api/"):
             return self._send(404, b"not found", "text/plain")
@@ -405,6 +482,11 @@ class Handler(BaseHTTPRequestHandler):
                 and os.path.exists(os.path.join(FIXTURES, f"playlist-{m[1]}.json")):
             tracks = _load(f"playlist-{m[1]}.json")["tracks"]
             return self._json(self._rewrite({"data": tracks["data"], "total": len(tracks["data"])}))
+        m = re.fullmatch(r"/album/(\d+)(/tracks)?", api)
+        if m and STATE.web and not os.path.exists(os.path.join(FIXTURES, f"album-{m[1]}.json")):
+            body = synthetic_album(int(m[1]))
+            if body is not None:
+                return self._json(self._rewrite({"data": body["tracks"]["data"], "total": 5} if m[2] else body))
         for pattern, name in ROUTES:
             m = re.fullmatch(pattern, api)
             if m:
@@ -592,6 +674,10 @@ class Handler(BaseHTTPRequestHandler):
             with STATE.lock:
                 STATE.preview_files[int(query["track"][0])] = query["path"][0]
             return self._json({"ok": True})
+        if path == "/_control/web":
+            with STATE.lock:
+                STATE.web = query.get("on", ["1"])[0] == "1"
+            return self._json({"ok": True})
         if path == "/_control/count":
             with STATE.lock:
                 return self._json({"api_requests": STATE.api_requests, "api_times": STATE.api_times})
@@ -612,6 +698,7 @@ class Handler(BaseHTTPRequestHandler):
                 STATE.ignore_range = False
                 STATE.expiry = 900
                 STATE.preview_files.clear()
+                STATE.web = False
             return self._json({"ok": True})
         return self._send(404, b"unknown control", "text/plain")
 

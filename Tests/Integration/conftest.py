@@ -14,7 +14,7 @@ sys.path.insert(0, HERE)
 # helpers.py's asserts explain their failures as the tests' own do.
 pytest.register_assert_rewrite("helpers")
 import catalog  # noqa: E402
-from helpers import Client, Daemon, stop_process, wait_for  # noqa: E402
+from helpers import Client, Daemon, control, stop_process, wait_for  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -36,6 +36,19 @@ def daemon_factory(tmp_path, http):
     yield make
     for d in made:
         d.close()
+
+
+@pytest.fixture
+def site(daemon_factory, http):
+    """previewd and previewweb on it (webui.Web), the stand-in in its web
+    mode (catalog.synthetic_album, PNG covers) until the test ends."""
+    from webui import Web
+    control(http, "web?on=1")
+    d = daemon_factory(output="null", pace="realtime")
+    w = Web(d)
+    yield d, w
+    w.close()
+    control(http, "web?on=0")
 
 
 @pytest.fixture

@@ -3,13 +3,17 @@ offline run plays the stand-in's chart on the default socket, which a
 second previewctl reaches."""
 import json
 import os
+import re
 import signal
 import subprocess
+import urllib.request
 
 import catalog
 from helpers import BIN, ROOT
 
 DEMO = os.path.join(ROOT, "contrib", "demo")
+WEB_LINE = re.compile(r"demo: the web front end \(Listen Now, Explore, Search, the queue\): open "
+                      r"(http://127\.0\.0\.1:\d+/) in a browser$")
 
 
 def demo_env(tmp_path, **extra):
@@ -60,6 +64,11 @@ def test_offline_demo_plays_the_chart_on_the_default_socket(tmp_path):
                             env=env, timeout=30)
         doc = json.loads(st.stdout)
         assert doc["state"] == "play" and doc["song"]["title"] == first["title"], doc
+        # The web front end's address is printed, and it shows the same song.
+        web = [m for m in map(WEB_LINE.match, lines) if m]
+        assert web, lines
+        with urllib.request.urlopen(web[0][1] + "api/mpd?c=currentsong", timeout=10) as r:
+            assert ["Title", first["title"]] in json.load(r)[0]
     finally:
         os.killpg(p.pid, signal.SIGTERM)
         p.wait(20)

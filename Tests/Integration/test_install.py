@@ -11,10 +11,12 @@ import subprocess
 from helpers import BIN, ROOT, Client, wait_for
 
 INSTALL = os.path.join(ROOT, "contrib", "install")
-FILES = ["bin/previewd", "bin/previewctl", "share/systemd/user/previewd.service",
-         "share/systemd/user/previewd.socket", "share/bash-completion/completions/previewctl",
+FILES = ["bin/previewd", "bin/previewctl", "bin/previewweb", "share/systemd/user/previewd.service",
+         "share/systemd/user/previewd.socket", "share/systemd/user/previewweb.service",
+         "share/bash-completion/completions/previewctl",
          "share/zsh/site-functions/_previewctl", "share/fish/vendor_completions.d/previewctl.fish",
-         "share/man/man1/previewd.1", "share/man/man1/previewctl.1"]
+         "share/man/man1/previewd.1", "share/man/man1/previewctl.1",
+         "share/man/man1/previewweb.1"]
 
 
 def tree(root):
@@ -39,14 +41,16 @@ def test_install_puts_each_piece_where_it_is_looked_for_and_uninstall_removes_th
     manifest = (prefix / "share" / "previewd" / "install-manifest").read_text().splitlines()
     desktop = home / ".config" / "autostart" / "previewd.desktop"
     assert manifest == [f"file\t{prefix / f}" for f in FILES] + [f"file\t{desktop}"]
-    for f in FILES[:2]:
+    for f in FILES[:3]:
         assert os.stat(prefix / f).st_mode & 0o777 == 0o755
         assert open(prefix / f, "rb").read() == open(os.path.join(BIN, os.path.basename(f)), "rb").read()
     service = (prefix / "share" / "systemd" / "user" / "previewd.service").read_text()
     assert f"\nExecStart={prefix}/bin/previewd\n" in service
+    web = (prefix / "share" / "systemd" / "user" / "previewweb.service").read_text()
+    assert f"\nExecStart={prefix}/bin/previewweb --listen 127.0.0.1:6680\n" in web
     # The units verify where they were put, with ExecStart at the prefix.
     units = prefix / "share" / "systemd" / "user"
-    v = subprocess.run(["systemd-analyze", "--user", "verify", "previewd.socket", "previewd.service"], cwd=units,
+    v = subprocess.run(["systemd-analyze", "--user", "verify", "previewd.socket", "previewd.service", "previewweb.service"], cwd=units,
                        env=dict(os.environ, HOME=str(home), XDG_RUNTIME_DIR=str(tmp_path)), capture_output=True, text=True)
     assert (v.returncode, v.stderr) == (0, "")
     assert subprocess.run([prefix / "bin" / "previewctl", "--help"], capture_output=True).returncode == 0

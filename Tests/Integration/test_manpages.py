@@ -1,5 +1,6 @@
-"""The man pages previewd(1) and previewctl(1): clean under `man --warnings`,
-and naming every option and command the programs' own help lists."""
+"""The man pages previewd(1), previewctl(1) and previewweb(1): clean under
+`man --warnings`, and naming every option and command the programs' own
+help lists."""
 import os
 import re
 import subprocess
@@ -17,7 +18,7 @@ def source(page):
         return f.read().replace("\\-", "-")
 
 
-@pytest.mark.parametrize("page", ["previewd.1", "previewctl.1"])
+@pytest.mark.parametrize("page", ["previewd.1", "previewctl.1", "previewweb.1"])
 def test_page_renders_without_warnings(page):
     r = subprocess.run(["man", "--warnings", "-E", "UTF-8", "-l", os.path.join(MAN, page)],
                        capture_output=True, text=True, env=dict(os.environ, MANWIDTH="80"))
@@ -32,6 +33,15 @@ def test_previewd_page_names_every_option_of_its_help():
     assert len(options) > 20, options
     page = source("previewd.1")
     assert [o for o in options if f"B {o}" not in page and f"BI {o}" not in page and f"BR {o}" not in page] == []
+
+
+def test_previewweb_page_names_every_option_of_its_usage():
+    usage = subprocess.run([os.path.join(os.path.dirname(PREVIEWD), "previewweb"), "--frob"], capture_output=True,
+                           text=True).stderr
+    options = sorted(set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", usage)) - {"--frob"})
+    assert options == ["--cache-dir", "--listen", "--socket"], usage
+    page = source("previewweb.1")
+    assert [o for o in options if f"BI {o}" not in page] == []
 
 
 def test_previewd_page_names_every_settings_file_key():

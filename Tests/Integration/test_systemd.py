@@ -13,12 +13,13 @@ def test_units_pass_systemd_analyze_verify(tmp_path):
     home = tmp_path / "home"
     (home / ".local" / "bin").mkdir(parents=True)
     os.symlink(PREVIEWD, home / ".local" / "bin" / "previewd")
+    os.symlink(os.path.join(os.path.dirname(PREVIEWD), "previewweb"), home / ".local" / "bin" / "previewweb")
     units = tmp_path / "units"
     units.mkdir()
-    for name in ("previewd.service", "previewd.socket"):
+    for name in ("previewd.service", "previewd.socket", "previewweb.service"):
         shutil.copy(os.path.join(ROOT, "systemd", name), units / name)
     env = dict(os.environ, HOME=str(home), XDG_RUNTIME_DIR=str(tmp_path))
-    p = subprocess.run(["systemd-analyze", "--user", "verify", "previewd.socket", "previewd.service"],
+    p = subprocess.run(["systemd-analyze", "--user", "verify", "previewd.socket", "previewd.service", "previewweb.service"],
                        cwd=units, env=env, capture_output=True, text=True)
     assert (p.returncode, p.stderr) == (0, "")
 

@@ -38,4 +38,14 @@ import Testing
         #expect(throws: ProtocolError(.argument, "unknown option --port")) { try WebOptions.parse(["--port", "1"]) }
         #expect(throws: ProtocolError(.argument, "--socket needs a value")) { try WebOptions.parse(["--socket"]) }
     }
+
+    @Test func theCoversDirectory() throws {
+        let none: (String) -> String? = { _ in nil }
+        #expect(try WebOptions.parse(["--cache-dir", "/c"]).coverDirectory(environment: none) == "/c")
+        let xdg: (String) -> String? = { ["XDG_CACHE_HOME": "/x", "HOME": "/h"][$0] }
+        #expect(WebOptions().coverDirectory(environment: xdg) == "/x/previewd/covers")
+        let home: (String) -> String? = { ["XDG_CACHE_HOME": "relative", "HOME": "/h"][$0] }
+        #expect(WebOptions().coverDirectory(environment: home) == "/h/.cache/previewd/covers")
+        #expect(WebOptions().coverDirectory(environment: none) == nil)
+    }
 }

@@ -1,5 +1,6 @@
-/// previewweb's command line: `--socket PATH` (as previewctl takes it) and
-/// `--listen ADDRESS:PORT` (default `127.0.0.1:6680`).
+/// previewweb's command line: `--socket PATH` (as previewctl takes it),
+/// `--listen ADDRESS:PORT` (default `127.0.0.1:6680`) and `--cache-dir DIR`
+/// (the covers' cache).
 public struct WebOptions: Equatable, Sendable {
     /// The daemon's socket; nil: the default previewctl uses.
     public var socket: String?
@@ -7,11 +8,15 @@ public struct WebOptions: Equatable, Sendable {
     public var address = "127.0.0.1"
     /// 0: any free port (the address printed at start says which).
     public var port = 6680
+    /// Where covers are kept; nil: `WebOptions.cacheDirectory`'s default.
+    public var cacheDirectory: String?
 
     public static let usage = """
         usage: previewweb [--socket PATH] [--listen ADDRESS:PORT]
           --socket PATH          previewd's socket (default: as previewctl finds it)
           --listen ADDRESS:PORT  where to serve the page (default 127.0.0.1:6680; loopback only)
+          --cache-dir DIR        where covers are kept (default $XDG_CACHE_HOME/previewd/covers,
+                                 or ~/.cache/previewd/covers; at most 2000 covers, 64 MiB)
 
         """
 
@@ -24,13 +29,26 @@ public struct WebOptions: Equatable, Sendable {
         var i = 0
         while i < args.count {
             let flag = args[i]
-            guard flag == "--socket" || flag == "--listen" else { throw ProtocolError(.argument, "unknown option \(flag)") }
+            guard ["--socket", "--listen", "--cache-dir"].contains(flag) else { throw ProtocolError(.argument, "unknown option \(flag)") }
             guard i + 1 < args.count else { throw ProtocolError(.argument, "\(flag) needs a value") }
             let value = args[i + 1]
-            if flag == "--socket" { options.socket = value } else { try options.listen(value) }
+            switch flag {
+            case "--socket": options.socket = value
+            case "--cache-dir": options.cacheDirectory = value
+            default: try options.listen(value)
+            }
             i += 2
         }
         return options
+    }
+
+    /// The covers' directory: `--cache-dir`, else `$XDG_CACHE_HOME/previewd/covers`,
+    /// else `$HOME/.cache/previewd/covers`; nil without either variable.
+    public func coverDirectory(environment: (String) -> String?) -> String? {
+        if let cacheDirectory { return cacheDirectory }
+        if let xdg = environment("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return xdg + "/previewd/covers" }
+        if let home = environment("HOME"), home.hasPrefix("/") { return home + "/.cache/previewd/covers" }
+        return nil
     }
 
     private mutating func listen(_ text: String) throws(ProtocolError) {

@@ -1,0 +1,214 @@
+extension WebScript {
+    /// The router, the now-playing bar, the Media Session, keys, live updates.
+    static let shell = #"""
+        // ---- The router, the now-playing bar, live updates, keys ----
+
+        /** Routes: a pattern, the screen, the nav entry it lights, the idle subsystems that redraw it. */
+        const ROUTES = [
+          [/^\/$/, listenNow, "now", ["stored_playlist", "database"]],
+          [/^\/picks$/, picks, "now", []],
+          [/^\/releases$/, releases, "now", []],
+          [/^\/want$/, wantList, "now", ["stored_playlist"]],
+          [/^\/explore$/, explore, "explore", []],
+          [/^\/genre\/([^/]+)$/, genre, "explore", []],
+          [/^\/countries$/, countries, "explore", []],
+          [/^\/country\/([^/]+)$/, country, "explore", []],
+          [/^\/search$/, search, "search", []],
+          [/^\/album\/(\d+)$/, album, null, ["stored_playlist", "database"]],
+          [/^\/artist\/(\d+)$/, artist, null, []],
+          [/^\/playlist\/(\d+)$/, playlist, null, ["stored_playlist"]],
+          [/^\/track\/(\d+)$/, track, null, ["stored_playlist"]],
+          [/^\/radio\/(\d+)$/, radio, null, []],
+          [/^\/library$/, library, "library", ["database"]],
+          [/^\/playlists$/, playlists, "playlists", ["stored_playlist"]],
+          [/^\/stored\/([^/]+)$/, stored, "playlists", ["stored_playlist"]],
+          [/^\/queue$/, queue, "queue", ["playlist", "player", "options"]],
+        ];
+        let current = null;
+        let generation = 0;
+
+        /** Draws the screen the address names; `quiet`: a redraw in place after a change elsewhere. */
+        async function route(quiet) {
+          const [path, query] = (location.hash.slice(1) || "/").split("?");
+          const found = ROUTES.find(([pattern]) => pattern.test(path));
+          const mine = ++generation;
+          if (!found) {
+            view.replaceChildren(heading("Not found"), h("p", {}, h("a", { href: "#/" }, "Listen Now")));
+            return;
+          }
+          current = found;
+          for (const link of document.querySelectorAll("#nav a")) {
+            if (link.dataset.nav === found[2]) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
+          }
+          view.setAttribute("aria-busy", "true");
+          if (!quiet && !view.dataset.path) view.replaceChildren(h("p", { class: "loading" }, "Loading\u2026"));
+          try {
+            const args = found[0].exec(path).slice(1);
+            const page = await found[1](...(args.length ? args : [null]), new URLSearchParams(query || ""));
+            if (mine !== generation) return;
+            const y = window.scrollY;
+            const active = document.activeElement;
+            const focused = active && active.id;
+            // What is being typed survives a redraw made for a change elsewhere.
+            const typed = active && active.matches("input:not([type=range])") ? [active.value, active.selectionStart, active.selectionEnd] : null;
+            view.replaceChildren(...[page].flat(Infinity).filter((e) => e != null));
+            view.dataset.path = path;
+            if (quiet) {
+              window.scrollTo(0, y);
+              const again = focused && $(focused);
+              if (again) {
+                again.focus();
+                if (typed && again.matches("input")) { again.value = typed[0]; again.setSelectionRange(typed[1], typed[2]); }
+              }
+            } else {
+              window.scrollTo(0, 0);
+            }
+          } catch (error) {
+            if (mine === generation) view.replaceChildren(heading("Something went wrong"), h("p", { class: "error" }, error.message));
+          } finally {
+            if (mine === generation) view.setAttribute("aria-busy", "false");
+          }
+        }
+
+        let status = { state: "stop" };
+        let song = {};
+        let statusAt = 0;
+        let seeking = false;
+
+        /** Reads the player's state and shows it in the bar. */
+        async function refreshStatus() {
+          try {
+            const [st, cur] = await read("status", "currentsong");
+            status = fields(st);
+            song = fields(cur);
+            statusAt = performance.now();
+            showStatus();
+          } catch (error) {
+            say(error.message);
+          }
+        }
+
+        function elapsed() {
+          const base = Number(status.elapsed) || 0;
+          return status.state === "play" ? base + (performance.now() - statusAt) / 1000 : base;
+        }
+
+        function showStatus() {
+          const playing = status.state === "play";
+          const title = song.file ? (song.Title || song.file) : "Nothing playing";
+          $("title").textContent = title;
+          $("artist").textContent = song.Artist || "";
+          const bar = $("now-playing");
+          if (bar.dataset.file !== (song.file || "") || !$("np-art").firstChild) {
+            bar.dataset.file = song.file || "";
+            $("np-art").replaceChildren(art(song.file));
+          }
+          $("toggle").setAttribute("aria-label", playing ? "Pause" : "Play");
+          const length = Number(status.duration) || Number(song.Time) || 0;
+          $("progress").max = String(length || 1);
+          $("progress").disabled = !song.file;
+          $("duration").textContent = duration(length);
+          if (!seeking) showProgress();
+          if (document.activeElement !== $("volume") && status.volume != null) $("volume").value = status.volume;
+          $("volume").disabled = status.volume == null || status.volume === "-1";
+          document.body.dataset.state = status.state;
+          document.title = song.file ? title + " \u2014 previewd" : "previewd";
+          if (status.error) say("error: " + status.error);
+          mediaSession(playing);
+        }
+
+        function showProgress() {
+          const at = Math.min(elapsed(), Number($("progress").max));
+          $("progress").value = String(at);
+          $("elapsed").textContent = duration(at);
+        }
+
+        /** The Media Session API: title, artist and cover on a lock screen, and the media keys. */
+        function mediaSession(playing) {
+          if (!("mediaSession" in navigator)) return;
+          const session = navigator.mediaSession;
+          if (!song.file) { session.metadata = null; session.playbackState = "none"; return; }
+          if (!session.metadata || session.metadata.title !== (song.Title || song.file) || session.metadata.artist !== (song.Artist || "")) {
+            const artwork = CATALOG.test(song.file) ? [{ src: "/cover?uri=" + encodeURIComponent(song.file), sizes: "500x500", type: "image/jpeg" }] : [];
+            session.metadata = new MediaMetadata({ title: song.Title || song.file, artist: song.Artist || "", album: song.Album || "", artwork });
+          }
+          session.playbackState = playing ? "playing" : "paused";
+        }
+
+        function toggle() {
+          if (status.state === "play") return change("pause 1");
+          return change(status.state === "pause" ? "pause 0" : "play");
+        }
+
+        function setUp() {
+          $("previous").addEventListener("click", () => change("previous"));
+          $("next").addEventListener("click", () => change("next"));
+          $("toggle").addEventListener("click", toggle);
+          $("progress").addEventListener("input", () => { seeking = true; $("elapsed").textContent = duration($("progress").value); });
+          $("progress").addEventListener("change", async () => {
+            try { await change(cmd("seekcur", Number($("progress").value).toFixed(1))); } finally { seeking = false; }
+          });
+          $("volume").addEventListener("change", () => change(cmd("setvol", $("volume").value)));
+          if ("mediaSession" in navigator) {
+            const session = navigator.mediaSession;
+            session.setActionHandler("play", () => change(status.state === "pause" ? "pause 0" : "play"));
+            session.setActionHandler("pause", () => change("pause 1"));
+            session.setActionHandler("previoustrack", () => change("previous"));
+            session.setActionHandler("nexttrack", () => change("next"));
+            try { session.setActionHandler("seekto", (d) => change(cmd("seekcur", d.seekTime.toFixed(1)))); } catch (_) { /* not offered */ }
+          }
+          // A closed menu keeps nothing a later one could be mistaken for.
+          $("menu").addEventListener("close", () => $("menu").replaceChildren());
+          document.addEventListener("keydown", keys);
+          window.addEventListener("hashchange", () => route(false));
+          setInterval(() => { if (status.state === "play" && !seeking) showProgress(); }, 250);
+          listen();
+          route(false);
+          refreshStatus();
+        }
+
+        /** Space: play or pause; arrows: previous, next, volume; `/`: search. Not while typing or in the menu. */
+        function keys(event) {
+          const target = event.target;
+          if (event.ctrlKey || event.metaKey || event.altKey || $("menu").open) return;
+          if (target.closest("input, textarea, select, [contenteditable]")) return;
+          if (event.key === "/") {
+            event.preventDefault();
+            if (location.hash.startsWith("#/search")) $("search-input")?.focus(); else location.hash = "#/search";
+            return;
+          }
+          // A focused button or link takes Space and Enter itself.
+          if (target.closest("button, a") && (event.key === " " || event.key === "Enter")) return;
+          const volume = Number(status.volume);
+          const action = {
+            " ": toggle, "k": toggle,
+            "ArrowRight": () => change("next"), "ArrowLeft": () => change("previous"),
+            "ArrowUp": () => volume >= 0 && change(cmd("setvol", Math.min(100, volume + 5))),
+            "ArrowDown": () => volume >= 0 && change(cmd("setvol", Math.max(0, volume - 5))),
+          }[event.key];
+          if (!action) return;
+          event.preventDefault();
+          action();
+        }
+
+        /** Live: the daemon's idle events, pushed (Server-Sent Events); EventSource reconnects by itself. */
+        function listen() {
+          const events = new EventSource("/api/events");
+          let first = true;
+          events.addEventListener("ready", () => {
+            document.body.dataset.live = "true";
+            // After a reconnect, what changed meanwhile is read anew.
+            if (!first) { refreshStatus(); redraw(); }
+            first = false;
+          });
+          events.addEventListener("idle", (event) => {
+            const changed = event.data.split(" ");
+            if (changed.some((s) => ["player", "mixer", "options", "playlist"].includes(s))) refreshStatus();
+            if (current && current[3].some((s) => changed.includes(s)) && !$("menu").open) redraw();
+          });
+          events.addEventListener("error", () => { document.body.dataset.live = "false"; });
+        }
+
+        setUp();
+        """#
+}

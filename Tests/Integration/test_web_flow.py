@@ -1,0 +1,149 @@
+"""Issue 34's user flow, step by step, in a real headless Chromium at a
+phone's size and a desktop's: Listen Now's More like carousel, an album's
+page, "+ Add" to Want to Listen, the Want to Listen carousel and its See
+All list, the checkmark, and "Remove from Want to Listen" back to Listen
+Now. After each step the daemon's state is read through the protocol and
+previewctl: one state, many views.
+
+The stand-in runs in its web mode (/_control/web): the albums of the
+recorded charts have no recorded /album/ID body, so it builds one from the
+listing's own fields (catalog.synthetic_album, five tracks of corpus
+previews), and covers are small PNGs a browser can draw."""
+import pytest
+
+from helpers import fixture, wait_for
+from webui import DESKTOP, PHONE, browser, drawn, script_errors, shoot, tap, text_of
+
+MORE_LIKE = fixture("chart-0-albums.json")["data"]
+
+
+@pytest.fixture
+def saved(site):
+    """`site` with an album in the Library, so that Listen Now has a More like carousel."""
+    assert site[0].client().cmd("libraryadd deezer:album:302127")[-1] == "OK"
+    return site
+
+
+def wanted(d):
+    """The want list as the protocol shows it: its URIs."""
+    return [line.split(": ", 1)[1] for line in d.client().cmd("wantlist") if line.startswith(("album: ", "file: "))]
+
+
+def sections(driver):
+    return [s.get_attribute("data-section") for s in driver.find_elements("css selector", "#view section.shelf")]
+
+
+def click_text(driver, selector, text):
+    """Clicks the element of `selector` whose text is `text`, once shown."""
+    def find():
+        found = [e for e in driver.find_elements("css selector", selector) if e.is_displayed() and e.text == text]
+        return found[0] if found else None
+    element = wait_for(lambda: find(), timeout=10)
+    assert element, [e.text for e in driver.find_elements("css selector", selector)]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_want_to_listen_flow(saved, size, tmp_path):
+    d, w = saved
+    name = "phone" if size == PHONE else "desktop"
+    first = MORE_LIKE[0]
+    uri = f"deezer:album:{first['id']}"
+    driver = browser(*size)
+    try:
+        # 1. Listen Now, scrolled to the More like carousel.
+        driver.get(w.base + "/")
+        drawn(driver, "/")
+        assert sections(driver) == ["Top Picks", 'More like "Discovery"', "New Releases"]
+        more = driver.find_element("css selector", "section[data-section^='More like']")
+        driver.execute_script("arguments[0].scrollIntoView()", more)
+        cards = more.find_elements("css selector", "a.card")
+        assert [c.get_attribute("data-uri") for c in cards] == [f"deezer:album:{a['id']}" for a in MORE_LIKE[:5]]
+        assert cards[0].find_element("css selector", ".name").text == first["title"]
+        shoot(driver, tmp_path, f"web-listen-now-{name}")
+        assert wanted(d) == []
+
+        # 2. Its first album: cover, title, artist, tracks, Play, Shuffle, "+ Add".
+        cards[0].click()
+        drawn(driver, f"/album/{first['id']}")
+        page = driver.find_element("css selector", "article.detail")
+        assert page.find_element("css selector", "h1").text == first["title"]
+        assert page.find_element("css selector", ".hero .sub a").text == first["artist"]["name"]
+        songs = page.find_elements("css selector", "ol.songs li")
+        assert [s.find_element("css selector", ".name").text for s in songs] == [
+            f"{first['title']} (preview {n})" for n in range(1, 6)]
+        assert [b.text for b in page.find_elements("css selector", ".actions button")] == [
+            "\u25B6 Play", "\u21C4 Shuffle", "Add to queue", "+ Add"]
+        # The cover came through previewweb's cache and was drawn.
+        assert wait_for(lambda: driver.execute_script(
+            "return document.querySelector('.hero img').naturalWidth"), timeout=10) == 160
+        shoot(driver, tmp_path, f"web-album-{name}")
+
+        # 3. "+ Add", then "Add to Want to Listen".
+        tap(driver, "#add-menu")
+        assert driver.find_element("id", "menu").is_displayed()
+        click_text(driver, "#menu button", "Add to Want to Listen")
+        assert wait_for(lambda: wanted(d) == [uri]), wanted(d)
+        assert wait_for(lambda: text_of(driver, "#add-menu") == "\u2713", timeout=10)
+        assert d.ctl("want").stdout.splitlines()[0].endswith(uri)
+
+        # 4. Back to Listen Now: Want to Listen stands below Top Picks.
+        driver.back()
+        drawn(driver, "/")
+        assert sections(driver)[:2] == ["Top Picks", "Want to Listen"], sections(driver)
+        want = driver.find_element("css selector", "section[data-section='Want to Listen']")
+        assert [c.get_attribute("data-uri") for c in want.find_elements("css selector", "a.card")] == [uri]
+
+        # 5. "See All": a list view.
+        want.find_element("css selector", "a.more").click()
+        drawn(driver, "/want")
+        rows = driver.find_elements("css selector", "#view ul.rows a")
+        assert [r.get_attribute("data-uri") for r in rows] == [uri]
+        assert rows[0].find_element("css selector", ".name").text == first["title"]
+        shoot(driver, tmp_path, f"web-want-to-listen-{name}")
+
+        # 6. The album again: "+ Add" is now a checkmark.
+        rows[0].click()
+        drawn(driver, f"/album/{first['id']}")
+        mark = driver.find_element("id", "add-menu")
+        assert (mark.text, mark.get_attribute("aria-label")) == ("\u2713", "In Want to Listen: change")
+
+        # 7. The checkmark, "Remove from Want to Listen": back on Listen Now,
+        # without the Want to Listen carousel (the list is empty).
+        mark.click()
+        click_text(driver, "#menu button", "Remove from Want to Listen")
+        drawn(driver, "/")
+        assert wait_for(lambda: wanted(d) == [])
+        assert "Want to Listen" not in sections(driver), sections(driver)
+        assert d.ctl("want").stdout == "the want list is empty\n"
+        assert script_errors(driver) == []
+    finally:
+        driver.quit()
+
+
+def test_every_album_of_listen_now_has_a_page_that_plays(saved, tmp_path):
+    """Each album card of Listen Now opens a page whose Play queues the
+    album and plays its first track."""
+    d, w = saved
+    c = d.client()
+    driver = browser(*DESKTOP)
+    try:
+        driver.get(w.base + "/")
+        drawn(driver, "/")
+        uris = [a.get_attribute("data-uri") for a in driver.find_elements("css selector", "#view a.card")]
+        assert len(uris) == 15, uris
+        for uri in uris:
+            album_id = uri.rsplit(":", 1)[1]
+            driver.get(w.base + f"/#/album/{album_id}")
+            drawn(driver, f"/album/{album_id}")
+            titles = [e.text for e in driver.find_elements("css selector", "ol.songs .name")]
+            assert titles, uri
+            click_text(driver, ".actions button", "\u25B6 Play")
+            assert wait_for(lambda: c.fields("currentsong").get("Album") is not None and
+                            c.fields("status").get("state") == "play" and
+                            c.fields("currentsong").get("Title") == titles[0]), (uri, c.fields("currentsong"))
+            assert int(c.fields("status")["playlistlength"]) == len(titles)
+        assert script_errors(driver) == []
+    finally:
+        driver.quit()

@@ -1,0 +1,111 @@
+"""previewweb for the web tests: started against a test's previewd on a
+free loopback port, and a headless Chromium (Debian's chromium and
+chromium-driver, through python3-selenium) at a phone's or a desktop's
+size. Screenshots go to $PREVIEWD_SCREENSHOTS when it is set (how the
+ones under docs/ are made), else to the test's own temporary directory."""
+import http.client
+import os
+import re
+import subprocess
+
+from helpers import BIN, stop_process, wait_for
+
+PHONE = (375, 812)
+DESKTOP = (1280, 800)
+
+
+class Web:
+    """previewweb on a free loopback port, for `daemon`, its covers in `cache`."""
+
+    def __init__(self, daemon, cache=None):
+        cache = cache or os.path.join(daemon.tmp, "covers")
+        self.cache = cache
+        self.proc = subprocess.Popen([os.path.join(BIN, "previewweb"), "--socket", daemon.socket,
+                                      "--listen", "127.0.0.1:0", "--cache-dir", cache],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        m = re.match(r"previewweb: http://127\.0\.0\.1:(\d+)/ \(previewd at (.*)\)$", line.strip())
+        assert m, (line, self.proc.stderr.read() if self.proc.poll() is not None else "")
+        self.port = int(m[1])
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def request(self, method, path, headers=None):
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        c.request(method, path, headers=headers or {})
+        r = c.getresponse()
+        body = r.read()
+        c.close()
+        kind = r.getheader("Content-Type") or ""
+        return r.status, dict(r.getheaders()), body if kind.startswith("image/") else body.decode()
+
+    def token(self):
+        _, _, page = self.request("GET", "/")
+        return re.search(r'<meta name="previewweb-token" content="([^"]+)">', page)[1]
+
+    def close(self):
+        stop_process(self.proc)
+        assert self.proc.returncode == 0, self.proc.stderr.read()
+
+
+def browser(width, height):
+    """Headless Chromium showing `width`x`height` CSS pixels (a phone's
+    viewport is set as DevTools sets it: a window is at least 500 px wide)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    options = Options()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={max(width, 500)},{height}"):
+        options.add_argument(argument)
+    options.binary_location = "/usr/bin/chromium"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500})
+    return driver
+
+
+def shoot(driver, tmp_path, name):
+    """Saves a screenshot NAME.png (see the module's doc for where)."""
+    folder = os.environ.get("PREVIEWD_SCREENSHOTS") or str(tmp_path)
+    os.makedirs(folder, exist_ok=True)
+    driver.save_screenshot(os.path.join(folder, name + ".png"))
+
+
+def drawn(driver, route, timeout=15):
+    """Waits until the page shows ROUTE (`/album/302127`) drawn whole."""
+    assert wait_for(lambda: driver.execute_script(
+        "const v = document.getElementById('view');"
+        "return v !== null && v.dataset.path === arguments[0] && v.getAttribute('aria-busy') === 'false';", route),
+        timeout=timeout), \
+        (driver.current_url, driver.find_element("id", "view").text[:500])
+
+
+def script_errors(driver):
+    """The page's console errors, but for covers the stand-in has none of."""
+    return [e["message"] for e in driver.get_log("browser")
+            if e["level"] == "SEVERE" and "/cover?" not in e["message"]]
+
+
+def text_of(driver, selector):
+    """The text of the first element of `selector`, or None; read in one
+    script, as a live page may redraw between finding and reading."""
+    return driver.execute_script("const e = document.querySelector(arguments[0]); return e ? e.textContent : null;", selector)
+
+
+def tap(driver, target):
+    """Clicks `target` (an element, or a CSS selector found anew) as a user
+    would: scrolled to the middle of the screen first, clear of the fixed
+    bars (WebDriver's own scrolling puts it at the bottom edge, under
+    them). A live page may redraw between finding and clicking: a selector
+    is then found again."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    for _ in range(20):
+        element = driver.find_element("css selector", target) if isinstance(target, str) else target
+        try:
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+            element.click()
+            return
+        except StaleElementReferenceException:
+            if not isinstance(target, str):
+                raise
+    raise AssertionError(f"{target} kept being redrawn")

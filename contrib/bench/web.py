@@ -1,0 +1,118 @@
+#!/usr/bin/python3
+"""The web front end's figures (issue 34), in Debian's headless Chromium
+against previewweb and previewd over the loopback catalog stand-in (its
+web mode: drawable covers, album pages for the charts' albums):
+
+  - Listen Now: first contentful paint and the time until its carousels
+    are drawn (Navigation Timing's start to the page's own mark), warm
+    daemon cache, median of --runs loads;
+  - the bytes the first view transfers before covers (the page, its
+    script and style, and the API answers; Resource Timing);
+  - a tap on Play: from the click to the answer of the command list,
+    which previewd sends once the song's audio has started, with the
+    preview already fetched once (cached);
+  - previewweb's resident memory (VmRSS) with 10 pages open, each holding
+    its event stream.
+
+    contrib/bench/web.py [BIN_DIR] [--runs 10]
+"""
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from urllib.request import urlopen
+
+from benchlib import arguments, wait_socket
+
+BIN, opts = arguments(runs=10)
+import catalog  # noqa: E402  (on the path through benchlib)
+from helpers import Client  # noqa: E402
+from webui import DESKTOP, browser, drawn  # noqa: E402
+
+server = catalog.serve()
+HTTP = f"http://127.0.0.1:{server.server_port}"
+urlopen(f"{HTTP}/_control/web?on=1").read()
+state = tempfile.mkdtemp(prefix="bench-web-")
+sock = os.path.join(state, "socket")
+daemon = subprocess.Popen([os.path.join(BIN, "previewd"), "--socket", sock, "--output", "null",
+                           "--api-base", HTTP + "/api", "--state-dir", state], stderr=subprocess.DEVNULL)
+wait_socket(sock, daemon)
+c = Client(sock, timeout=60)
+assert c.cmd("libraryadd deezer:album:302127")[-1] == "OK"
+web = subprocess.Popen([os.path.join(BIN, "previewweb"), "--socket", sock, "--listen", "127.0.0.1:0",
+                        "--cache-dir", os.path.join(state, "covers")], stdout=subprocess.PIPE, text=True)
+base = re.match(r"previewweb: (http://\S+/)", web.stdout.readline())[1]
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        return int(re.search(r"VmRSS:\s+(\d+) kB", f.read())[1])
+
+
+def listen_now(driver):
+    driver.get("about:blank")
+    driver.get(base)
+    drawn(driver, "/")
+    # First contentful paint is recorded a frame after it happens.
+    for _ in range(100):
+        if driver.execute_script("return performance.getEntriesByName('first-contentful-paint').length"):
+            break
+        time.sleep(0.02)
+    return driver.execute_script("""
+        const nav = performance.getEntriesByType('navigation')[0];
+        const paint = performance.getEntriesByName('first-contentful-paint')[0];
+        const before = performance.getEntriesByType('resource').filter((r) => !r.name.includes('/cover?'));
+        return {fcp: paint ? paint.startTime : null, drawn: performance.now(),
+                bytes: nav.transferSize + before.reduce((n, r) => n + r.transferSize, 0)};""")
+
+
+try:
+    driver = browser(*DESKTOP)
+    try:
+        listen_now(driver)  # warms the daemon's catalog cache and the covers
+        loads = [listen_now(driver) for _ in range(opts["runs"])]
+        fcp = statistics.median(x["fcp"] for x in loads)
+        drawn_ms = statistics.median(x["drawn"] for x in loads)
+        print(f"Listen Now: first contentful paint {fcp:.0f} ms, carousels drawn {drawn_ms:.0f} ms "
+              f"(median of {len(loads)} loads; target 300 ms)")
+        print(f"first view before covers: {max(x['bytes'] for x in loads) / 1024:.1f} KiB (target 150 KB)")
+        # A tap on Play on an album page, its previews fetched once before.
+        driver.get(base + "#/album/302127")
+        drawn(driver, "/album/302127")
+        taps = []
+        for _ in range(opts["runs"]):
+            c.cmd("stop")
+            taps.append(driver.execute_async_script("""
+                const done = arguments[arguments.length - 1];
+                const button = document.querySelector('.actions button.primary');
+                const sent = window.fetch;
+                window.fetch = async (...a) => { const r = await sent(...a); window.fetch = sent;
+                    done(performance.now() - t0); return r; };
+                const t0 = performance.now();
+                button.click();"""))
+            time.sleep(0.3)
+        print(f"tap on Play to audio started: median {statistics.median(taps):.1f} ms, "
+              f"max {max(taps):.1f} ms ({len(taps)} taps; target 100 ms)")
+    finally:
+        driver.quit()
+    pages = []
+    try:
+        for _ in range(10):
+            d = browser(*DESKTOP)
+            d.get(base)
+            drawn(d, "/")
+            pages.append(d)
+        time.sleep(1)
+        print(f"previewweb with 10 pages open: {rss_kib(web.pid) / 1024:.1f} MiB resident (target 20 MB)")
+    finally:
+        for d in pages:
+            d.quit()
+finally:
+    web.terminate()
+    daemon.terminate()
+    web.wait()
+    daemon.wait()
