@@ -12,26 +12,61 @@
 
 /// MHD_start_daemon(3) on one IPv4 address: a thread per connection (a
 /// handler may block on the MPD socket), at most `limit` connections, idle
-/// ones closed after `timeout` seconds. No error log: its errors are
-/// clients that left mid-answer (an event stream's page closed), which
-/// are normal here.
+/// ones closed after `timeout` seconds, 256 KiB of memory a connection
+/// (the request line and headers; 32 KiB by default, too little for the
+/// documented command lists); `random` (kept by the caller for
+/// the daemon's life) seeds digest authentication's nonces. No error log:
+/// its errors are clients that left mid-answer (an event stream's page
+/// closed), which are normal here.
 static inline struct MHD_Daemon *pv_mhd_start(const struct sockaddr_in *address, unsigned int limit, unsigned int timeout,
-                                              MHD_AccessHandlerCallback handler, void *context) {
+                                              MHD_AccessHandlerCallback handler, void *context,
+                                              const void *random, size_t random_size) {
     return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION,
                             ntohs(address->sin_port), NULL, NULL, handler, context,
                             MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)address,
                             MHD_OPTION_CONNECTION_LIMIT, limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout,
+                            MHD_OPTION_DIGEST_AUTH_RANDOM, random_size, random,
+                            MHD_OPTION_NONCE_NC_SIZE, (unsigned int)1000,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(256 * 1024),
                             MHD_OPTION_END);
+}
+
+/// MHD_digest_auth_check2(3) with SHA-256 (RFC 7616): 1 when the request
+/// carries `user`'s valid credentials, 0 when it does not, -1 when its
+/// nonce is stale (the browser retries with a new one, unasked).
+static inline int pv_mhd_digest_check(struct MHD_Connection *connection, const char *realm, const char *user,
+                                      const char *password, unsigned int nonce_timeout) {
+    int result = MHD_digest_auth_check2(connection, realm, user, password, nonce_timeout, MHD_DIGEST_ALG_SHA256);
+    return result == MHD_YES ? 1 : (result == MHD_INVALID_NONCE ? -1 : 0);
+}
+
+/// MHD_queue_auth_fail_response2(3): 401 with a SHA-256 digest challenge
+/// (`stale` set when the nonce only was old).
+static inline enum MHD_Result pv_mhd_ask_credentials(struct MHD_Connection *connection, const char *realm, const char *opaque,
+                                                    struct MHD_Response *response, int stale) {
+    return MHD_queue_auth_fail_response2(connection, realm, opaque, response, stale ? MHD_YES : MHD_NO, MHD_DIGEST_ALG_SHA256);
 }
 
 /// MHD_YES and MHD_NO, for an access handler's result.
 static inline enum MHD_Result pv_mhd_yes(void) { return MHD_YES; }
 static inline enum MHD_Result pv_mhd_no(void) { return MHD_NO; }
 
-/// MHD_lookup_connection_value(3) of a request header.
-static inline const char *pv_mhd_header(struct MHD_Connection *connection, const char *name) {
-    return MHD_lookup_connection_value(connection, MHD_HEADER_KIND, name);
+/// MHD_lookup_connection_value(3) of a cookie the request carries.
+static inline const char *pv_mhd_cookie(struct MHD_Connection *connection, const char *name) {
+    return MHD_lookup_connection_value(connection, MHD_COOKIE_KIND, name);
+}
+
+/// MHD_get_connection_values_n(3) over the request's headers (kind 1) or
+/// query arguments (kind 0), with their lengths, so a decoded NUL is seen.
+static inline int pv_mhd_values(struct MHD_Connection *connection, int query, MHD_KeyValueIteratorN each, void *context) {
+    return MHD_get_connection_values_n(connection, query ? MHD_GET_ARGUMENT_KIND : MHD_HEADER_KIND, each, context);
+}
+
+/// MHD_get_connection_info(3): the connection's socket (to see the client leave).
+static inline int pv_mhd_socket(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
 }
 
 /// MHD_create_response_from_buffer(3), the bytes copied.
@@ -43,12 +78,6 @@ static inline struct MHD_Response *pv_mhd_response_copy(size_t size, const void 
 static inline uint16_t pv_mhd_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
-}
-
-/// MHD_get_connection_values(3) over the query's arguments, decoded, in
-/// the request's order: `each` is called once per `name=value`.
-static inline int pv_mhd_query(struct MHD_Connection *connection, MHD_KeyValueIterator each, void *context) {
-    return MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, each, context);
 }
 
 /// MHD_create_response_from_callback(3) of unknown size (sent chunked),

@@ -48,24 +48,25 @@ public final class CoverCache: Sendable {
 
     /// The cover of `name` (a `WebCovers.fileName`): from disk, else from
     /// `fetch`, kept when it is an image.
-    /// - Throws: what `fetch` throws, except that previewd's "no cover"
-    ///   refusal is `.none`.
+    /// - Throws: what `fetch` throws, except that previewd's "no such
+    ///   thing" refusal (ACK 50) is `.none`.
     public func cover(named name: String, fetch: () throws(MPDFailure) -> [UInt8]) throws(MPDFailure) -> Answer {
         let path = directory + "/" + name
         let now = Int(SystemClock.unixSeconds())
-        let known = state.withLock { s -> Bool? in
-            if let missed = s.misses[name], now - missed < Self.missLifetime { return false }
-            return s.entries[name] != nil ? true : nil
-        }
-        if known == false { return .none }
-        if known == true, let bytes = try? AtomicFile.read(path), let type = WebCovers.contentType(of: bytes) {
+        // What is on disk first: a miss remembered by a failed request
+        // running beside the one that stored the cover must not hide it.
+        if state.withLock({ $0.entries[name] != nil }), let bytes = try? AtomicFile.read(path),
+           let type = WebCovers.contentType(of: bytes) {
             try? FileSystem.touch(path)
             state.withLock { $0.entries[name]?.used = now }
             return .image(bytes, type: type)
         }
+        if state.withLock({ s in s.misses[name].map { now - $0 < Self.missLifetime } ?? false }) { return .none }
         let bytes: [UInt8]
         do { bytes = try fetch() } catch {
-            guard case .refused = error else { throw error }
+            // Only "no such thing" (ACK 50) is a missing cover; a busy
+            // API or a full daemon is tried again next time.
+            guard case .refused(let code, _) = error, code == 50 else { throw error }
             remember(miss: name, at: now)
             return .none
         }

@@ -13,7 +13,8 @@ import Synchronization
 /// - `GET /api/mpd?c=LINE[&c=LINE...]`: MPD commands that only read;
 ///   `POST` the same for commands that change state (`WebCommands`). The
 ///   answer is `WebCommands.json` of the replies, or the daemon's refusal
-///   as `{"error": MESSAGE}` with status 409 (502 when it cannot be reached);
+///   as `{"error": MESSAGE}` with status 409 (502 when it cannot be
+///   reached, 503 when every connection to it is taken);
 /// - `GET /api/events`: Server-Sent Events from `idle` (`IdleEventStream`),
 ///   at most `maxEventStreams` at once (503 beyond);
 /// - `GET /cover?uri=URI`: the cover of a track, album, artist, playlist
@@ -26,14 +27,19 @@ public struct WebApp: Sendable {
     public let guardian: WebGuard
     public let mpd: MPDClient
     public let covers: CoverCache?
-    private let streams = StreamCount()
+    private let streams = Places(limit: WebApp.maxEventStreams)
 
     /// Event streams open at once, at most (each holds a thread and a
     /// connection to previewd).
     public static let maxEventStreams = 32
 
     /// The request headers the routes read.
-    public static let headers = ["Host", "Origin", WebGuard.tokenHeader]
+    public static let headers = WebGuard.headers
+
+    /// Bytes of a request's query (decoded), at most: 16 command lines of
+    /// 4096 bytes, and room to spare within libmicrohttpd's 256 KiB a
+    /// connection, so that an answer always fits.
+    public static let maxQueryBytes = 96 * 1024
 
     /// - Parameter covers: nil when no cache directory could be made: covers
     ///   are then answered 404 and the page shows its placeholders.
@@ -45,8 +51,14 @@ public struct WebApp: Sendable {
 
     /// The answer to one request.
     public func respond(to request: HTTPRequest) -> WebResponse {
+        guard ["GET", "HEAD", "POST"].contains(request.method) else { return .text(405, "GET, HEAD or POST only\n") }
+        if let repeated = request.repeatedHeaders.first { return .text(400, "more than one \(repeated) header\n") }
+        guard request.queryBytes <= Self.maxQueryBytes else {
+            return WebResponse(status: 414, type: "application/json", body: Self.error("the query is over \(Self.maxQueryBytes) bytes"))
+        }
         let verdict = guardian.check(method: request.method, host: request.headers["Host"],
-                                     origin: request.headers["Origin"], token: request.headers[WebGuard.tokenHeader])
+                                     origin: request.headers["Origin"], token: request.headers[WebGuard.tokenHeader],
+                                     fetchSite: request.headers["Sec-Fetch-Site"], fetchMode: request.headers["Sec-Fetch-Mode"])
         if case .refuse(let status, let reason) = verdict { return .text(status, reason + "\n") }
         let reading = request.method == "GET" || request.method == "HEAD"
         switch (reading, request.path) {
@@ -58,7 +70,7 @@ public struct WebApp: Sendable {
         case (true, "/icon.svg"): return WebResponse(status: 200, type: "image/svg+xml", body: WebAssets.icon)
         case (true, "/api/status"): return status()
         case (_, "/api/mpd"): return relay(request.arguments("c"), changing: !reading)
-        case (true, "/api/events"): return events()
+        case (true, "/api/events"): return events(client: request.client)
         case (true, "/cover"): return cover(request.arguments("uri").first ?? "")
         default: return .text(reading ? 404 : 405, "not here\n")
         }
@@ -86,8 +98,8 @@ public struct WebApp: Sendable {
         }
     }
 
-    private func events() -> WebResponse {
-        guard streams.take(limit: Self.maxEventStreams) else {
+    private func events(client: Int32) -> WebResponse {
+        guard streams.take() else {
             return .text(503, "at most \(Self.maxEventStreams) event streams at once\n")
         }
         let connection: MPDConnection
@@ -97,7 +109,7 @@ public struct WebApp: Sendable {
         }
         let counter = streams
         var response = WebResponse(status: 200, type: "text/event-stream", body: "")
-        response.stream = IdleEventStream(connection: connection, onClose: { counter.giveBack() })
+        response.stream = IdleEventStream(connection: connection, client: client, onClose: { counter.giveBack() })
         return response
     }
 
@@ -112,6 +124,8 @@ public struct WebApp: Sendable {
             response.cacheControl = "private, max-age=86400"
             return response
         } catch {
+            // The daemon's refusal here is a fetch that failed (Deezer busy): try again later.
+            if case .refused(_, let message) = error { return failure(.unreachable("no cover now: " + message)) }
             return failure(error)
         }
     }
@@ -130,7 +144,8 @@ public struct WebApp: Sendable {
 
     private func failure(_ error: MPDFailure) -> WebResponse {
         switch error {
-        case .refused(let message): return WebResponse(status: 409, type: "application/json", body: Self.error(message))
+        case .refused(_, let message): return WebResponse(status: 409, type: "application/json", body: Self.error(message))
+        case .busy(let why): return WebResponse(status: 503, type: "application/json", body: Self.error(why))
         case .unreachable(let why): return WebResponse(status: 502, type: "application/json", body: Self.error(why))
         }
     }

@@ -13,7 +13,10 @@ import Synchronization
 /// - then one `event: idle` per wake-up, `data:` the changed subsystems
 ///   separated by spaces (`player mixer`);
 /// - a `: keepalive` comment after `keepAlive` seconds without a change
-///   (`noidle`), so a page that left is noticed and its connection freed.
+///   (`noidle`), so the connection is not closed as idle.
+///
+/// The HTTP connection's socket is watched beside the MPD one: a page that
+/// leaves frees its place and its MPD connection at once.
 ///
 /// EventSource reconnects by itself after `retry` ms when the stream ends.
 final class IdleEventStream: HTTPStream, @unchecked Sendable {
@@ -21,14 +24,18 @@ final class IdleEventStream: HTTPStream, @unchecked Sendable {
     // and `close` there), hence unchecked.
     private var connection: MPDConnection?
     private var started = false
+    private let client: Int32
     private let onClose: @Sendable () -> Void
 
     /// Seconds without a change before a keep-alive comment: less than
     /// the server's idle timeout (15 s), which would close the stream.
     static let keepAlive = 10
 
-    init(connection: MPDConnection, onClose: @escaping @Sendable () -> Void) {
+    /// - Parameter client: the HTTP connection's socket, watched so that a
+    ///   page that leaves frees its place at once (-1: at the next keep-alive).
+    init(connection: MPDConnection, client: Int32, onClose: @escaping @Sendable () -> Void) {
         self.connection = connection
+        self.client = client
         self.onClose = onClose
     }
 
@@ -44,15 +51,17 @@ final class IdleEventStream: HTTPStream, @unchecked Sendable {
             var changed: [String] = []
             var quieted = false
             while true {
-                let line: String?
-                do { line = try connection.nextLine() } catch {
+                switch connection.wait(watching: client, seconds: Self.keepAlive) {
+                case .clientGone: return nil
+                case .quiet:
                     // Nothing changed for a while: end the idle (its OK follows).
-                    guard !quieted, error == .unreachable(MPDConnection.timedOut) else { throw error }
+                    guard !quieted else { return nil }
                     quieted = true
                     try connection.send("noidle")
                     continue
+                case .reply: break
                 }
-                guard let line, !ResponseParser.isAck(line) else { return nil }
+                guard let line = try connection.nextLine(), !ResponseParser.isAck(line) else { return nil }
                 if line == "OK" { break }
                 if let (key, value) = ResponseParser.field(line[...]), key == "changed" { changed.append(value) }
             }
@@ -71,20 +80,4 @@ final class IdleEventStream: HTTPStream, @unchecked Sendable {
         if connection != nil { onClose() }
         connection = nil
     }
-}
-
-/// Counts the open event streams against `WebApp.maxEventStreams`.
-final class StreamCount: Sendable {
-    private let open = Atomic<Int>(0)
-
-    /// Takes a place; false when all are taken.
-    func take(limit: Int) -> Bool {
-        while true {
-            let now = open.load(ordering: .relaxed)
-            guard now < limit else { return false }
-            if open.compareExchange(expected: now, desired: now + 1, ordering: .relaxed).exchanged { return true }
-        }
-    }
-
-    func giveBack() { open.subtract(1, ordering: .relaxed) }
 }

@@ -11,6 +11,26 @@ do { options = try WebOptions.parse(Array(CommandLine.arguments.dropFirst())) } 
     ThisProcess.exit(64)
 }
 let socket = options.socket ?? SocketPath.resolve(explicit: nil, environment: Environment.value, uid: ThisProcess.userID)
+// Beyond loopback every request needs the password (HTTP digest, so it
+// never crosses the network in the clear; the rest of the traffic does).
+var credentials: HTTPCredentials?
+if let file = options.passwordFile {
+    func refuse(_ why: String) -> Never {
+        writeStandardError("previewweb: --password-file \(file): \(why)\n")
+        ThisProcess.exit(66)
+    }
+    let bytes: [UInt8]?
+    do { bytes = try AtomicFile.read(file) } catch { refuse("\(error)") }
+    guard let bytes else { refuse("no such file") }
+    do {
+        credentials = HTTPCredentials(realm: "previewd", user: "previewd", password: try WebOptions.password(fromFile: bytes))
+    } catch {
+        refuse(error.message)
+    }
+    if let mode = FileSystem.permissions(file), mode & 0o077 != 0 {
+        writeStandardError("previewweb: warning: \(file) can be read by others (chmod 600 it)\n")
+    }
+}
 // The token: 128 bits from the system's random source (getrandom(2) under Swift's).
 let token = (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined(separator: "-")
 let signals: SignalPipe
@@ -23,7 +43,8 @@ do { signals = try SignalPipe(catching: [.terminate, .interrupt]) } catch {
 let app = WebAppSlot()
 let server: HTTPServer
 do {
-    server = try HTTPServer(address: options.address, port: options.port, headers: WebApp.headers) { app.respond(to: $0) }
+    server = try HTTPServer(address: options.address, port: options.port, headers: WebApp.headers,
+                            credentials: credentials) { app.respond(to: $0) }
 } catch {
     writeStandardError("previewweb: cannot listen: \(error)\n")
     ThisProcess.exit(69)
@@ -39,6 +60,10 @@ app.set(WebApp(guardian: WebGuard(address: options.address, port: server.port, t
                mpd: MPDClient(socketPath: socket), covers: covers))
 // Written at once (not through stdio's buffer): scripts read the address from it.
 try? FileDescriptor.standardOutput.writeAll(Array("previewweb: http://\(options.address):\(server.port)/ (previewd at \(socket))\n".utf8))
+if credentials != nil {
+    writeStandardError("previewweb: a browser is asked for user \"previewd\" and the password (HTTP digest, SHA-256); "
+                       + "the rest of the traffic is not encrypted\n")
+}
 // Serve until a signal: the server's threads answer; this one waits.
 signals.readEnd.setBlocking()
 var byte = [UInt8](repeating: 0, count: 1)

@@ -39,7 +39,7 @@ def test_previewweb_page_names_every_option_of_its_usage():
     usage = subprocess.run([os.path.join(os.path.dirname(PREVIEWD), "previewweb"), "--frob"], capture_output=True,
                            text=True).stderr
     options = sorted(set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", usage)) - {"--frob"})
-    assert options == ["--cache-dir", "--listen", "--socket"], usage
+    assert options == ["--cache-dir", "--listen", "--password-file", "--socket"], usage
     page = source("previewweb.1")
     assert [o for o in options if f"BI {o}" not in page] == []
 

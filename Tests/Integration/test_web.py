@@ -78,8 +78,75 @@ def test_beyond_loopback_is_refused_without_a_password(tmp_path):
     p = subprocess.run([os.path.join(BIN, "previewweb"), "--listen", "0.0.0.0:6680"], capture_output=True, text=True,
                        timeout=10)
     assert p.returncode == 64
-    assert p.stderr.splitlines()[0] == ("previewweb: --listen 0.0.0.0: only loopback (127.x.x.x) for now; "
-                                        "beyond it a password is needed")
+    assert p.stderr.splitlines()[0] == ("previewweb: --listen 0.0.0.0: beyond loopback (127.x.x.x) a password is needed: "
+                                        "--password-file FILE")
+    empty = tmp_path / "empty"
+    empty.write_text("\n")
+    p = subprocess.run([os.path.join(BIN, "previewweb"), "--listen", "0.0.0.0:0", "--password-file", str(empty)],
+                       capture_output=True, text=True, timeout=10)
+    assert (p.returncode, p.stderr) == (66, f"previewweb: --password-file {empty}: the password file's first line is empty\n")
+
+
+def curl(w, path, *options):
+    """curl's (status, body) for `path` on `w` (curl 7.88 speaks digest with SHA-256)."""
+    r = subprocess.run(["curl", "-s", "-o", "-", "-w", "\n%{http_code}", *options, f"http://127.0.0.1:{w.port}{path}"],
+                       capture_output=True, text=True, timeout=30)
+    body, _, status = r.stdout.rpartition("\n")
+    return int(status), body
+
+
+def test_beyond_loopback_every_request_needs_the_password(daemon, tmp_path):
+    """On all addresses (for a phone), with a password: HTTP digest
+    (SHA-256) before any route, the machine named by any IPv4 address, a
+    name still refused; and a real Chromium gets the page with the
+    credentials."""
+    secret = tmp_path / "password"
+    secret.write_text("correct horse\n")
+    os.chmod(secret, 0o600)
+    w = Web(daemon, extra=["--password-file", str(secret)], listen="0.0.0.0:0")
+    try:
+        assert w.notice == ('previewweb: a browser is asked for user "previewd" and the password (HTTP digest, SHA-256); '
+                            "the rest of the traffic is not encrypted")
+        status, headers, _ = w.request("GET", "/api/status")
+        assert status == 401 and headers["WWW-Authenticate"].startswith('Digest realm="previewd"')
+        assert "algorithm=sha-256" in headers["WWW-Authenticate"].lower().replace('"', "")
+        assert curl(w, "/api/mpd?c=status", "--digest", "-u", "previewd:wrong")[0] == 401
+        assert curl(w, "/api/mpd?c=status", "--digest", "-u", "someone:correct horse")[0] == 401
+        status, body = curl(w, "/api/mpd?c=status", "--digest", "-u", "previewd:correct horse", "-D", str(tmp_path / "h"))
+        assert status == 200 and ["state", "stop"] in json.loads(body)[0]
+        # A session cookie then spares the digest (a browser's parallel requests).
+        cookie = [line for line in (tmp_path / "h").read_text().splitlines() if line.lower().startswith("set-cookie:")]
+        m = re.fullmatch(r"Set-Cookie: (previewweb-session=[0-9a-f]+-[0-9a-f]+); Path=/; HttpOnly; SameSite=Strict", cookie[0])
+        assert m, cookie
+        assert curl(w, "/api/mpd?c=status", "-H", f"Cookie: {m[1]}")[0] == 200
+        assert curl(w, "/api/mpd?c=status", "-H", "Cookie: previewweb-session=0-0")[0] == 401
+        # The machine's address on the network is a name this server answers to; a DNS name is not.
+        assert curl(w, "/api/mpd?c=status", "--digest", "-u", "previewd:correct horse",
+                    "-H", f"Host: 192.168.1.20:{w.port}")[0] == 200
+        assert curl(w, "/api/mpd?c=status", "--digest", "-u", "previewd:correct horse",
+                    "-H", f"Host: evil.example:{w.port}")[0] == 421
+        # The token is still needed to change anything.
+        assert curl(w, "/api/mpd?c=play", "--digest", "-u", "previewd:correct horse", "-X", "POST")[0] == 403
+        driver = browser(1280, 800)
+        try:
+            # The credentials in the address, as no test can type into the
+            # browser's own prompt; then the address without them, as a user
+            # has it after the prompt: the browser answers each challenge
+            # (the page's requests, its event stream, the manifest's fetch)
+            # from its cache.
+            driver.get(f"http://previewd:correct%20horse@127.0.0.1:{w.port}/")
+            driver.get(f"http://127.0.0.1:{w.port}/")
+            assert wait_for(lambda: driver.execute_script(
+                "return document.getElementById('view').getAttribute('aria-busy')") == "false", timeout=10)
+            assert driver.find_element("css selector", "#view h1").text == "Listen Now"
+            assert wait_for(lambda: driver.execute_script("return document.body.dataset.live") == "true", timeout=10)
+            assert driver.execute_cdp_cmd("Page.getInstallabilityErrors", {}) == {"installabilityErrors": []}
+            assert [e["message"] for e in driver.get_log("browser") if "status of 401" in e["message"]
+                    and "previewd:correct" not in e["message"]] == []
+        finally:
+            driver.quit()
+    finally:
+        w.close()
 
 
 @pytest.mark.parametrize("size", [(375, 812), (1280, 800)])

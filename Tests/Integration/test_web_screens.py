@@ -229,6 +229,17 @@ def test_keys_media_session_and_installable(site):
         expected = [DISCOVERY[1]["title"], "Daft Punk", "Discovery",
                     f"{w.base}/cover?uri=deezer%3Atrack%3A{DISCOVERY[1]['id']}", "paused"]
         assert wait_for(lambda: driver.execute_script(session) == expected, timeout=10), driver.execute_script(session)
+        # Light and dark follow the system.
+        background = "return getComputedStyle(document.body).backgroundColor"
+        for scheme, colour in (("dark", "rgb(0, 0, 0)"), ("light", "rgb(255, 255, 255)")):
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                   {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            assert driver.execute_script(background) == colour
+        # A card is a link: the keyboard opens it.
+        driver.execute_script("document.querySelector('#view a.card').focus()")
+        uri = driver.execute_script("return document.activeElement.dataset.uri")
+        driver.switch_to.active_element.send_keys("\ue007")  # Enter
+        drawn(driver, "/album/" + uri.rsplit(":", 1)[1])
         # Installable as a PWA: Chromium finds nothing missing.
         assert driver.execute_cdp_cmd("Page.getInstallabilityErrors", {}) == {"installabilityErrors": []}
         manifest = json.loads(w.request("GET", "/manifest.webmanifest")[2])

@@ -17,15 +17,17 @@ DESKTOP = (1280, 800)
 class Web:
     """previewweb on a free loopback port, for `daemon`, its covers in `cache`."""
 
-    def __init__(self, daemon, cache=None):
+    def __init__(self, daemon, cache=None, listen="127.0.0.1:0", extra=()):
         cache = cache or os.path.join(daemon.tmp, "covers")
         self.cache = cache
         self.proc = subprocess.Popen([os.path.join(BIN, "previewweb"), "--socket", daemon.socket,
-                                      "--listen", "127.0.0.1:0", "--cache-dir", cache],
+                                      "--listen", listen, "--cache-dir", cache, *extra],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
-        m = re.match(r"previewweb: http://127\.0\.0\.1:(\d+)/ \(previewd at (.*)\)$", line.strip())
+        m = re.match(r"previewweb: http://[0-9.]+:(\d+)/ \(previewd at (.*)\)$", line.strip())
         assert m, (line, self.proc.stderr.read() if self.proc.poll() is not None else "")
+        # What it says on stderr at start beyond the address (the password's notice).
+        self.notice = self.proc.stderr.readline().strip() if extra else None
         self.port = int(m[1])
         self.base = f"http://127.0.0.1:{self.port}"
 

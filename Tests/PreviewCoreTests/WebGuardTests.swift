@@ -29,14 +29,44 @@ import Testing
         #expect(try WebOptions.parse([]) == WebOptions())
         let o = try WebOptions.parse(["--socket", "/run/s", "--listen", "127.0.0.1:0"])
         #expect(o.socket == "/run/s" && o.address == "127.0.0.1" && o.port == 0)
-        #expect(throws: ProtocolError(.argument, "--listen 0.0.0.0: only loopback (127.x.x.x) for now; beyond it a password is needed")) {
+        #expect(throws: ProtocolError(.argument, "--listen 0.0.0.0: beyond loopback (127.x.x.x) a password is needed: --password-file FILE")) {
             try WebOptions.parse(["--listen", "0.0.0.0:6680"])
         }
+        let wide = try WebOptions.parse(["--listen", "0.0.0.0:6680", "--password-file", "/p"])
+        #expect(wide.address == "0.0.0.0" && wide.passwordFile == "/p" && !wide.isLoopback)
         #expect(throws: ProtocolError(.argument, "--listen takes ADDRESS:PORT, as 127.0.0.1:6680: 127.0.0.1")) {
             try WebOptions.parse(["--listen", "127.0.0.1"])
         }
         #expect(throws: ProtocolError(.argument, "unknown option --port")) { try WebOptions.parse(["--port", "1"]) }
         #expect(throws: ProtocolError(.argument, "--socket needs a value")) { try WebOptions.parse(["--socket"]) }
+    }
+
+    @Test func beyondLoopbackAnyAddressButNoNameIsAnswered() {
+        let wide = WebGuard(address: "0.0.0.0", port: 6680, token: "secret")
+        #expect(wide.check(method: "GET", host: "192.168.1.20:6680", origin: nil, token: nil) == .allow)
+        #expect(wide.check(method: "GET", host: "localhost:6680", origin: nil, token: nil) == .allow)
+        #expect(wide.check(method: "GET", host: "evil.example:6680", origin: nil, token: nil)
+                == .refuse(status: 421, reason: "this server answers to 127.0.0.1:6680, localhost:6680, IPV4:6680 only"))
+        #expect(wide.check(method: "GET", host: "192.168.1.20:6681", origin: nil, token: nil) != .allow)
+        #expect(wide.check(method: "GET", host: "1.2.3.4.5:6680", origin: nil, token: nil) != .allow)
+        #expect(wide.check(method: "GET", host: "1.2.3.256:6680", origin: nil, token: nil) != .allow)
+        #expect(wide.check(method: "POST", host: "192.168.1.20:6680", origin: "http://192.168.1.20:6680", token: "secret") == .allow)
+        // Loopback answers no other address.
+        #expect(guardian.check(method: "GET", host: "192.168.1.20:6680", origin: nil, token: nil) != .allow)
+    }
+
+    @Test func thePasswordIsTheFilesFirstLine() throws {
+        #expect(try WebOptions.password(fromFile: Array("correct horse\nignored\n".utf8)) == "correct horse")
+        #expect(try WebOptions.password(fromFile: Array("dos\r\n".utf8)) == "dos")
+        #expect(throws: ProtocolError(.argument, "the password file's first line is empty")) {
+            try WebOptions.password(fromFile: Array("\nsecond".utf8))
+        }
+        #expect(throws: ProtocolError(.argument, "the password holds a control character")) {
+            try WebOptions.password(fromFile: Array("a\u{1b}b".utf8))
+        }
+        #expect(throws: ProtocolError(.argument, "the password is longer than 1024 bytes")) {
+            try WebOptions.password(fromFile: Array(repeating: 0x61, count: 1025))
+        }
     }
 
     @Test func theCoversDirectory() throws {

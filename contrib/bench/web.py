@@ -11,6 +11,8 @@ web mode: drawable covers, album pages for the charts' albums):
   - a tap on Play: from the click to the answer of the command list,
     which previewd sends once the song's audio has started, with the
     preview already fetched once (cached);
+  - a change made elsewhere (over the socket) until an open page shows
+    it, pushed over the page's event stream;
   - previewweb's resident memory (VmRSS) with 10 pages open, each holding
     its event stream.
 
@@ -97,6 +99,28 @@ try:
             time.sleep(0.3)
         print(f"tap on Play to audio started: median {statistics.median(taps):.1f} ms, "
               f"max {max(taps):.1f} ms ({len(taps)} taps; target 100 ms)")
+        # A change made elsewhere (a volume set over the socket, as a hotkey
+        # or mpc would) until the open page shows it: the page stamps the
+        # moment its slider changes with its own wall clock.
+        lags = []
+        for n in range(opts["runs"]):
+            volume = 40 + n
+            driver.execute_script("""
+                window.shown = null;
+                const slider = document.getElementById('volume');
+                const check = () => { if (slider.value === arguments[0]) window.shown = performance.timeOrigin + performance.now();
+                                      else requestAnimationFrame(check); };
+                check();""", str(volume))
+            sent = time.time() * 1000
+            c.cmd(f"setvol {volume}")
+            for _ in range(200):
+                shown = driver.execute_script("return window.shown")
+                if shown:
+                    break
+                time.sleep(0.01)
+            lags.append(shown - sent)
+        print(f"a change elsewhere until an open page shows it: median {statistics.median(lags):.1f} ms, "
+              f"max {max(lags):.1f} ms ({len(lags)} changes; target 100 ms)")
     finally:
         driver.quit()
     pages = []

@@ -1,6 +1,6 @@
 /// previewweb's command line: `--socket PATH` (as previewctl takes it),
-/// `--listen ADDRESS:PORT` (default `127.0.0.1:6680`) and `--cache-dir DIR`
-/// (the covers' cache).
+/// `--listen ADDRESS:PORT` (default `127.0.0.1:6680`), `--cache-dir DIR`
+/// (the covers' cache) and `--password-file FILE` (needed beyond loopback).
 public struct WebOptions: Equatable, Sendable {
     /// The daemon's socket; nil: the default previewctl uses.
     public var socket: String?
@@ -8,13 +8,21 @@ public struct WebOptions: Equatable, Sendable {
     public var address = "127.0.0.1"
     /// 0: any free port (the address printed at start says which).
     public var port = 6680
-    /// Where covers are kept; nil: `WebOptions.cacheDirectory`'s default.
+    /// Where covers are kept; nil: `coverDirectory(environment:)`'s default.
     public var cacheDirectory: String?
+    /// The file holding the password (its first line); nil: none asked.
+    public var passwordFile: String?
+
+    /// Whether `address` is a loopback one (127.x.x.x).
+    public var isLoopback: Bool { address.hasPrefix("127.") }
 
     public static let usage = """
         usage: previewweb [--socket PATH] [--listen ADDRESS:PORT]
           --socket PATH          previewd's socket (default: as previewctl finds it)
-          --listen ADDRESS:PORT  where to serve the page (default 127.0.0.1:6680; loopback only)
+          --listen ADDRESS:PORT  where to serve the page (default 127.0.0.1:6680; beyond
+                                 loopback, as 0.0.0.0:6680 for a phone, a password is needed)
+          --password-file FILE   ask for user "previewd" and the password on FILE's first line
+                                 (HTTP digest authentication)
           --cache-dir DIR        where covers are kept (default $XDG_CACHE_HOME/previewd/covers,
                                  or ~/.cache/previewd/covers; at most 2000 covers, 64 MiB)
 
@@ -23,21 +31,27 @@ public struct WebOptions: Equatable, Sendable {
     /// Parses the arguments (without the program's name).
     /// - Throws: `.argument` with a line for the user: an unknown option,
     ///   a missing value, a malformed address, or one beyond loopback
-    ///   (which needs a password, not offered yet).
+    ///   without `--password-file`.
     public static func parse(_ args: [String]) throws(ProtocolError) -> WebOptions {
         var options = WebOptions()
         var i = 0
         while i < args.count {
             let flag = args[i]
-            guard ["--socket", "--listen", "--cache-dir"].contains(flag) else { throw ProtocolError(.argument, "unknown option \(flag)") }
+            guard ["--socket", "--listen", "--cache-dir", "--password-file"].contains(flag) else {
+                throw ProtocolError(.argument, "unknown option \(flag)")
+            }
             guard i + 1 < args.count else { throw ProtocolError(.argument, "\(flag) needs a value") }
             let value = args[i + 1]
             switch flag {
             case "--socket": options.socket = value
             case "--cache-dir": options.cacheDirectory = value
+            case "--password-file": options.passwordFile = value
             default: try options.listen(value)
             }
             i += 2
+        }
+        guard options.isLoopback || options.passwordFile != nil else {
+            throw ProtocolError(.argument, "--listen \(options.address): beyond loopback (127.x.x.x) a password is needed: --password-file FILE")
         }
         return options
     }
@@ -51,6 +65,20 @@ public struct WebOptions: Equatable, Sendable {
         return nil
     }
 
+    /// The password from the first line of a password file's `bytes`.
+    /// - Throws: `.argument` for an empty line, one over 1024 bytes or one
+    ///   with a control character.
+    public static func password(fromFile bytes: [UInt8]) throws(ProtocolError) -> String {
+        let line = String(decoding: bytes.prefix(while: { $0 != 0x0A }), as: UTF8.self)
+        let password = line.hasSuffix("\r") ? String(line.dropLast()) : line
+        guard !password.isEmpty else { throw ProtocolError(.argument, "the password file's first line is empty") }
+        guard password.utf8.count <= 1024 else { throw ProtocolError(.argument, "the password is longer than 1024 bytes") }
+        guard !password.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw ProtocolError(.argument, "the password holds a control character")
+        }
+        return password
+    }
+
     private mutating func listen(_ text: String) throws(ProtocolError) {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
             throw ProtocolError(.argument, "--listen takes ADDRESS:PORT, as 127.0.0.1:6680: \(text)")
@@ -59,9 +87,6 @@ public struct WebOptions: Equatable, Sendable {
         let parts = address.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 4, parts.allSatisfy({ UInt8($0) != nil }) else {
             throw ProtocolError(.argument, "--listen takes an IPv4 address, as 127.0.0.1: \(address)")
-        }
-        guard parts[0] == "127" else {
-            throw ProtocolError(.argument, "--listen \(address): only loopback (127.x.x.x) for now; beyond it a password is needed")
         }
         self.address = address
         self.port = port

@@ -2,57 +2,6 @@ import CMicrohttpd
 import Glibc
 import PreviewPlatform
 
-/// One HTTP request, as `HTTPServer` hands it to its handler.
-public struct HTTPRequest: Sendable {
-    /// `GET`, `POST`, ...
-    public let method: String
-    /// The path, without the query.
-    public let path: String
-    /// The query's `name=value` arguments, decoded, in order (a name may
-    /// come more than once).
-    public let query: [(String, String)]
-    /// The headers asked for at start (`HTTPServer.init`'s `headers`), by
-    /// the name given there; a header the request lacks is absent.
-    public let headers: [String: String]
-
-    public init(method: String, path: String, query: [(String, String)] = [], headers: [String: String]) {
-        self.method = method
-        self.path = path
-        self.query = query
-        self.headers = headers
-    }
-
-    /// The values of query argument `name`, in order.
-    public func arguments(_ name: String) -> [String] { query.filter { $0.0 == name }.map(\.1) }
-}
-
-/// A response body sent as it is made, of unknown length (chunked): a
-/// Server-Sent Events stream. `next` is called on the connection's own
-/// thread and may block until there is something to send.
-public protocol HTTPStream: AnyObject, Sendable {
-    /// The next bytes to send; nil ends the response.
-    func next() -> [UInt8]?
-    /// The connection is gone (the client left, or the stream ended).
-    func close()
-}
-
-/// One HTTP response: status, headers, and a body sent whole or, with
-/// `stream`, as it is made.
-public struct HTTPResponse: Sendable {
-    public var status: Int
-    public var headers: [(String, String)]
-    public var body: [UInt8]
-    /// When set, the body (`body` is not sent).
-    public var stream: HTTPStream?
-
-    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], stream: HTTPStream? = nil) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-        self.stream = stream
-    }
-}
-
 /// An HTTP server on one IPv4 address, owning libmicrohttpd's daemon
 /// (`MHD_start_daemon`, `MHD_stop_daemon`). Each connection has its own
 /// thread, so a handler may block (on the MPD socket); the handler is
@@ -65,13 +14,23 @@ public final class HTTPServer {
     /// The port listened on (the one chosen when 0 was asked for).
     public let port: Int
 
-    private final class Context: Sendable {
+    // Unchecked: `random` is written once, here, and only read afterwards
+    // (by libmicrohttpd); everything else is immutable and Sendable.
+    private final class Context: @unchecked Sendable {
         let headers: [String]
+        let credentials: HTTPCredentials?
+        let sessions = HTTPSessions()
+        /// Seeds the digest nonces (MHD_OPTION_DIGEST_AUTH_RANDOM keeps a pointer to it).
+        let random: UnsafeMutableRawBufferPointer
         let handler: @Sendable (HTTPRequest) -> HTTPResponse
-        init(headers: [String], handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+        init(headers: [String], credentials: HTTPCredentials?, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
             self.headers = headers
+            self.credentials = credentials
+            random = .allocate(byteCount: 32, alignment: 8)
+            for i in random.indices { random[i] = UInt8.random(in: .min ... .max) }
             self.handler = handler
         }
+        deinit { random.deallocate() }
     }
 
     /// Starts listening.
@@ -82,9 +41,12 @@ public final class HTTPServer {
     ///     are closed at once: a browser keeps up to 6 idle ones a host).
     ///   - idleTimeout: seconds a connection may stay silent before it is closed.
     ///   - headers: the request headers the handler reads.
+    ///   - credentials: asked of every request before the handler sees it
+    ///     (401 with a challenge otherwise); nil: none.
     /// - Throws: `SystemError` of `inet_pton` for a bad address, or of
     ///   `MHD_start_daemon` (with errno: the port in use, no permission).
     public init(address: String, port: Int, maxConnections: Int = 256, idleTimeout: Int = 15, headers: [String],
+                credentials: HTTPCredentials? = nil,
                 handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws(SystemError) {
         var socketAddress = sockaddr_in()
         socketAddress.sin_family = sa_family_t(AF_INET)
@@ -92,10 +54,11 @@ public final class HTTPServer {
         guard inet_pton(AF_INET, address, &socketAddress.sin_addr) == 1 else {
             throw SystemError("inet_pton", errno: EINVAL, path: address)
         }
-        let context = Unmanaged.passRetained(Context(headers: headers, handler: handler))
+        let box = Context(headers: headers, credentials: credentials, handler: handler)
+        let context = Unmanaged.passRetained(box)
         errno = 0
         guard let daemon = pv_mhd_start(&socketAddress, UInt32(maxConnections), UInt32(idleTimeout), HTTPServer.access,
-                                        context.toOpaque()) else {
+                                        context.toOpaque(), box.random.baseAddress, box.random.count) else {
             context.release()
             throw SystemError("MHD_start_daemon", errno: errno == 0 ? EADDRINUSE : errno, path: "\(address):\(port)")
         }
@@ -123,15 +86,26 @@ public final class HTTPServer {
             return pv_mhd_yes()
         }
         let box = Unmanaged<Context>.fromOpaque(context).takeUnretainedValue()
-        var headers: [String: String] = [:]
-        for name in box.headers {
-            if let value = pv_mhd_header(connection, name) { headers[name] = String(cString: value) }
+        var setCookie: String?
+        if let credentials = box.credentials {
+            switch credentials.authorize(connection, sessions: box.sessions) {
+            case .challenged(let queued): return queued
+            case .allow(let cookie): setCookie = cookie
+            }
         }
+        let (headers, repeated) = requestHeaders(connection, wanted: box.headers)
         let full = url.map { String(cString: $0) } ?? "/"
         let path = full.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
         let request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET", path: path,
-                                  query: queryArguments(connection), headers: headers)
-        let answer = box.handler(request)
+                                  query: queryArguments(connection), headers: headers, repeatedHeaders: repeated,
+                                  client: pv_mhd_socket(connection))
+        var answer = box.handler(request)
+        if let setCookie { answer.headers.append(("Set-Cookie", setCookie)) }
+        return queue(answer, on: connection)
+    }
+
+    /// Queues `answer` (`MHD_queue_response`), whole or streamed.
+    private static func queue(_ answer: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
         let made: OpaquePointer?
         if let stream = answer.stream {
             let reader = Unmanaged.passRetained(StreamReader(stream))
@@ -148,18 +122,41 @@ public final class HTTPServer {
     }
 }
 
-/// The query's arguments of a request, through `MHD_get_connection_values`.
-private func queryArguments(_ connection: OpaquePointer) -> [(String, String)] {
+/// A value as libmicrohttpd hands it with its length: a decoded NUL stays
+/// in the text (as U+0000), for the routes to refuse.
+private func text(_ bytes: UnsafePointer<CChar>?, _ count: Int) -> String {
+    guard let bytes else { return "" }
+    return bytes.withMemoryRebound(to: UInt8.self, capacity: count) {
+        String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+    }
+}
+
+/// The pairs of one kind (`MHD_get_connection_values_n`).
+private func pairs(_ connection: OpaquePointer, query: Bool) -> [(String, String)] {
     var found: [(String, String)] = []
     withUnsafeMutablePointer(to: &found) { pointer in
-        _ = pv_mhd_query(connection, { context, _, key, value in
-            guard let context, let key else { return pv_mhd_yes() }
-            let list = context.assumingMemoryBound(to: [(String, String)].self)
-            list.pointee.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+        _ = pv_mhd_values(connection, query ? 1 : 0, { context, _, key, keySize, value, valueSize in
+            guard let context else { return pv_mhd_yes() }
+            context.assumingMemoryBound(to: [(String, String)].self).pointee.append((text(key, keySize), text(value, valueSize)))
             return pv_mhd_yes()
         }, pointer)
     }
     return found
+}
+
+/// The query's arguments of a request, in order.
+private func queryArguments(_ connection: OpaquePointer) -> [(String, String)] { pairs(connection, query: true) }
+
+/// The `wanted` headers (matched without regard to case), the first of
+/// each, and those sent more than once.
+private func requestHeaders(_ connection: OpaquePointer, wanted: [String]) -> ([String: String], [String]) {
+    var headers: [String: String] = [:]
+    var repeated: [String] = []
+    for (name, value) in pairs(connection, query: false) {
+        guard let asked = wanted.first(where: { $0.lowercased() == name.lowercased() }) else { continue }
+        if headers[asked] == nil { headers[asked] = value } else if !repeated.contains(asked) { repeated.append(asked) }
+    }
+    return (headers, repeated)
 }
 
 /// A streamed body as libmicrohttpd reads it: what `next` gave beyond the

@@ -16,7 +16,7 @@ public enum WebAssets {
         <meta name="theme-color" content="#d6234a">
         <meta name="previewweb-token" content="\#(token)">
         <title>previewd</title>
-        <link rel="manifest" href="/manifest.webmanifest">
+        <link rel="manifest" href="/manifest.webmanifest" crossorigin="use-credentials">
         <link rel="icon" href="/icon.svg" type="image/svg+xml">
         <link rel="stylesheet" href="/app.css">
         <script src="/app.js" defer></script>

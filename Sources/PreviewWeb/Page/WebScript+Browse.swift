@@ -63,15 +63,16 @@ extension WebScript {
         /** A genre's charts. */
         async function genre(id) {
           const g = decodeURIComponent(id);
-          const [genres, tracks, albums, artists] = await read("cataloggenres",
+          const [genres, tracks, albums, artists, lists] = await read("cataloggenres",
             cmd("catalogchart", "tracks", "genre", g, "limit", "10"), cmd("catalogchart", "albums", "genre", g, "limit", "20"),
-            cmd("catalogchart", "artists", "genre", g, "limit", "20"));
+            cmd("catalogchart", "artists", "genre", g, "limit", "20"), cmd("catalogchart", "playlists", "genre", g, "limit", "20"));
           const name = records(genres).find((r) => r.uri === g);
           const top = records(tracks);
           return [heading(name ? titleOf(name) : "Genre " + g),
             h("section", { class: "shelf" }, h("header", {}, h("h2", {}, "Top Tracks")),
               songList(top, (i) => change("clear", ...top.map((s) => cmd("add", s.uri)), cmd("play", i)))),
-            carousel("Top Albums", records(albums)), carousel("Top Artists", records(artists))];
+            carousel("Top Albums", records(albums)), carousel("Top Artists", records(artists)),
+            carousel("Top Playlists", records(lists))];
         }
 
         async function countries() {

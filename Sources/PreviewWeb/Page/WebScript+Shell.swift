@@ -191,22 +191,32 @@ extension WebScript {
           action();
         }
 
-        /** Live: the daemon's idle events, pushed (Server-Sent Events); EventSource reconnects by itself. */
+        /** Live: the daemon's idle events, pushed (Server-Sent Events). The
+         * browser reconnects by itself after a network error, but gives up after
+         * an error answer (previewd down: 502; every stream taken: 503; a stale
+         * password: 401): then a new stream is opened, 1 s later, then up to 10 s. */
+        let streamed = false;
+        let retryDelay = 1000;
         function listen() {
           const events = new EventSource("/api/events");
-          let first = true;
           events.addEventListener("ready", () => {
             document.body.dataset.live = "true";
+            retryDelay = 1000;
             // After a reconnect, what changed meanwhile is read anew.
-            if (!first) { refreshStatus(); redraw(); }
-            first = false;
+            if (streamed) { refreshStatus(); redraw(); }
+            streamed = true;
           });
           events.addEventListener("idle", (event) => {
             const changed = event.data.split(" ");
             if (changed.some((s) => ["player", "mixer", "options", "playlist"].includes(s))) refreshStatus();
             if (current && current[3].some((s) => changed.includes(s)) && !$("menu").open) redraw();
           });
-          events.addEventListener("error", () => { document.body.dataset.live = "false"; });
+          events.addEventListener("error", () => {
+            document.body.dataset.live = "false";
+            if (events.readyState !== EventSource.CLOSED) return;
+            setTimeout(listen, retryDelay);
+            retryDelay = Math.min(retryDelay * 2, 10000);
+          });
         }
 
         setUp();

@@ -1,0 +1,148 @@
+"""previewweb under bad and hostile input over HTTP (found by attacking it):
+each refusal is a clear answer, never a dropped connection, a change made
+without an answer, or a lock-out of other clients; and an open page comes
+back to life after previewd or its event stream was gone."""
+import concurrent.futures
+import json
+import socket
+import threading
+
+from helpers import Client, control, restart, wait_for
+from webui import DESKTOP, browser, drawn
+
+
+def raw(w, text):
+    """A raw HTTP exchange: the status line and the body."""
+    s = socket.create_connection(("127.0.0.1", w.port), timeout=10)
+    s.sendall(text.encode())
+    data = b""
+    while chunk := s.recv(65536):
+        data += chunk
+    s.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    return head.split(b"\r\n")[0].decode(), body.decode(errors="replace")
+
+
+def test_only_get_head_and_post(site):
+    d, w = site
+    token = {"X-Previewweb-Token": w.token()}
+    for method in ("PUT", "DELETE", "PATCH", "OPTIONS", "FOO"):
+        status, _, body = w.request(method, "/api/mpd?c=setvol%2071", token)
+        assert (status, body) == (405, "GET, HEAD or POST only\n"), method
+    assert d.client().fields("status")["volume"] != "71"
+
+
+def test_a_nul_is_refused_not_cut(site):
+    d, w = site
+    token = {"X-Previewweb-Token": w.token()}
+    status, _, body = w.request("GET", "/api/mpd?c=status%00play")
+    assert (status, json.loads(body)) == (400, {"error": "a command holds a control character"})
+    assert w.request("POST", "/api/mpd?c=setvol%2050%00junk", token)[0] == 400
+    assert d.client().fields("status")["volume"] != "50"
+    assert w.request("GET", "/cover?uri=deezer:album:302127%00../../etc/passwd")[0] == 400
+
+
+def test_repeated_host_or_origin_is_refused(site):
+    _, w = site
+    for header in (f"Host: 127.0.0.1:{w.port}\r\nHost: evil.example", f"Host: 127.0.0.1:{w.port}\r\nOrigin: a\r\nOrigin: b"):
+        status, body = raw(w, f"GET /api/status HTTP/1.1\r\n{header}\r\nConnection: close\r\n\r\n")
+        assert status.startswith("HTTP/1.1 400"), (status, body)
+        assert body.startswith("more than one ")
+
+
+def test_long_queries_get_an_answer(site):
+    d, w = site
+    token = {"X-Previewweb-Token": w.token()}
+    # 16 lines of 4000 bytes: within the documented bounds, answered.
+    line = "c=lsinfo%20" + "x" * 3990
+    status, _, body = w.request("GET", "/api/mpd?" + "&".join([line] * 16))
+    assert status == 409, body
+    # Past the query's bound: refused before anything runs, with an answer.
+    status, _, body = w.request("POST", "/api/mpd?c=setvol%2045&x=" + "a" * 100_000, token)
+    assert (status, json.loads(body)) == (414, {"error": "the query is over 98304 bytes"})
+    assert d.client().fields("status")["volume"] != "45"
+    # A line over 4096 bytes: the JSON 400.
+    status, _, body = w.request("GET", "/api/mpd?c=lsinfo%20" + "x" * 5000)
+    assert (status, json.loads(body)) == (400, {"error": "a command is longer than 4096 bytes"})
+
+
+def test_another_site_may_link_but_not_read(site):
+    _, w = site
+    cross = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors"}
+    assert w.request("GET", "/api/mpd?c=status", cross)[:3:2] == (403, "requests from another site are refused\n")
+    assert w.request("GET", "/api/events", cross)[0] == 403
+    assert w.request("GET", "/cover?uri=deezer:album:302127", {"Sec-Fetch-Site": "same-site", "Sec-Fetch-Mode": "no-cors"})[0] == 403
+    assert w.request("GET", "/api/mpd?c=status", {"Origin": "http://evil.example"})[0] == 403
+    # A link from elsewhere opens the page.
+    assert w.request("GET", "/", {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"})[0] == 200
+    assert w.request("GET", "/api/mpd?c=status", {"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors"})[0] == 200
+
+
+def test_a_busy_deezer_is_not_remembered_as_no_cover(site, http):
+    _, w = site
+    control(http, "quota?n=20")
+    try:
+        status, _, body = w.request("GET", "/cover?uri=deezer:album:302127")
+        assert status == 502 and json.loads(body)["error"].startswith("no cover now: "), body
+    finally:
+        control(http, "quota?n=0")
+    assert w.request("GET", "/cover?uri=deezer:album:302127")[0] == 200
+
+
+def test_web_traffic_leaves_room_for_other_clients(site, http):
+    """Slow answers from Deezer and 120 requests at once: previewweb holds
+    at most 48 connections to previewd and answers the rest 503, so an MPD
+    client still gets in."""
+    d, w = site
+    control(http, "delay?ms=1500")
+    try:
+        with concurrent.futures.ThreadPoolExecutor(120) as pool:
+            answers = pool.map(lambda n: w.request("GET", f"/api/mpd?c=catalogsearch%20albums%20zz{n}")[0], range(120))
+            threading.Event().wait(0.5)  # the requests under way
+            assert Client(d.socket).cmd("ping") == ["OK"]
+            statuses = list(answers)
+    finally:
+        control(http, "delay?ms=0")
+    assert set(statuses) <= {200, 503} and statuses.count(503) >= 60, sorted(set(statuses))
+
+
+def test_event_stream_places_come_back_when_pages_leave(site):
+    _, w = site
+
+    def open_stream():
+        s = socket.create_connection(("127.0.0.1", w.port), timeout=10)
+        s.sendall(f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{w.port}\r\n\r\n".encode())
+        return s, s.recv(4096).split(b"\r\n")[0]
+
+    streams = [open_stream() for _ in range(32)]
+    assert {status for _, status in streams} == {b"HTTP/1.1 200 OK"}
+    assert w.request("GET", "/api/events")[0] == 503
+    for s, _ in streams:
+        s.close()
+    # The client's socket is watched: the places come back when the pages
+    # leave, not at the next keep-alive (10 s on).
+    def free():
+        s, status = open_stream()
+        s.close()
+        return status == b"HTTP/1.1 200 OK"
+    assert wait_for(free, timeout=5)
+
+
+def test_an_open_page_comes_back_after_previewd_restarts(site, http):
+    d, w = site
+    driver = browser(*DESKTOP)
+    try:
+        driver.get(w.base + "/")
+        drawn(driver, "/")
+        assert wait_for(lambda: driver.execute_script("return document.body.dataset.live") == "true", timeout=10)
+        # Its stream ends and the next one is answered 502 while previewd
+        # is away, which ends a browser's own retries: the page's do not.
+        d2 = restart(d, http, output="null", pace="realtime")
+        try:
+            assert Client(d2.socket).cmd("setvol 17") == ["OK"]
+            assert wait_for(lambda: driver.execute_script("return document.getElementById('volume').value") == "17",
+                            timeout=20), driver.execute_script("return document.body.dataset.live")
+        finally:
+            d2.close()
+    finally:
+        driver.quit()
