@@ -38,7 +38,7 @@ public final class CoverCache: Sendable {
         state = Mutex(State(entries: entries))
     }
 
-    /// What `cover(for:fetch:)` found.
+    /// What `cover(named:fetch:)` found.
     public enum Answer: Equatable, Sendable {
         /// The image and its content type.
         case image([UInt8], type: String)
