@@ -12,9 +12,10 @@
 
 /// MHD_start_daemon(3) on one IPv4 address: a thread per connection (a
 /// handler may block on the MPD socket), at most `limit` connections, idle
-/// ones closed after `timeout` seconds, 256 KiB of memory a connection
-/// (the request line and headers; 32 KiB by default, too little for the
-/// documented command lists); `random` (kept by the caller for
+/// ones closed after `timeout` seconds, 64 KiB of memory a connection
+/// (the request line, the headers and the answer's headers: the default
+/// 32 KiB left a long query's answer unsent; each KiB more is RSS times
+/// the connections); `random` (kept by the caller for
 /// the daemon's life) seeds digest authentication's nonces. No error log:
 /// its errors are clients that left mid-answer (an event stream's page
 /// closed), which are normal here.
@@ -28,7 +29,7 @@ static inline struct MHD_Daemon *pv_mhd_start(const struct sockaddr_in *address,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout,
                             MHD_OPTION_DIGEST_AUTH_RANDOM, random_size, random,
                             MHD_OPTION_NONCE_NC_SIZE, (unsigned int)1000,
-                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(256 * 1024),
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
                             MHD_OPTION_END);
 }
 

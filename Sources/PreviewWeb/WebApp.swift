@@ -36,10 +36,12 @@ public struct WebApp: Sendable {
     /// The request headers the routes read.
     public static let headers = WebGuard.headers
 
-    /// Bytes of a request's query (decoded), at most: 16 command lines of
-    /// 4096 bytes, and room to spare within libmicrohttpd's 256 KiB a
-    /// connection, so that an answer always fits.
-    public static let maxQueryBytes = 96 * 1024
+    /// Bytes of a request's query (decoded), at most: even percent-encoded
+    /// (3 bytes each) with the headers it leaves room for the answer
+    /// within libmicrohttpd's 64 KiB a connection, so a command never runs
+    /// without its answer being sent. The page's longest list (a radio's
+    /// 14 `add`s) is under 1 KiB.
+    public static let maxQueryBytes = 16 * 1024
 
     /// - Parameter covers: nil when no cache directory could be made: covers
     ///   are then answered 404 and the page shows its placeholders.

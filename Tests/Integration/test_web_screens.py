@@ -334,3 +334,32 @@ def test_the_relay_refuses_what_it_does_not_carry(site):
     # Arguments are quoted anew: a quote inside one stays inside it.
     got, _, body = w.request("POST", "/api/mpd?c=" + "save%20%22a%5C%22%20b%22", token)
     assert got == 200 and d.client().cmd("listplaylists")[0] == 'playlist: a" b'
+
+
+def test_the_tabs_of_one_browser_share_one_event_stream(site):
+    """30 of the 32 event stream places taken elsewhere: four tabs of one
+    browser still all follow a change, as one tab holds the stream for all
+    (Web Locks, BroadcastChannel)."""
+    d, w = site
+    taken = [EventReader(w) for _ in range(30)]
+    try:
+        for stream in taken:
+            assert stream.next() == ("ready", "")
+        driver = browser(*DESKTOP)
+        try:
+            for n in range(4):
+                if n:
+                    driver.switch_to.new_window("tab")
+                driver.get(w.base + "/")
+                drawn(driver, "/")
+            assert d.client().cmd("setvol 23") == ["OK"]
+            for handle in driver.window_handles:
+                driver.switch_to.window(handle)
+                assert wait_for(lambda: driver.execute_script("return document.getElementById('volume').value") == "23",
+                                timeout=10), handle
+                assert driver.execute_script("return document.body.dataset.live") == "true"
+        finally:
+            driver.quit()
+    finally:
+        for stream in taken:
+            stream.socket.close()

