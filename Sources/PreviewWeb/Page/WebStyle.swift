@@ -16,7 +16,7 @@ enum WebStyle {
         a { color: inherit; }
         button, input, select { font: inherit; color: inherit; }
         button { cursor: pointer; border: 0; border-radius: .5rem; background: var(--card); padding: .5rem .9rem; min-height: 2.75rem; }
-        button.primary { background: var(--accent); color: #fff; }
+        button.primary, button[aria-pressed="true"] { background: var(--accent); color: #fff; }
         button.icon { background: none; min-width: 2.75rem; padding: 0; font-size: 1.2rem; }
         button:disabled { opacity: .35; cursor: default; }
         :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
