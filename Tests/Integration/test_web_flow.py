@@ -85,6 +85,7 @@ def test_the_want_to_listen_flow(saved, size, tmp_path):
         assert driver.find_element("id", "menu").is_displayed()
         click_text(driver, "#menu button", "Add to Want to Listen")
         assert wait_for(lambda: wanted(d) == [uri]), wanted(d)
+        assert wait_for(lambda: text_of(driver, "#message") == "Added to Want to Listen", timeout=10)
         assert wait_for(lambda: text_of(driver, "#add-menu") == "\u2713", timeout=10)
         assert d.ctl("want").stdout.splitlines()[0].endswith(uri)
 

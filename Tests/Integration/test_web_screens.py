@@ -222,6 +222,11 @@ def test_keys_media_session_and_installable(site):
         assert wait_for(lambda: c.fields("status").get("state") == "play")
         body.send_keys("\ue014")  # ArrowRight: the next song
         assert wait_for(lambda: c.fields("status").get("song") == "1")
+        # ↓ scrolls and leaves the volume alone; `-` turns it down.
+        volume = int(c.fields("status")["volume"])
+        body.send_keys("\ue015")
+        body.send_keys("-")
+        assert wait_for(lambda: int(c.fields("status")["volume"]) == volume - 5), c.fields("status")
         body.send_keys(" ")
         assert wait_for(lambda: c.fields("status").get("state") == "pause")
         session = ("const m = navigator.mediaSession.metadata; return m && [m.title, m.artist, m.album,"

@@ -160,6 +160,8 @@ extension WebScript {
           // A closed menu keeps nothing a later one could be mistaken for.
           $("menu").addEventListener("close", () => $("menu").replaceChildren());
           document.addEventListener("keydown", keys);
+          // A refused change was shown already (say); it is not an error of the page.
+          window.addEventListener("unhandledrejection", (event) => event.preventDefault());
           window.addEventListener("hashchange", () => route(false));
           setInterval(() => { if (status.state === "play" && !seeking) showProgress(); }, 250);
           listen();
@@ -167,7 +169,10 @@ extension WebScript {
           refreshStatus();
         }
 
-        /** Space: play or pause; arrows: previous, next, volume; `/`: search. Not while typing or in the menu. */
+        /** Space or `k`: play or pause; ← →: previous, next; `+` `-`: volume; `/`:
+         * search. Not while typing, in the menu, or where the focused control
+         * takes the key itself; ← → only when nothing is focused, and ↑ ↓ are
+         * left to scroll the page. */
         function keys(event) {
           const target = event.target;
           if (event.ctrlKey || event.metaKey || event.altKey || $("menu").open) return;
@@ -177,14 +182,15 @@ extension WebScript {
             if (location.hash.startsWith("#/search")) $("search-input")?.focus(); else location.hash = "#/search";
             return;
           }
-          // A focused button or link takes Space and Enter itself.
-          if (target.closest("button, a") && (event.key === " " || event.key === "Enter")) return;
+          // A focused button, link or summary takes Space and Enter itself.
+          if (target.closest("button, a, summary") && (event.key === " " || event.key === "Enter")) return;
+          const nothingFocused = target === document.body || target === document.documentElement;
           const volume = Number(status.volume);
           const action = {
             " ": toggle, "k": toggle,
-            "ArrowRight": () => change("next"), "ArrowLeft": () => change("previous"),
-            "ArrowUp": () => volume >= 0 && change(cmd("setvol", Math.min(100, volume + 5))),
-            "ArrowDown": () => volume >= 0 && change(cmd("setvol", Math.max(0, volume - 5))),
+            "ArrowRight": nothingFocused && (() => change("next")), "ArrowLeft": nothingFocused && (() => change("previous")),
+            "+": () => volume >= 0 && change(cmd("setvol", Math.min(100, volume + 5))),
+            "-": () => volume >= 0 && change(cmd("setvol", Math.max(0, volume - 5))),
           }[event.key];
           if (!action) return;
           event.preventDefault();

@@ -173,11 +173,14 @@ enum WebScript {
           };
           const name = h("input", { id: "new-playlist", placeholder: "New playlist", "aria-label": "New playlist's name", maxlength: "200" });
           dialog.replaceChildren(h("h2", {}, title),
-            h("button", { onclick: run([cmd(wanted ? "wantrm" : "wantadd", uri)],
-              () => { if (wanted && options && options.back) location.hash = "#/"; else route(true); }) },
-              wanted ? "Remove from Want to Listen" : "Add to Want to Listen"),
-            h("button", { onclick: run([cmd(saved ? "libraryrm" : "libraryadd", uri)], () => route(true)) },
-              saved ? "Remove from Library" : "Add to Library"),
+            h("button", { onclick: run([cmd(wanted ? "wantrm" : "wantadd", uri)], () => {
+              say(wanted ? "Removed from Want to Listen" : "Added to Want to Listen");
+              if (wanted && options && options.back) location.hash = "#/"; else route(true);
+            }) }, wanted ? "Remove from Want to Listen" : "Add to Want to Listen"),
+            h("button", { onclick: run([cmd(saved ? "libraryrm" : "libraryadd", uri)], () => {
+              say(saved ? "Removed from the Library" : "Added to the Library");
+              route(true);
+            }) }, saved ? "Remove from Library" : "Add to Library"),
             h("button", { onclick: run([cmd("add", uri)], () => say("Added to the queue")) }, "Add to queue"),
             h("h3", {}, "Add to a playlist"),
             ...records(lists).map((p) => h("button", { class: "playlist", onclick: run([cmd("playlistadd", p.uri, uri)], () => say("Added to " + p.uri)) }, p.uri)),

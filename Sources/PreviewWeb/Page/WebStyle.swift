@@ -88,7 +88,9 @@ enum WebStyle {
         form.inline { display: flex; gap: .5rem; margin: 1rem 0; }
         form.inline input { flex: 1; min-width: 0; }
 
-        dialog { border: 0; border-radius: 1rem; padding: 1rem; width: min(92vw, 24rem); background: var(--bg); color: var(--text); }
+        dialog { border: 1px solid var(--line); border-radius: 1rem; padding: 1rem; width: min(92vw, 24rem); background: var(--bg);
+          color: var(--text); box-shadow: 0 1rem 3rem #0008; }
+        @media (prefers-color-scheme: dark) { dialog { background: #1c1c1e; } }
         dialog::backdrop { background: #0007; }
         dialog > button { display: block; width: 100%; margin: .4rem 0; text-align: left; }
         dialog h2 { font-size: 1.1rem; margin: 0 0 .5rem; }
