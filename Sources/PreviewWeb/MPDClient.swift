@@ -1,4 +1,3 @@
-import Glibc
 import PreviewCore
 import PreviewPlatform
 import Synchronization
@@ -35,12 +34,6 @@ public struct MPDClient: Sendable {
             open.giveBack()
             throw error
         }
-    }
-
-    /// One command's reply: its `key: value` lines, in order.
-    /// - Throws: `MPDFailure`.
-    public func run(_ line: String) throws(MPDFailure) -> [(String, String)] {
-        try connect().run([line])[0]
     }
 
     /// The fields of a reply as a dictionary (the first value of each key).
@@ -197,7 +190,7 @@ public final class MPDConnection {
     ///   receive timeout ran out.
     func nextLine() throws(MPDFailure) -> String? {
         do { return try reader.next() } catch {
-            throw .unreachable(error.errno == EAGAIN || error.errno == EWOULDBLOCK ? MPDConnection.timedOut : error.description)
+            throw .unreachable(error.wouldBlock ? MPDConnection.timedOut : error.description)
         }
     }
 
