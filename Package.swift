@@ -35,8 +35,12 @@ let package = Package(
         .systemLibrary(
             name: "CMpg123", path: "Sources/CMpg123", pkgConfig: "libmpg123",
             providers: [.apt(["libmpg123-dev"])]),
+        // No pkgConfig: libpulse.pc adds -D_REENTRANT and -pthread, which
+        // SwiftPM refuses with a warning on every build and which glibc
+        // (2.34 on, pthreads inside libc) no longer needs; the headers are in
+        // /usr/include and the module map links libpulse.
         .systemLibrary(
-            name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse",
+            name: "CPulse", path: "Sources/CPulse",
             providers: [.apt(["libpulse-dev"])]),
         .systemLibrary(
             name: "CEbur128", path: "Sources/CEbur128", pkgConfig: "libebur128",

@@ -59,8 +59,12 @@ def test_offline_demo_plays_the_chart_on_the_default_socket(tmp_path):
         assert "demo: no PulseAudio server was running; started a private one with a null sink (silent)" in lines
         assert ("demo: in a second terminal, 'previewctl status' (or next, pause, volume +5, ...) reaches this previewd"
                 in lines)
-        # A second terminal: previewctl with no option finds the demo's daemon.
-        st = subprocess.run([os.path.join(BIN, "previewctl"), "status", "--json"], capture_output=True, text=True,
+        # A second terminal: the printed line puts previewctl on PATH, and it
+        # finds the demo's daemon with no option.
+        export = lines[lines.index("demo: this build's previewctl is not on your PATH; in that terminal first run "
+                                   "(or contrib/install, into ~/.local/bin):") + 1]
+        assert export == f'  export PATH="{BIN}:$PATH"', lines
+        st = subprocess.run(["bash", "-c", export + "; previewctl status --json"], capture_output=True, text=True,
                             env=env, timeout=30)
         doc = json.loads(st.stdout)
         assert doc["state"] == "play" and doc["song"]["title"] == first["title"], doc
@@ -73,3 +77,23 @@ def test_offline_demo_plays_the_chart_on_the_default_socket(tmp_path):
         os.killpg(p.pid, signal.SIGTERM)
         p.wait(20)
     assert not (tmp_path / "run" / "previewd" / "socket").exists(), "the demo stops what it started"
+
+
+def test_ctrl_c_says_interrupted_stops_everything_and_exits_130(tmp_path):
+    env = demo_env(tmp_path)
+    p = subprocess.Popen([DEMO, "--offline"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                         start_new_session=True)
+    lines = []
+    while not lines or not lines[-1].startswith("playing: "):
+        line = p.stdout.readline()
+        assert line, ("the demo ended early", lines, p.stderr.read())
+        lines.append(line.rstrip("\n"))
+    os.killpg(p.pid, signal.SIGINT)  # what Ctrl-C sends: the whole foreground group
+    out, err = p.communicate(timeout=30)
+    assert p.returncode == 130, (out, err)
+    assert out.splitlines()[-1] == "demo: interrupted", out
+    assert "the queue ended" not in out
+    assert not (tmp_path / "run" / "previewd" / "socket").exists(), "the demo stops what it started"
+    st = subprocess.run([os.path.join(BIN, "previewctl"), "status"], capture_output=True, text=True, env=env,
+                        timeout=30)
+    assert (st.returncode, st.stderr.startswith("previewctl: cannot reach previewd at ")) == (69, True), st
