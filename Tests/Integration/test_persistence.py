@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import time
 
+import catalog
 from helpers import PREVIEWD, Daemon, restart
 
 
@@ -138,6 +139,9 @@ def test_want_idle_fires_stored_playlist(daemon):
     assert a.reply() == ["changed: stored_playlist", "OK"]
 
 
+CHART_TRACKS = [t["id"] for t in json.load(open(os.path.join(catalog.FIXTURES, "chart-0-tracks.json")))["data"][:5]]
+
+
 def test_kill_9_never_tears_or_loses_acknowledged_state(tmp_path, http):
     rng = random.Random(1234)
     root = tmp_path / "crash"
@@ -159,7 +163,8 @@ def test_kill_9_never_tears_or_loses_acknowledged_state(tmp_path, http):
             assert c.cmd(f'add "http://127.0.0.1:1/{i}.mp3"') == ["OK"]
             length += 1
             acknowledged.append((length, time.monotonic()))
-            toggler.send(f"wanttoggle deezer:track:{1 + i % 5}\n")  # not waited for: the kill may cut it
+            # Tracks the stand-in knows (wanttoggle looks a track up before adding it).
+            toggler.send(f"wanttoggle deezer:track:{CHART_TRACKS[i % 5]}\n")  # not waited for: the kill may cut it
         time.sleep(rng.uniform(0, 0.3))
         os.kill(d.proc.pid, signal.SIGKILL)
         last_kill = time.monotonic()
@@ -271,3 +276,19 @@ def test_previewctl_edits_stored_playlists(daemon):
     p = daemon.ctl("playlist", "road trip", "cut")
     assert p.returncode == 64 and p.stderr == ('previewctl: playlist NAME takes rename, del or move, not "cut". '
                                                'See previewctl playlist --help\n')
+
+
+def test_want_add_looks_the_item_up_first(tmp_path, http):
+    """An id Deezer does not know is refused as libraryadd refuses it, and
+    leaves the list (and Listen Now's More like) as it was."""
+    d = Daemon(tmp_path / "d", http)
+    try:
+        c = d.client()
+        refused = c.cmd("wantadd deezer:album:12345678")
+        assert refused == [c.cmd("libraryadd deezer:album:12345678")[0].replace("{libraryadd}", "{wantadd}")], refused
+        assert refused[0].startswith("ACK [50@0] {wantadd} deezer:album:12345678"), refused
+        assert c.cmd("wanttoggle deezer:track:999999999")[0].startswith("ACK [50@0] {wanttoggle} deezer:track:999999999")
+        assert c.cmd("wantlist") == ["OK"]
+        assert c.cmd("wanttoggle deezer:album:302127") == ["wanted: 1", "OK"]
+    finally:
+        d.close()
