@@ -37,7 +37,9 @@ import PreviewPlatform
     case .playlists where jsonOutput: out(ControlJSON.playlists(connection.must(["listplaylists"])))
     case .playlists: for (k, v) in connection.must(["listplaylists"]) where k == "playlist" { out(v + "\n") }
     case .save(let name, let replace): send(["save \(q(name))" + (replace ? " replace" : "")])
-    case .load(let name): send(["load \(q(name))"])
+    case .load(let name, let play): load(name, play: play)
+    case .addToPlaylist(let name, let references): addToPlaylist(name, references)
+    case .open(let n, let add, let play, let json): open(n, add: add, play: play, json: json)
     case .showPlaylist(let name): showPlaylist(name)
     case .editPlaylist(let name, let edit): send([edit.request(name)])
     case .removePlaylist(let name): send(["rm \(q(name))"])
@@ -212,6 +214,7 @@ import PreviewPlatform
     let now = ListenNowSections(connection.must(["catalognow"]))
     guard let pick else {
         out(json ? now.json() : now.text())
+        keepListing((1...max(1, now.count)).compactMap { now.entry($0)?.uri })
         return
     }
     guard let entry = now.entry(pick.number) else { fail("now lists \(now.count) entries, not \(pick.number)", 1) }
@@ -231,17 +234,4 @@ import PreviewPlatform
         _ = connection.must(["seekcur \(arg)"])
     }
     showStatus()
-}
-
-/// The catalog commands: their requests, the table (or JSON), and with
-/// `--add`/`--play` the results queued.
-@MainActor func catalog(_ cmd: CatalogCommand) {
-    var fields: [(String, String)] = []
-    for request in cmd.requests { fields += connection.must([request]) }
-    let records = CatalogRecord.split(fields)
-    out(cmd.render(fields, terminal: FileDescriptor.standardOutput.isTerminal, width: terminalWidth()))
-    writeStandardError(TerminalSafe.text(cmd.notices(fields)))
-    if cmd.add || cmd.play, !records.isEmpty {
-        queueResults(cmd.urisToQueue(records), play: cmd.play, shuffle: cmd.shuffle)
-    }
 }

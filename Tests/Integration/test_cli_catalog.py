@@ -77,13 +77,14 @@ def test_chart_kinds_as_json(daemon):
         assert uris == [f"deezer:{prefix}:{x['id']}" for x in load("chart.json")[kind]["data"]]
 
 
-def test_artist_lists_top_tracks_then_albums(daemon):
+def test_artist_lists_top_tracks_then_albums_then_related_artists(daemon):
     p = daemon.ctl("artist", "deezer:artist:27", "--json")
     doc = json.loads(p.stdout)
     kinds = [r["kind"] for r in doc["results"]]
     top = load("artist-27-top.json")["data"]
     albums = load("artist-27-albums.json")["data"] + load("artist-27-albums-index25-last-page.json")["data"]
-    assert kinds == ["track"] * len(top) + ["album"] * len(albums)
+    related = load("artist-27-related.json")["data"]
+    assert kinds == ["track"] * len(top) + ["album"] * len(albums) + ["artist"] * len(related)
 
 
 def test_table_on_a_terminal_fits_its_width(daemon, tmp_path):

@@ -274,7 +274,7 @@ def test_previewctl_edits_stored_playlists(daemon):
     p = daemon.ctl("playlist", "nowhere", "rename", "x")
     assert (p.returncode, p.stderr) == (1, "previewctl: rename: No such playlist\n")
     p = daemon.ctl("playlist", "road trip", "cut")
-    assert p.returncode == 64 and p.stderr == ('previewctl: playlist NAME takes rename, del or move, not "cut". '
+    assert p.returncode == 64 and p.stderr == ('previewctl: playlist NAME takes add, rename, del or move, not "cut". '
                                                'See previewctl playlist --help\n')
 
 

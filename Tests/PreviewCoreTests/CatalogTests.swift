@@ -106,7 +106,8 @@ import Testing
     @Test func idsAndURIs() throws {
         #expect(try CatalogCommand(name: "album", arguments: ["deezer:album:5"]).requests
                 == ["cataloginfo deezer:album:5", "lsinfo deezer:album:5"])
-        #expect(try CatalogCommand(name: "artist", arguments: ["27"]).requests == ["lsinfo deezer:artist:27", "catalogalbums deezer:artist:27"])
+        #expect(try CatalogCommand(name: "artist", arguments: ["27"]).requests
+                == ["lsinfo deezer:artist:27", "catalogalbums deezer:artist:27", "catalogrelated deezer:artist:27"])
         #expect(throws: ControlCommand.UsageError(
             message: "related takes an artist id or deezer:artist:ID, deezer:album:ID, deezer:track:ID, not \"deezer:playlist:5\"")) {
             try CatalogCommand(name: "related", arguments: ["deezer:playlist:5"])

@@ -8,7 +8,7 @@ import Testing
     @Test(arguments: [
         (["play"], C.positions), (["del"], .positions), (["move", "3"], .positions), (["move", "3", "4"], .none),
         (["load"], .playlists), (["playlist"], .playlists), (["rmplaylist"], .playlists),
-        (["playlist", "mine"], .words(["rename", "del", "move"])),
+        (["playlist", "mine"], .words(["add", "rename", "del", "move"])),
         (["want"], .words(["add", "rm", "toggle", "play"])), (["want", "rm"], .wanted), (["want", "add"], .none),
         (["library", "rm"], .saved), (["chart", "--genre"], .genres), (["picks", "--genre"], .genres),
         (["random"], .words(["on", "off"])), (["completions"], .words(["bash", "zsh", "fish"])),

@@ -55,7 +55,7 @@ import Testing
         let shuffled = try CatalogCommand(name: "album", arguments: ["302127", "--shuffle"])
         #expect(shuffled.shuffle && shuffled.play)
         let radio = try CatalogCommand(name: "radio", arguments: ["deezer:radio:6", "--add"])
-        #expect(radio.urisToQueue(CatalogRecord.split([("file", "deezer:track:1")])) == ["deezer:radio:6"])
+        #expect(try radio.urisToQueue(CatalogRecord.split([("file", "deezer:track:1")])) == ["deezer:radio:6"])
     }
 
     @Test func badInputNamesWhatIsWrong() {

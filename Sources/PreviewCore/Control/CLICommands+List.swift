@@ -76,10 +76,15 @@ extension ControlCommand {
     ]
 
     static let catalogCommands: [CLICommand] = [
-        catalog("search", ["[tracks|albums|artists] QUERY [--artist X] [--album X] [--limit N] [--page N]"],
+        catalog("search", ["[KINDS] QUERY [FILTER VALUE]... [--limit N] [--page N]"],
                 summary: "search the catalog",
-                help: ["search Deezer's catalog (tracks unless a kind is given);",
-                       "the catalog commands take --add, --play and --json"]),
+                help: ["search Deezer's catalog. KINDS: tracks (the default),",
+                       "albums, artists, playlists, radios, or several joined by",
+                       "commas (tracks,albums). FILTERs: --artist, --album,",
+                       "--track, --label (text); --dur-min, --dur-max (seconds);",
+                       "--bpm-min, --bpm-max (beats per minute). Every catalog",
+                       "command takes --add, --play (all; --play N: entry N",
+                       "only) and --json; open N shows entry N of a listing"]),
         catalog("chart", ["[tracks|albums|artists|playlists] [--genre NAME|ID] [--limit N] [--page N]",
                           "[tracks|artists|albums] --country NAME | --tag TAG [--limit N] [--page N]"],
                 summary: "top lists",
@@ -91,13 +96,19 @@ extension ControlCommand {
         catalog("radios", ["[--genre G | --top]"], summary: "Deezer's radios", help: ["Deezer's radios (--limit, --page)"]),
         catalog("album", ["ID [--shuffle]"], summary: "an album's tracks",
                 help: ["an album's tracks (--shuffle: queue them shuffled and play)"]),
-        catalog("artist", ["ID [--radio]"], summary: "an artist's top tracks and albums",
-                help: ["an artist's top tracks and albums (--radio: the artist's mix)"]),
+        catalog("artist", ["ID [--radio]"], summary: "an artist's top tracks, albums and related artists",
+                help: ["an artist's top tracks, albums and related artists",
+                       "(--play: the top tracks; --radio: the artist's mix)"]),
         catalog("radio", ["URI"], summary: "an artist's mix or a radio's tracks",
                 help: ["an artist's mix or a Deezer radio's tracks"]),
         catalog("related", ["URI"], summary: "more like an artist, album or track",
                 help: ["more like an artist, album or track"]),
-        catalog("info", ["URI"], summary: "details of an item", help: ["details of a track, album, artist or playlist"]),
+        catalog("info", ["URI|ID"], summary: "details of an item",
+                help: ["details of a track, album, artist or playlist; a bare",
+                       "ID is looked up as each of these"]),
+        CLICommand("open", ["N [--play|--add] [--json]"], .catalog, summary: "entry N of the last listing",
+                   help: ["show entry N of the last listing: an album's tracks, an",
+                          "artist's page, a playlist's songs (--play: play it)"]) { s throws(UsageError) in try s.open() },
         CLICommand("now", ["[--play N | --add N] [--json]"], .catalog, summary: "Listen Now: picks, releases, more like, want",
                    help: ["Listen Now: Top Picks, New releases, More like your",
                           "newest saved album, Want to Listen; numbered entries"]) { s throws(UsageError) in try s.now() },
@@ -124,13 +135,14 @@ extension ControlCommand {
                    help: ["store the queue as playlist NAME (--replace: over an old one)"]) { s throws(UsageError) in
             try s.save()
         },
-        CLICommand("load", ["NAME"], .saved, summary: "queue a stored playlist",
-                   help: ["queue the stored playlist NAME"]) { s throws(UsageError) in
-            try s.count(1...1)
-            return .load(s.args[0])
+        CLICommand("load", ["NAME [--play]"], .saved, summary: "queue a stored playlist",
+                   help: ["queue the stored playlist NAME (--play: and play it)"]) { s throws(UsageError) in try s.load() },
+        CLICommand("playlist", ["NAME [add URI|N... | rename NEW | del POS | move FROM TO]"], .saved,
+                   summary: "show a stored playlist",
+                   help: ["show a stored playlist, or edit it; add takes URIs or",
+                          "numbers of the last listing (add 3 5: entries 3 and 5)"]) { s throws(UsageError) in
+            try s.playlist()
         },
-        CLICommand("playlist", ["NAME [rename NEW | del POS | move FROM TO]"], .saved, summary: "show a stored playlist",
-                   help: ["show a stored playlist, or edit it"]) { s throws(UsageError) in try s.playlist() },
         CLICommand("rmplaylist", ["NAME"], .saved, summary: "remove a stored playlist",
                    help: ["remove the stored playlist NAME"]) { s throws(UsageError) in
             try s.count(1...1)

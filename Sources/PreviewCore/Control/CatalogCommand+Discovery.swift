@@ -17,6 +17,7 @@ extension CatalogCommand {
         play = o.play || o.shuffle
         json = o.json
         shuffle = o.shuffle
+        pick = o.pick
     }
 
     private static func browsingQuery(_ name: String, _ o: CatalogOptions) throws(UsageError) -> Query {
@@ -118,30 +119,73 @@ extension CatalogCommand {
             return uri.hasPrefix("deezer:artist:") ? ["catalogradio \(uri)"] : ["lsinfo \(uri)"]
         case .related(let uri): return ["catalogrelated \(uri)"]
         case .album(let id): return ["cataloginfo deezer:album:\(id)", "lsinfo deezer:album:\(id)"]
-        case .artist(let id): return ["lsinfo deezer:artist:\(id)", "catalogalbums deezer:artist:\(id)"]
+        case .artist(let id):
+            return ["lsinfo deezer:artist:\(id)", "catalogalbums deezer:artist:\(id)", "catalogrelated deezer:artist:\(id)"]
         default: return []
         }
     }
 
-    /// What previewctl prints for the replies' `fields`: JSON, the `info`
-    /// fields as they came, a table on a terminal (`width` cells; an album
-    /// page's header above it, the range of a paged list below it), or
-    /// tab-separated lines for a pipe. The range is where the page stands
-    /// in the whole list (`CatalogFormat.range`), shown where a total is known.
+    /// The heading over each request's results on a terminal (nil: none):
+    /// an artist's page has three sections, a search of several kinds one
+    /// a kind.
+    var headings: [String?] {
+        switch query {
+        case .search(let kinds, _, _, _, _) where kinds.count > 1: return kinds.map { $0.prefix(1).uppercased() + $0.dropFirst() }
+        case .artist: return ["Top tracks", "Albums", "Related artists"]
+        default: return requests.map { _ in nil }
+        }
+    }
+
+    /// The numbered entries of the replies, as `render` numbers them (an
+    /// album page's header record is not one): what `open N`, `--play N`
+    /// and `playlist NAME add N` count in.
+    public func entries(_ replies: [[(String, String)]]) -> [CatalogRecord] {
+        var records = CatalogRecord.split(replies.flatMap { $0 })
+        if case .album = query, records.first?.kind == "album" { records.removeFirst() }
+        return records
+    }
+
+    /// What previewctl prints for `fields`, the replies of a command of one
+    /// request (see `render(replies:terminal:width:)`).
     public func render(_ fields: [(String, String)], terminal: Bool, width: Int) -> String {
-        var records = CatalogRecord.split(fields)
+        render(replies: [fields], terminal: terminal, width: width)
+    }
+
+    /// What previewctl prints for the replies (one a request, in order):
+    /// JSON, the `info` fields as they came, a table on a terminal (`width`
+    /// cells; an album page's header above it, headed sections for an
+    /// artist's page and a search of several kinds, the range of a paged
+    /// list below it), or tab-separated lines for a pipe. Entries are
+    /// numbered from 1 through every section. The range is where the page
+    /// stands in the whole list (`CatalogFormat.range`), shown where a
+    /// total is known.
+    public func render(replies: [[(String, String)]], terminal: Bool, width: Int) -> String {
+        let fields = replies.flatMap { $0 }
         let number = { (key: String) in fields.first { $0.0 == key }.flatMap { Int($0.1) } }
         let total = number("total"), unresolved = number("unresolved")
         if json {
-            return CatalogFormat.json(records, total: total, unresolved: unresolved, unresolvedNames: unresolvedNames(fields))
+            return CatalogFormat.json(CatalogRecord.split(fields), total: total, unresolved: unresolved,
+                                      unresolvedNames: unresolvedNames(fields))
         }
         if case .info = query { return fields.map { "\($0.0): \($0.1)\n" }.joined() }
-        var header = ""
-        if case .album = query, records.first?.kind == "album" {
-            let album = records.removeFirst()
-            if terminal { header = CatalogFormat.albumHeader(album) }
-        }
+        let records = entries(replies)
         guard terminal else { return CatalogFormat.plain(records) }
+        var header = ""
+        if case .album = query, let album = CatalogRecord.split(fields).first, album.kind == "album" {
+            header = CatalogFormat.albumHeader(album)
+        }
+        let headings = self.headings
+        if headings.contains(where: { $0 != nil }) {
+            var out = "", first = 1
+            for (i, reply) in replies.enumerated() {
+                let section = CatalogRecord.split(reply)
+                if !out.isEmpty { out += "\n" }
+                if let heading = headings[i] { out += heading + "\n" }
+                out += CatalogFormat.table(section, width: width, first: first)
+                first += section.count
+            }
+            return header + out
+        }
         var start = firstIndex
         var count = records.count
         if case .list(_, let limit, let page) = query { start = (page - 1) * limit }

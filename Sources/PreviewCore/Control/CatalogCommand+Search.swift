@@ -25,14 +25,15 @@ extension CatalogCommand {
         var words: [String] = []
         var fields: [SearchField] = []
         var limit = DeezerSearch.defaultLimit, page = 1
-        var flags = (add: false, play: false, json: false)
+        var flags = (add: false, play: false, json: false, pick: Int?.none)
         var reader = OptionReader(arguments: arguments)
         func value(_ flag: String) throws(UsageError) -> String { try reader.value(flag) }
         func number(_ flag: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int { try reader.number(flag, range) }
         while let word = reader.next() {
             switch word {
-            case "--add": flags.add = true
-            case "--play": flags.play = true
+            case "--add", "--play":
+                if word == "--add" { flags.add = true } else { flags.play = true }
+                flags.pick = try reader.entryNumber() ?? flags.pick
             case "--json": flags.json = true
             case "--limit": limit = try number("--limit", DeezerSearch.limits)
             case "--page": page = try number("--page", 1...1000)
@@ -44,17 +45,40 @@ extension CatalogCommand {
             default: words.append(word)
             }
         }
-        var kind = "tracks"
-        if let first = words.first, Self.searchKinds.contains(first) || Self.searchKinds.contains(first + "s") {
-            kind = first.hasSuffix("s") ? first : first + "s"
+        var kinds = ["tracks"]
+        if let first = words.first, let given = try Self.searchKinds(first) {
+            kinds = given
             words.removeFirst()
         }
         guard !words.isEmpty || !fields.isEmpty else { throw UsageError(message: "search needs a query") }
-        if kind == "radios", !fields.isEmpty {
+        if kinds.contains("radios"), !fields.isEmpty {
             throw UsageError(message: "radios are searched by name only, without \(fields.map { "--" + $0.name.replacingAll("_", with: "-") }.joined(separator: ", "))")
         }
-        self.init(query: .search(kind: kind, text: words.joined(separator: " "), fields: fields, limit: limit, page: page))
-        (add, play, json) = flags
+        self.init(query: .search(kinds: kinds, text: words.joined(separator: " "), fields: fields, limit: limit, page: page))
+        (add, play, json, pick) = flags
+    }
+
+    /// The kinds a first word names: one (`albums`, `album`) or several
+    /// joined by commas (`tracks,albums`); nil for a word that names none,
+    /// which is then the query's first word.
+    /// - Throws: `UsageError` for a list that names some kinds and some
+    ///   words that are not (a slip in `tracks,albmus`), never a silent
+    ///   search for "tracks,albmus".
+    static func searchKinds(_ word: String) throws(UsageError) -> [String]? {
+        func kind(_ piece: Substring) -> String? {
+            let plural = piece.hasSuffix("s") ? String(piece) : piece + "s"
+            return searchKinds.contains(plural) ? plural : nil
+        }
+        let pieces = word.split(separator: ",", omittingEmptySubsequences: false)
+        let known = pieces.compactMap(kind)
+        guard !known.isEmpty else { return nil }
+        if let wrong = pieces.first(where: { kind($0) == nil }) {
+            let hint = CommandHelp.closest(to: String(wrong), among: searchKinds).map { " (did you mean \"\($0)\"?)" } ?? ""
+            throw UsageError(message: "search kinds are \(searchKinds.joined(separator: ", ")) or several joined by commas, not \"\(wrong)\"" + hint)
+        }
+        var unique: [String] = []
+        for k in known where !unique.contains(k) { unique.append(k) }
+        return unique
     }
 
     /// The position of the first result asked for, from 0 (a search's page).

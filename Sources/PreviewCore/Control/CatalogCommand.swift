@@ -3,8 +3,9 @@
 public struct CatalogCommand: Equatable, Sendable {
     /// What to look up.
     public enum Query: Equatable, Sendable {
-        /// A page of Deezer's search; `page` counts from 1.
-        case search(kind: String, text: String, fields: [SearchField], limit: Int, page: Int)
+        /// A page of Deezer's search of each of `kinds` (`tracks`, `albums`,
+        /// ...; one request each, in order); `page` counts from 1.
+        case search(kinds: [String], text: String, fields: [SearchField], limit: Int, page: Int)
         /// A page of Last.fm's chart of `kind` for a country or a tag
         /// (`limit` entries a page, `page` from 1), found on Deezer.
         case chart(kind: String, country: String?, tag: String?, limit: Int, page: Int)
@@ -13,6 +14,10 @@ public struct CatalogCommand: Equatable, Sendable {
         /// "More like this" for an artist, album or track URI.
         case related(String)
         case info(String)
+        /// `info ID`: a bare id, looked up as each of `CatalogCommand.idKinds`.
+        case anyKind(Int)
+        /// The songs of a URI (`lsinfo`): a Deezer playlist opened from a listing.
+        case songs(String)
         /// Deezer's genres: all of them, or one page when `limit` or a page
         /// past the first is given (`page` from 1).
         case genres(limit: Int?, page: Int)
@@ -38,6 +43,9 @@ public struct CatalogCommand: Equatable, Sendable {
     public var json = false
     /// `--shuffle` (album pages): queue in shuffled order and play.
     public var shuffle = false
+    /// `--play N`/`--add N`: entry N (from 1, as numbered) of this listing
+    /// only; on an album page the whole album, played from its Nth track.
+    public var pick: Int?
 
     /// Parses the words after the subcommand name `name`.
     /// - Throws: `ControlCommand.UsageError`.
@@ -52,17 +60,38 @@ public struct CatalogCommand: Equatable, Sendable {
             return
         }
         guard name == "info" else { throw ControlCommand.UsageError(message: "unknown command \"\(name)\"", unknownCommand: name) }
-        guard o.words.count == 1 else { throw ControlCommand.UsageError(message: "info takes one URI") }
-        self = CatalogCommand(query: .info(o.words[0]))
-        (add, play, json) = (o.add, o.play, o.json)
+        guard o.words.count == 1 else { throw ControlCommand.UsageError(message: "info takes one URI or id") }
+        if let id = Int(o.words[0]), id > 0 {
+            self = CatalogCommand(query: .anyKind(id))
+        } else {
+            self = CatalogCommand(query: .info(o.words[0]))
+        }
+        (add, play, json, pick) = (o.add, o.play, o.json, o.pick)
     }
+
+    /// The kinds `info ID` tries a bare id as, in this order.
+    public static let idKinds = ["album", "track", "artist", "playlist"]
 
     /// What `--add`/`--play` queue: an album as itself (so its songs carry
     /// the album's title, in one request), other results one by one.
-    public func urisToQueue(_ records: [CatalogRecord]) -> [String] {
+    /// With `pick`, entry N alone (an album page: the album).
+    /// - Throws: `UsageError` when the listing has no entry N.
+    public func urisToQueue(_ records: [CatalogRecord]) throws(ControlCommand.UsageError) -> [String] {
+        var records = records
+        if case .album = query, records.first?.kind == "album" { records.removeFirst() }  // the page's header
+        if let pick {
+            guard pick <= records.count else {
+                throw ControlCommand.UsageError(message: "the listing has \(records.count) \(records.count == 1 ? "entry" : "entries"), not \(pick)")
+            }
+            if case .album(let id) = query { return ["deezer:album:\(id)"] }
+            return [records[pick - 1].uri]
+        }
         if case .album(let id) = query, !records.isEmpty { return ["deezer:album:\(id)"] }
+        // An artist's page queues its top tracks, not every album too.
+        if case .artist = query { return records.filter { $0.kind == "track" }.map(\.uri) }
         // A radio goes in as itself: one request instead of one per track.
         if case .radio(let uri) = query, uri.hasPrefix("deezer:radio:"), !records.isEmpty { return [uri] }
+        if case .songs(let uri) = query, !records.isEmpty { return [uri] }
         return records.map(\.uri)
     }
 
@@ -70,14 +99,16 @@ public struct CatalogCommand: Equatable, Sendable {
     public var requests: [String] {
         let q = RequestParser.quote
         switch query {
-        case .search(let kind, let text, let fields, let limit, let page):
-            return [Self.searchRequest(kind: kind, text: text, fields: fields, limit: limit, page: page)]
+        case .search(let kinds, let text, let fields, let limit, let page):
+            return kinds.map { Self.searchRequest(kind: $0, text: text, fields: fields, limit: limit, page: page) }
         case .chart(let kind, let country, let tag, let limit, let page):
             let window = " limit \(limit) page \(page)"
             if let country { return ["catalogchart \(kind) country \(q(country))" + window] }
             if let tag { return ["catalogchart \(kind) tag \(q(tag))" + window] }
             return ["catalogchart \(kind)"]
         case .info(let uri): return ["cataloginfo \(q(uri))"]
+        case .anyKind(let id): return Self.idKinds.map { "cataloginfo deezer:\($0):\(id)" }
+        case .songs(let uri): return ["lsinfo \(q(uri))"]
         default: return browsingRequests
         }
     }
@@ -115,7 +146,10 @@ public struct CatalogRecord: Equatable, Sendable {
         return out
     }
 
-    /// The columns previewctl shows: title (or name), artist, album, duration.
+    /// The fields of a piped line (`CatalogFormat.plain`): title (or name),
+    /// artist (or creator), a detail (an album's type and date, an artist's
+    /// fans, a playlist's tracks) and duration; the same six for every kind,
+    /// so that scripts cut by position.
     var columns: (title: String, artist: String, album: String, duration: String) {
         let title = value("Title") ?? value("Name") ?? uri
         let seconds = kind == "track" ? value("Time").flatMap { Seconds.parse($0) } : nil
@@ -136,31 +170,6 @@ public enum CatalogFormat {
     public static func range(first index: Int, count: Int, total: Int?) -> String? {
         guard let total, count > 0 else { return nil }
         return "\(index + 1)–\(index + count) of \(total)"
-    }
-
-    /// Columns aligned to `width` terminal cells (no colours), titles cut
-    /// with `…`; one header line.
-    /// `width` is taken within 1 ... 1000 (a `COLUMNS` of any size).
-    public static func table(_ records: [CatalogRecord], width: Int) -> String {
-        guard !records.isEmpty else { return "no results\n" }
-        let width = min(max(width, 1), 1000)
-        let rows = records.map(\.columns)
-        let numberWidth = String(records.count).count + 1
-        let uriWidth = records.map { displayWidth($0.uri) }.max()!
-        let durationWidth = 5
-        let fixed = numberWidth + durationWidth + uriWidth + 8  // separators
-        let flexible = max(30, width - fixed)
-        let titleWidth = flexible * 4 / 10, artistWidth = flexible * 3 / 10
-        let albumWidth = flexible - titleWidth - artistWidth
-        func line(_ n: String, _ t: String, _ a: String, _ al: String, _ d: String, _ u: String) -> String {
-            pad(n, numberWidth, right: true) + "  " + pad(t, titleWidth) + " " + pad(a, artistWidth) + " "
-                + pad(al, albumWidth) + " " + pad(d, durationWidth, right: true) + "  " + u
-        }
-        var out = line("#", "TITLE", "ARTIST", "ALBUM", "TIME", "URI") + "\n"
-        for (i, r) in rows.enumerated() {
-            out += line("\(i + 1)", r.title, r.artist, r.album, r.duration, records[i].uri) + "\n"
-        }
-        return out
     }
 
     /// One tab-separated line per result, for scripts reading a pipe.

@@ -7,6 +7,8 @@ struct CatalogOptions {
     /// The words that are not options, in order.
     var words: [String] = []
     var add = false, play = false, json = false
+    /// `--play N` / `--add N`: entry N of the listing only.
+    var pick: Int?
     /// `album ID --shuffle`: queue in shuffled order and play.
     var shuffle = false
     /// `artist ID --radio`: the artist's mix instead of its top tracks.
@@ -31,8 +33,9 @@ struct CatalogOptions {
         while let word = reader.next() {
             if word.hasPrefix("--") { given.append(word) }
             switch word {
-            case "--add": add = true
-            case "--play": play = true
+            case "--add", "--play":
+                if word == "--add" { add = true } else { play = true }
+                pick = try reader.entryNumber() ?? pick
             case "--json": json = true
             case "--shuffle": shuffle = true
             case "--radio": radio = true
@@ -72,6 +75,21 @@ struct OptionReader {
         guard i < arguments.count else { return nil }
         i += 1
         return arguments[i - 1]
+    }
+
+    /// The entry number after `--play` or `--add`: the next word when it
+    /// is all digits (which it then takes), else nil (a bare `--play`).
+    /// - Throws: `UsageError` for 0 or a number past 1000 (a page has 100
+    ///   entries; an artist's page a few hundred).
+    mutating func entryNumber() throws(UsageError) -> Int? {
+        guard i < arguments.count, let first = arguments[i].utf8.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
+              arguments[i].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        let flag = arguments[i - 1]
+        guard let n = Int(arguments[i]), (1...LastListing.capacity).contains(n) else {
+            throw UsageError(message: "\(flag) takes an entry number from 1 to \(LastListing.capacity), not \"\(arguments[i])\"")
+        }
+        i += 1
+        return n
     }
 
     /// The value of option `flag`, the word after it.

@@ -29,7 +29,7 @@ extension Completions {
         switch (command, args.count) {
         case ("play", 0), ("del", 0), ("move", 0), ("move", 1): return .positions
         case ("load", 0), ("playlist", 0), ("rmplaylist", 0): return .playlists
-        case ("playlist", 1): return .words(["rename", "del", "move"])
+        case ("playlist", 1): return .words(["add", "rename", "del", "move"])
         case ("random", 0), ("repeat", 0): return .words(["on", "off"])
         case ("completions", 0): return .words(["bash", "zsh", "fish"])
         case ("help", 0): return .words(ControlCommand.subcommands.map(\.name))
@@ -37,7 +37,7 @@ extension Completions {
         case ("want", 1) where ["rm", "toggle", "play"].contains(args[0]): return .wanted
         case ("library", 0): return .words(["add", "rm"])
         case ("library", 1) where args[0] == "rm": return .saved
-        case ("search", 0): return .words(["tracks", "albums", "artists"])
+        case ("search", 0): return .words(CatalogCommand.searchKinds)
         case ("chart", 0): return .words(["tracks", "albums", "artists", "playlists", "--genre", "--country", "--tag"])
         case ("current", _), ("watch", _), ("now", _), ("status", 0), ("queue", 0): return .words(["--json"])
         default: return .none

@@ -42,13 +42,19 @@ public enum ControlCommand: Equatable, Sendable {
     /// `watch [--format FMT] [--json] [--interval S]`: a line per change.
     case watch(format: String, json: Bool, interval: Double?)
     /// Stored playlists: `playlists`, `save NAME [--replace]`, `load NAME`,
-    /// `playlist NAME` (show), `playlist NAME rename|del|move ...`,
+    /// `playlist NAME` (show), `playlist NAME add|rename|del|move ...`,
     /// `rmplaylist NAME`.
     /// `now [--play N | --add N] [--json]`: Listen Now, or one of its entries queued.
     case now(ListenNowPick?, json: Bool)
     case playlists
     case save(String, replace: Bool)
-    case load(String)
+    /// `load NAME [--play]`: queue it; with `play`, play its first song.
+    case load(String, play: Bool)
+    /// `playlist NAME add URI|N...`: each URI, or entry N of the last listing, added.
+    case addToPlaylist(String, [ListingReference])
+    /// `open N [--play|--add] [--json]`: entry N of the last listing, shown
+    /// as its own listing (an album's tracks, an artist's page, ...).
+    case open(Int, add: Bool, play: Bool, json: Bool)
     case showPlaylist(String)
     case editPlaylist(String, PlaylistEdit)
     case removePlaylist(String)

@@ -19,12 +19,20 @@ public enum PlaylistEdit: Equatable, Sendable {
 }
 
 extension Subcommand {
-    /// `playlist NAME` (show) or `playlist NAME rename NEW | del POS | move FROM TO`.
+    /// `playlist NAME` (show) or `playlist NAME add URI|N... | rename NEW |
+    /// del POS | move FROM TO`.
     func playlist() throws(UsageError) -> ControlCommand {
         guard let name = args.first else { throw UsageError(message: "playlist needs the playlist's name") }
         guard args.count > 1 else { return .showPlaylist(name) }
         let rest = Array(args.dropFirst(2))
         switch args[1] {
+        case "add":
+            guard !rest.isEmpty else {
+                throw UsageError(message: "playlist NAME add takes URIs or entry numbers of the last listing")
+            }
+            var references: [ListingReference] = []
+            for word in rest { references.append(try ListingReference(word)) }
+            return .addToPlaylist(name, references)
         case "rename":
             guard rest.count == 1 else { throw UsageError(message: "playlist NAME rename takes the new name") }
             return .editPlaylist(name, .rename(rest[0]))
@@ -40,8 +48,25 @@ extension Subcommand {
             }
             return .editPlaylist(name, .move(from, to))
         default:
-            throw UsageError(message: "playlist NAME takes rename, del or move, not \"\(args[1])\"")
+            throw UsageError(message: "playlist NAME takes add, rename, del or move, not \"\(args[1])\"")
         }
+    }
+
+    /// `load NAME [--play]`.
+    func load() throws(UsageError) -> ControlCommand {
+        let names = args.filter { $0 != "--play" }
+        guard names.count == 1 else { throw UsageError(message: "load takes one playlist name (and --play)") }
+        return .load(names[0], play: names.count != args.count)
+    }
+
+    /// `open N [--play|--add] [--json]`.
+    func open() throws(UsageError) -> ControlCommand {
+        let flags = ["--play", "--add", "--json"]
+        let words = args.filter { !flags.contains($0) }
+        guard words.count == 1, case .entry(let n) = try ListingReference(words[0]) else {
+            throw UsageError(message: "open takes the number of an entry of the last listing")
+        }
+        return .open(n, add: args.contains("--add"), play: args.contains("--play"), json: args.contains("--json"))
     }
 
     /// `save NAME [--replace]`: `--replace` overwrites a playlist of that name.

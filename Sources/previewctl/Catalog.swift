@@ -1,0 +1,100 @@
+// The catalog commands (search, chart, album, artist, info, ...), `open N`
+// and the other users of the last listing: what previewctl asks, shows,
+// queues, and keeps for the next command's numbers.
+import PreviewCore
+import PreviewPlatform
+
+/// The catalog commands: their requests, the table (or JSON), the listing
+/// kept for `open N`, and with `--add`/`--play` the results queued.
+@MainActor func catalog(_ cmd: CatalogCommand) {
+    if case .anyKind(let id) = cmd.query { return infoByID(id, cmd) }
+    let replies = cmd.requests.map { connection.must([$0]) }
+    let fields = replies.flatMap { $0 }
+    out(cmd.render(replies: replies, terminal: FileDescriptor.standardOutput.isTerminal, width: terminalWidth()))
+    writeStandardError(TerminalSafe.text(cmd.notices(fields)))
+    let entries = cmd.entries(replies)
+    keepListing(entries.map(\.uri))
+    guard cmd.add || cmd.play else { return }
+    guard !entries.isEmpty else { fail("nothing to \(cmd.play ? "play" : "queue"): no results", 1) }
+    let uris: [String]
+    do { uris = try cmd.urisToQueue(CatalogRecord.split(fields)) } catch { fail(error.message, 64) }
+    queueResults(uris, play: cmd.play, shuffle: cmd.shuffle)
+    // An album page's `--play N`: the album went in whole; its Nth track plays.
+    if case .album = cmd.query, cmd.play, let pick = cmd.pick {
+        let length = Int(dictionary(connection.must(["status"]))["playlistlength"] ?? "0") ?? 0
+        _ = connection.must(["play \(length - entries.count + pick - 1)"])
+    }
+    if cmd.play { showStatus() }
+}
+
+/// `info ID`: `cataloginfo` of the id as each kind it could be; what is
+/// found is shown (each under its URI when several are), and nothing found
+/// exits 1 naming the kinds tried.
+@MainActor func infoByID(_ id: Int, _ cmd: CatalogCommand) {
+    var found: [(uri: String, fields: [(String, String)])] = []
+    for kind in CatalogCommand.idKinds {
+        let uri = "deezer:\(kind):\(id)"
+        switch connection.request(["cataloginfo \(uri)"]) {
+        case .ok(let fields): found.append((uri, fields))
+        case .ack(code: 50, _, _, _, _): continue  // no such item of this kind
+        case .ack(_, _, let command, let message, _): failRefused(command: command, message: message)
+        }
+    }
+    guard !found.isEmpty else {
+        let kinds = CatalogCommand.idKinds
+        fail("info: no \(kinds.dropLast().joined(separator: ", ")) or \(kinds.last!) has id \(id)", 1)
+    }
+    out(CatalogFormat.infoByID(found, json: cmd.json))
+    keepListing(found.map(\.uri))
+    if cmd.add || cmd.play {
+        queueResults(found.map(\.uri), play: cmd.play)
+        if cmd.play { showStatus() }
+    }
+}
+
+/// `open N`: entry N of the last listing, shown (and queued) as the catalog
+/// command for its kind would.
+@MainActor func open(_ number: Int, add: Bool, play: Bool, json: Bool) {
+    let uri: String
+    do { uri = try lastListing().uri(number) } catch { fail(CommandHelp.line(for: error, arguments: ["open"]), 64) }
+    catalog(CatalogCommand(opening: uri, add: add, play: play, json: json))
+}
+
+/// `playlist NAME add URI|N...`: one `playlistadd` each, numbers taken from
+/// the last listing; the first refusal stops (the ones before it stay added).
+@MainActor func addToPlaylist(_ name: String, _ references: [ListingReference]) {
+    let uris: [String]
+    do {
+        let needsListing = references.contains { if case .entry = $0 { true } else { false } }
+        uris = try (needsListing ? lastListing() : LastListing(uris: [])).resolve(references)
+    } catch {
+        fail(CommandHelp.line(for: error, arguments: ["playlist"]), 64)
+    }
+    for uri in uris { _ = connection.must(["playlistadd \(q(name)) \(q(uri))"]) }
+}
+
+/// `load NAME [--play]`: with `play`, the playlist's first song plays.
+@MainActor func load(_ name: String, play: Bool) {
+    guard play else { return send(["load \(q(name))"]) }
+    let length = Int(dictionary(connection.must(["status"]))["playlistlength"] ?? "0") ?? 0
+    _ = connection.must(["load \(q(name))"])
+    _ = connection.must(["play \(length)"])
+    showStatus()
+}
+
+/// The listing `keepListing` kept last.
+/// - Throws: `LastListing.missing` when there is none (or it is unreadable).
+@MainActor func lastListing() throws(ControlCommand.UsageError) -> LastListing {
+    guard let bytes = try? AtomicFile.read(LastListing.path(socket: path)), let listing = LastListing(bytes: bytes) else {
+        throw LastListing.missing
+    }
+    return listing
+}
+
+/// Keeps `uris` as the last listing, numbered as shown; a listing that
+/// cannot be written says so on stderr and changes nothing else.
+@MainActor func keepListing(_ uris: [String]) {
+    do { try AtomicFile.write(LastListing(uris: uris).bytes, to: LastListing.path(socket: path)) } catch {
+        writeStandardError("previewctl: the listing is not kept for open N: \(error)\n")
+    }
+}
