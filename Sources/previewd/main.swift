@@ -20,6 +20,7 @@ let options: DaemonOptions
 do {
     options = try DaemonOptions.parse(arguments, environment: Environment.value, uid: ThisProcess.userID,
                                       config: configText.map { (configFile.path, $0) })
+    try options.checkCountry()
 } catch {
     writeStderr("previewd: \(error)")
     ThisProcess.exit(64)

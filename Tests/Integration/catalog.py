@@ -244,6 +244,24 @@ def deep_json(levels=100_000):
     return b'{"data": ' + b"[" * levels + b"]" * levels + b"}"
 
 
+# Deezer's "Top COUNTRY" chart playlists (previewd's DeezerCountryCharts),
+# by alpha-2 code. No body of these was recorded: see country_chart_tracks.
+COUNTRY_CHARTS = {"AU": 1313616925, "BR": 1111141961, "CA": 1652248171, "CO": 1116188451, "DE": 1111143121,
+                  "ES": 1116190041, "FR": 1109890291, "GB": 1111142221, "IT": 1116187241, "JP": 1362508955,
+                  "KR": 1362510315, "MX": 1111142361, "US": 1313621735}
+
+
+def country_chart_tracks(playlist_id, query):
+    """NOT A RECORDING: `/playlist/ID/tracks` for a country's chart playlist,
+    which no fixture holds. It keeps the recorded shape of a playlist's
+    track page ({data, total}, as playlist-9200461-tracks.json) and lists
+    recorded track objects: those of playlist-908622995.json, rotated by
+    the country's place in COUNTRY_CHARTS so each country's chart differs."""
+    tracks = _load("playlist-908622995.json")["tracks"]["data"]
+    shift = sorted(COUNTRY_CHARTS.values()).index(playlist_id) * 3
+    return _paged({"data": tracks[shift:] + tracks[:shift], "total": len(tracks)}, query)
+
+
 def discovery_body(api, query):
     """The recorded body for a discovery endpoint, paged as described
     above; NO_DATA (Deezer's recorded answer) where nothing was recorded;
@@ -259,6 +277,9 @@ def discovery_body(api, query):
         else:
             return NO_DATA
         return _paged(body, query)
+    m = re.fullmatch(r"/playlist/(\d+)/tracks", api)
+    if m and int(m[1]) in COUNTRY_CHARTS.values():
+        return country_chart_tracks(int(m[1]), query)
     m = re.fullmatch(r"/artist/(\d+)/albums", api)
     if m and query.get("limit") == ["1"] and "index" not in query:
         name = f"artist-{m[1]}-albums-limit1.json"

@@ -40,7 +40,7 @@ struct CatalogOptions {
             case "--shuffle": shuffle = true
             case "--radio": radio = true
             case "--top": top = true
-            case "--country": country = try value(word)
+            case "--country": country = reader.optionalValue()  // none: your own country
             case "--tag": tag = try value(word)
             case "--genre": genre = try value(word)
             case "--limit": limit = try number(word, 1...100)
@@ -90,6 +90,14 @@ struct OptionReader {
         }
         i += 1
         return n
+    }
+
+    /// The word after an option whose value may be left out: it, unless
+    /// there is none or it is another option (`--limit`); then "".
+    mutating func optionalValue() -> String {
+        guard i < arguments.count, !arguments[i].hasPrefix("--") else { return "" }
+        i += 1
+        return arguments[i - 1]
     }
 
     /// The value of option `flag`, the word after it.

@@ -36,6 +36,8 @@ extension Commands {
     /// catalogchart [tracks|albums|artists|playlists]
     /// catalogchart KIND [genre G] [limit N] [index N] (Commands+Discovery.swift)
     /// catalogchart tracks|artists|albums country NAME|tag TAG [limit N] [page N]
+    /// (`country ""`: the daemon's own; tracks by country without a Last.fm
+    /// key: Deezer's "Top COUNTRY" playlist where there is one)
     static func handleCatalogchart(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         let b = s.catalog
         let kind = call.args.first ?? "tracks"
@@ -50,7 +52,20 @@ extension Commands {
             guard let lastfmKind = LastfmClient.Kind(rawValue: kind) else {
                 throw ProtocolError(.argument, "country and tag charts list tracks, artists and albums")
             }
-            lastfmChart(lastfmKind, try ChartFilter(call.args.dropFirst()), s, call: call)
+            var filter = try ChartFilter(call.args.dropFirst())
+            if let text = filter.country {
+                let country = try chartCountry(text, s)
+                filter.country = country.lastfmName
+                if !s.lastfm.hasKey, lastfmKind == .tracks, let id = DeezerCountryCharts.playlists[country.code] {
+                    // Deezer's own chart of the country: no key needed.
+                    let window = try ListWindow(["limit", "\(filter.limit)", "index", "\((filter.page - 1) * filter.limit)"][...])
+                    pagedList(b, "/playlist/\(id)/tracks", paged: true, window, as: DeezerTrack.self, call: call) { track in
+                        call.reply.song(track.song(), tags: call.session.tags)
+                    }
+                    return .pending
+                }
+            }
+            lastfmChart(lastfmKind, filter, s, call: call)
             return .pending
         }
         catalogRequest(b, "/chart", as: DeezerChart.self, call: call) { chart in
@@ -81,6 +96,23 @@ extension Commands {
         guard w.genre == nil else { throw ProtocolError(.argument, "cataloggenres takes limit and index") }
         pagedList(b, "/genre", paged: false, w, as: DeezerGenre.self, call: call, each: write)
         return .pending
+    }
+
+    /// The country `text` names: "" is the daemon's own (`--country`, else
+    /// the locale's), anything else a code, name or alias (`CountryTable`).
+    /// Without Debian's iso-codes the text goes to Last.fm as typed.
+    /// - Throws: `.noExist` for an unknown name, or "" without a country of one's own.
+    static func chartCountry(_ text: String, _ s: Services) throws(ProtocolError) -> Country {
+        if text.isEmpty {
+            guard let own = s.defaultCountry else {
+                throw ProtocolError(.noExist, "no country of your own: set country = CODE in ~/.config/previewd/previewd.conf "
+                                    + "(or --country), or a locale such as LANG=de_DE.UTF-8")
+            }
+            return own
+        }
+        guard !s.countries.countries.isEmpty else { return Country(code: "", code3: "", name: text) }
+        guard let country = s.countries.find(text) else { throw s.countries.unknown(text) }
+        return country
     }
 
     /// Answers a `catalogchart` call with one page of Last.fm's chart, each

@@ -24,6 +24,11 @@ final class Services {
     /// The stickers, or why `sticker.sqlite` could not be opened (each
     /// `sticker` command answers that then).
     let stickers: Result<StickerStore, StorageError>
+    /// ISO 3166-1's countries, for `catalogchart KIND country NAME`.
+    var countries = CountryCodes.shared
+    /// The country of "your" chart (`country ""`): `--country`, else the
+    /// locale's; nil when neither names one.
+    var defaultCountry: Country?
     /// The `status` reply while nothing it shows changed.
     let statusCache = StatusCache()
     /// The names the catalog tree's listings gave (`CatalogTree`).

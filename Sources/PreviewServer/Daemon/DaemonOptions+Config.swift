@@ -63,7 +63,7 @@ public enum ConfigFile {
 extension DaemonOptions {
     /// The settings a file or a long option may give, by key.
     public static let optionNames = [
-        "socket", "output", "pace", "api-base", "state-dir", "log-level", "lastfm-key", "lastfm-base",
+        "socket", "output", "pace", "api-base", "state-dir", "log-level", "lastfm-key", "lastfm-base", "country",
         "catalog-cache-ttl", "restore-playing", "stream-timeout", "previous-restart", "max-clients", "prefetch",
         "prefetch-memory", "replay-gain-preamp", "on-event", "hook-timeout", "max-command-list", "no-mpris",
     ]
@@ -89,6 +89,13 @@ extension DaemonOptions {
         // The key stays secret: only whether there is one, commented out.
         out += "# lastfm-key: \(sources["lastfm-key"] ?? "default"): \(lastfmKey == nil ? "none (key file \(lastfmKeyFile))" : "set, not shown")\n"
         line("lastfm-base", lastfmBase)
+        if let country {
+            line("country", country)
+        } else if let locale = localeCountry {
+            out += "# country: default (\(locale.variable)=\(locale.value))\ncountry = \(locale.code)\n"
+        } else {
+            out += "# country: default: none (no locale names one)\n"
+        }
         line("catalog-cache-ttl", Self.number(catalogCacheTTL))
         line("restore-playing", restorePlaying ? "yes" : "no")
         line("stream-timeout", Self.number(streamTimeout))

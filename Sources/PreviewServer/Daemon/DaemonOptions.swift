@@ -26,6 +26,12 @@ public struct DaemonOptions: Equatable, Sendable {
     public var lastfmKey: String?
     /// Where a key file is looked for when no key is given.
     public var lastfmKeyFile: String = ""
+    /// `--country CODE|NAME`: the country whose chart is "yours"
+    /// (`catalogchart KIND country ""`), as typed; nil: the locale's.
+    public var country: String?
+    /// The locale's country (`LC_ALL`, else `LC_MESSAGES`, else `LANG`:
+    /// `de_DE.UTF-8` is `DE`), with the variable that gave it.
+    public var localeCountry: LocaleCountry?
     /// Last.fm API endpoint (`--lastfm-base`).
     public var lastfmBase = "https://ws.audioscrobbler.com/2.0/"
     /// Seconds catalog answers are reused (`--catalog-cache-ttl`; 0 disables).
@@ -81,6 +87,8 @@ public struct DaemonOptions: Equatable, Sendable {
       --lastfm-key KEY       Last.fm API key for country and tag charts (also
                              $PREVIEWD_LASTFM_KEY or ~/.config/previewd/lastfm.key)
       --lastfm-base URL      Last.fm API endpoint (for tests and mirrors)
+      --country CODE|NAME    the country of "your" chart (default: the locale's,
+                             from LC_ALL, LC_MESSAGES or LANG)
       --catalog-cache-ttl S  seconds Deezer answers are reused (default 600; 0 off)
       --restore-playing      resume playback of the restored session (default:
                              it comes back paused at the same place)
@@ -174,6 +182,7 @@ public struct DaemonOptions: Equatable, Sendable {
         case "--log-level": logLevel = try words.logLevel(option)
         case "--lastfm-key": lastfmKey = try words.value(of: option)
         case "--lastfm-base": lastfmBase = try words.webURL(option)
+        case "--country": country = try words.value(of: option)
         case "--catalog-cache-ttl": catalogCacheTTL = try words.seconds(option, allowZero: true)
         case "--restore-playing": restorePlaying = try words.flag(option)
         case "--stream-timeout": streamTimeout = try words.seconds(option, allowZero: false)
@@ -211,6 +220,7 @@ public struct DaemonOptions: Equatable, Sendable {
     /// else `/tmp`).
     private mutating func applyEnvironment(_ paths: GivenPaths, environment: (String) -> String?, uid: UInt32) {
         if lastfmKey == nil, let key = environment("PREVIEWD_LASTFM_KEY"), !key.isEmpty { lastfmKey = key }
+        localeCountry = CountryTable.localeCountry(environment: environment)
         let configHome = environment("XDG_CONFIG_HOME").flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment("HOME") ?? "/tmp") + "/.config"
         lastfmKeyFile = configHome + "/previewd/lastfm.key"

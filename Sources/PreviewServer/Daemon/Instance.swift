@@ -61,9 +61,11 @@ final class Instance {
         library = Library(directory: options.stateDirectory, log: log)
         libraryUpdater = LibraryUpdater(library: library, catalog: browser, jobs: controller, schedule: schedule,
                                         log: log, clock: clock)
-        table = Commands.table(Services(controller: controller, catalog: browser, hub: hub, playlists: playlists, lastfm: lastfm, wants: wants,
-                                        library: library, libraryUpdater: libraryUpdater,
-                                        stickers: Instance.stickerStore(options)))
+        let services = Services(controller: controller, catalog: browser, hub: hub, playlists: playlists, lastfm: lastfm,
+                                wants: wants, library: library, libraryUpdater: libraryUpdater,
+                                stickers: Instance.stickerStore(options))
+        services.defaultCountry = options.defaultCountry(in: services.countries)
+        table = Commands.table(services)
     }
 
     /// `sticker.sqlite` under the state directory, or why it cannot be
