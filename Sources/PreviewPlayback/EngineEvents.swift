@@ -19,6 +19,8 @@ extension PlayerController {
             because(.error) { streamFailed(id, failure: failure) }
         case .loudnessMeasured(let key, let measured):
             loudnessMeasured(key, measured)
+        case .gainChosen(let id, let gain):
+            gainChosen(id, gain)
         case .outputChanged(let lost):
             because(lost == nil ? .outputBack : .outputLost) { outputChanged(lost: lost) }
         }
@@ -40,6 +42,17 @@ extension PlayerController {
             queue.update(id: current.song) { $0.song.duration = Double(totalFrames) / Double(format.sampleRate) }
             notify(.playlist)
         }
+    }
+
+    /// The engine chose the stream's gain before its first sample, from
+    /// its measurement or, past the wait's bound, the fallback.
+    private func gainChosen(_ id: StreamID, _ gain: ReplayGain) {
+        guard var current = streams.active, current.id == id else { return }
+        current.gain = gain
+        streams.active = current
+        let waited = Int(((clock.monotonic() - current.requestedAt) * 1000).rounded())
+        let how = gain.source == .track || gain.source == .album ? "measured before its first sample" : "not measured in time"
+        log.debug("song \(current.song): gain \(gain.decibels) dB (\(gain.source.rawValue)), \(how), \(waited) ms after play")
     }
 
     /// Keeps a measurement for the song's next plays (the one playing keeps

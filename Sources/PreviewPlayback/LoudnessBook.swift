@@ -47,6 +47,20 @@ package final class LoudnessBook {
                           deezerGain: deezerGains[song.uri], preamp: preamp)
     }
 
+    /// What the engine needs to measure `song` before its first sample and
+    /// choose its gain itself; nil when no measurement is wanted: replay
+    /// gain is off, the song is measured already, or it is neither a
+    /// catalog track nor a direct http(s) URL.
+    func plan(for song: Song, random: Bool) -> GainPlan? {
+        let uri = song.uri
+        guard mode != .off, measured[uri] == nil,
+              uri.hasPrefix("deezer:track:") || uri.hasPrefix("http://") || uri.hasPrefix("https://") else { return nil }
+        var peers: [Loudness] = []
+        if let id = song.albumTags?.id { peers = (albums[id] ?? []).filter { $0 != uri }.compactMap { measured[$0] } }
+        return GainPlan(key: uri, mode: mode, random: random, preamp: preamp, deezerGain: deezerGains[uri],
+                        albumPeers: peers, albumTrackCount: song.albumTags?.trackCount)
+    }
+
     /// The album's loudness, once all its `trackCount` tracks are measured.
     private func albumLoudness(of song: Song) -> Loudness? {
         guard let tags = song.albumTags, let id = tags.id, let count = tags.trackCount, count > 0,

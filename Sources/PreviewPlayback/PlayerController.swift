@@ -331,12 +331,15 @@ package final class PlayerController {
         var bitrate: Int
         var error: String?
         var updatingJob: Int?
+        /// The song's replay gain, which the engine may choose after `play`.
+        var gain: ReplayGain = .none
     }
 
     /// The key a cached `status` reply is valid for (`StatusCache`).
     package var statusKey: StatusKey {
         StatusKey(changes: changeCount, elapsedMillis: player.state == .stop ? -1 : Int(clamping: elapsed * 1000),
-                  format: currentFormat, bitrate: currentBitrate, error: statusError, updatingJob: updatingJob)
+                  format: currentFormat, bitrate: currentBitrate, error: statusError, updatingJob: updatingJob,
+                  gain: replayGain)
     }
 
     /// Total seconds played since start (for `stats`): only what was heard,

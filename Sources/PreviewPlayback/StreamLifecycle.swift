@@ -289,15 +289,21 @@ extension PlayerController {
         if retried { because(.urlRefreshed) { notify(.player) } }
     }
 
-    /// Starts the engine on stream `streamID` with the song's replay gain,
-    /// chosen now, and has the song measured if it was not yet.
+    /// Starts the engine on stream `streamID` with the song's replay gain:
+    /// chosen now when the song was measured (or replay gain is off), else
+    /// chosen by the engine once it has measured the song, before its
+    /// first sample (`.gainChosen`; until then `status` shows the fallback).
     private func play(_ streamID: StreamID, song: Song, url: String, key: String?, from: Double, until: Double?) {
-        let gain = loudness.gain(for: song, random: player.modes.random)
-        streams.active?.gain = gain
         var info = song.streamInfo
-        info.gain = gain.scale
+        if let plan = loudness.plan(for: song, random: player.modes.random) {
+            info.measure = plan
+            streams.active?.gain = plan.resolve(nil)
+        } else {
+            let gain = loudness.gain(for: song, random: player.modes.random)
+            streams.active?.gain = gain
+            info.gain = gain.scale
+        }
         engine.play(stream: streamID, url: url, key: key, from: from, until: until, info: info)
-        if let key, loudness.shouldMeasure(key) { engine.measureLoudness(key) }
     }
 
     /// The log line for a stream being opened (paused after a restore or a

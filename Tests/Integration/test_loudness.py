@@ -7,6 +7,8 @@ import subprocess
 import urllib.parse
 import wave
 
+import pytest
+
 import catalog
 from helpers import PREVIEWD, album_tracks, control, md5, reference_pcm, wait_for, wav_pcm
 
@@ -35,68 +37,88 @@ def measured_rows(state_dir):
         return {uri: lufs for uri, lufs in c.execute("SELECT uri, lufs FROM songs")}
 
 
-def test_two_previews_12_db_apart_play_within_1_lu(daemon_factory, http, tmp_path):
-    # A copy of a preview 12 dB quieter, re-encoded by LAME as the issue made it.
+def quiet_copy(tmp_path):
+    """A copy of preview-01 12 dB quieter, re-encoded by LAME, and its PCM as mpg123 decodes it."""
     quiet = tmp_path / "quiet.mp3"
     subprocess.run(["lame", "--quiet", "--mp3input", "--scale", "0.25", "-b", "128",
                     os.path.join(catalog.CORPUS, "preview-01.mp3"), str(quiet)], check=True)
+    return quiet, subprocess.run(["mpg123", "-q", "-s", str(quiet)], capture_output=True, check=True).stdout
+
+
+@pytest.mark.parametrize("pace", ["realtime", "none"])
+def test_cold_previews_12_db_apart_play_within_1_db_from_the_first_sample(daemon_factory, http, tmp_path, pace):
+    """Nothing measured yet (a fresh state): each song waits for its whole
+    preview and its measurement before its first sample, so even the first
+    plays with its own gain; `off` stays bit-exact."""
+    quiet, quiet_ref = quiet_copy(tmp_path)
+    loud_ref = reference_pcm("preview-01.mp3")
     loud_id, quiet_id = album_tracks()[0]["id"], album_tracks()[1]["id"]
     q = urllib.parse.quote
     control(http, f"preview-file?track={loud_id}&path={q(os.path.join(catalog.CORPUS, 'preview-01.mp3'))}")
     control(http, f"preview-file?track={quiet_id}&path={q(str(quiet))}")
+    # At real time, 3 s of each song (rangeid), so the test stays short; the
+    # whole preview is still downloaded and measured whole.
+    part = 3 * 44100 * 4 if pace == "realtime" else None
+    refs = [loud_ref[:part], quiet_ref[:part]]
     try:
-        state = str(tmp_path / "shared-state")
-        # Real-time pace, and 3 s of each song (rangeid), so `status` can be
-        # read while a song plays; the whole preview is still downloaded,
-        # and measured whole.
-        first = daemon_factory(pace="realtime", extra=("--state-dir", state))
-        c = first.client()
-        assert c.cmd("replay_gain_mode track") == ["OK"]
-        for track in (loud_id, quiet_id):
-            song = c.fields(f"addid deezer:track:{track}")["Id"]
-            assert c.cmd(f"rangeid {song} 0:3") == ["OK"]
-        # First run: nothing is measured yet, so the first song plays with no
-        # gain (bit-exact) and says so; both songs get measured meanwhile.
-        assert c.cmd("play 0") == ["OK"]
-        st = c.fields("status")
-        assert st["replay_gain_source"] == "none" and st["replay_gain_db"] == "0.00", st
-        first.wait_state(c, "stop", timeout=30)
-        wait_for(lambda: len(measured_rows(state)) >= 2, timeout=20, interval=0.1, what="both songs measured",
-                 detail=first.log)
-        rows = measured_rows(state)
-        assert abs(rows[f"deezer:track:{loud_id}"] - rows[f"deezer:track:{quiet_id}"]) > 11.5, rows
-        _, _, _, pcm = wav_pcm(first.wav)
-        part = 3 * 44100 * 4
-        ref = reference_pcm("preview-01.mp3")[:part]
-        assert md5(pcm[:part]) == md5(ref), "the unmeasured first song is not bit-exact"
-        first.close()
-
-        # Second run on the same state: the measurements survived the restart.
-        second = daemon_factory(pace="realtime", extra=("--state-dir", state))
-        c = second.client()
-        assert c.fields("replay_gain_status")["replay_gain_mode"] == "track"
-        assert c.cmd("play 0") == ["OK"]
-        st = c.fields("status")
-        assert st["replay_gain_source"] == "track", st
-        gain = float(st["replay_gain_db"])
-        # -18 LUFS target: about -8.5 dB for the loud original.
-        assert -10 < gain < -7, st
-        second.wait_state(c, "stop", timeout=30)
-        _, _, _, pcm = wav_pcm(second.wav)
-        assert len(pcm) == 2 * part
-        write_wav(tmp_path / "loud-in.wav", ref)
-        write_wav(tmp_path / "loud-out.wav", pcm[:part])
-        write_wav(tmp_path / "quiet-out.wav", pcm[part:])
+        pcm, gains = {}, {}
+        for mode in ("track", "off"):
+            state = str(tmp_path / f"state-{mode}")
+            d = daemon_factory(pace=pace, extra=("--state-dir", state))
+            c = d.client()
+            assert c.cmd(f"replay_gain_mode {mode}") == ["OK"]
+            for track in (loud_id, quiet_id):
+                song = c.fields(f"addid deezer:track:{track}")["Id"]
+                if part:
+                    assert c.cmd(f"rangeid {song} 0:3") == ["OK"]
+            assert c.cmd("play 0") == ["OK"]
+            if mode == "track" and pace == "realtime":
+                # `play` answers once the first sample is out: its gain is the measured one.
+                st = c.fields("status")
+                assert st["replay_gain_source"] == "track", st
+                gains["loud"] = float(st["replay_gain_db"])
+                assert -10 < gains["loud"] < -7, st  # -18 LUFS target: about -8.5 dB for the loud original
+            d.wait_state(c, "stop", timeout=60)
+            _, _, _, pcm[mode] = wav_pcm(d.wav)
+            if mode == "track":
+                rows = measured_rows(state)
+                assert abs(rows[f"deezer:track:{loud_id}"] - rows[f"deezer:track:{quiet_id}"]) > 11.5, rows
+        assert md5(pcm["off"]) == md5(refs[0] + refs[1]), "off is not bit-exact"
+        split = len(refs[0])
+        assert len(pcm["track"]) == split + len(refs[1])
+        write_wav(tmp_path / "loud-in.wav", refs[0])
+        write_wav(tmp_path / "loud-out.wav", pcm["track"][:split])
+        write_wav(tmp_path / "quiet-out.wav", pcm["track"][split:])
         loud_lufs = integrated_lufs(tmp_path / "loud-out.wav")
         quiet_lufs = integrated_lufs(tmp_path / "quiet-out.wav")
         before = integrated_lufs(os.path.join(catalog.CORPUS, "preview-01.mp3")) - integrated_lufs(quiet)
         assert before > 11.5, before
-        print(f"loudness after: {loud_lufs} and {quiet_lufs} LUFS (before {before:.1f} LU apart), gain {gain} dB")
+        print(f"{pace}: loudness after {loud_lufs} and {quiet_lufs} LUFS (before {before:.1f} LU apart), gains {gains}")
         assert abs(loud_lufs - quiet_lufs) <= 1.0, (loud_lufs, quiet_lufs)
-        # The gain status reported is the gain the PCM got (ffmpeg's one decimal).
-        assert abs(loud_lufs - integrated_lufs(tmp_path / "loud-in.wav") - gain) <= 0.15, (loud_lufs, gain)
+        if gains:
+            # The gain status reported is the gain the PCM got (ffmpeg's one decimal).
+            assert abs(loud_lufs - integrated_lufs(tmp_path / "loud-in.wav") - gains["loud"]) <= 0.15, (loud_lufs, gains)
     finally:
         control(http, "reset")
+
+
+def test_measurements_survive_a_restart_and_need_no_wait(daemon_factory, http, tmp_path):
+    state = str(tmp_path / "state")
+    first = daemon_factory(pace="none", extra=("--state-dir", state))
+    c = first.client()
+    assert c.cmd("replay_gain_mode track") == ["OK"]
+    assert c.cmd("add deezer:track:3135556") == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    first.wait_state(c, "stop", timeout=60)
+    first.close()
+    assert list(measured_rows(state)) == ["deezer:track:3135556"]
+    second = daemon_factory(pace="realtime", extra=("--state-dir", state))
+    c = second.client()
+    assert c.fields("replay_gain_status")["replay_gain_mode"] == "track"
+    assert c.cmd("play 0") == ["OK"]
+    st = c.fields("status")
+    assert st["replay_gain_source"] == "track", st
+    assert "measured before its first sample" not in second.log(), "a measured song does not wait"
 
 
 def test_off_stays_bit_exact_and_bad_modes_are_refused(daemon, http):

@@ -11,27 +11,49 @@ import Testing
 @Suite struct LoudnessTests {
     static let loud = Loudness(integrated: -9.5, peak: 0.84, seconds: 30)
 
-    @Test func aSongIsMeasuredOnceAndItsNextPlayGetsTheGain() throws {
+    @Test func anUnmeasuredSongIsMeasuredByTheEngineBeforeItsFirstSample() throws {
         let h = Harness()
         let c = h.connect()
         #expect(h.send(c, "replay_gain_mode track\n") == "OK\n")
         #expect(h.send(c, "add deezer:track:3135556\n") == "OK\n")
         #expect(h.send(c, "play\n") == "OK\n")
-        // Not measured yet: Deezer's recorded gain (-12.4, from the /track
-        // body `add` read) is what the song starts with.
-        #expect(abs((h.engine.infos.last?.gain ?? 0) - pow(10, -5.6 / 20)) < 1e-9)
-        #expect(h.engine.measured == ["deezer:track:3135556"])
-        #expect(h.send(c, "replay_gain_status\n") == "replay_gain_mode: track\nreplay_gain_db: -5.60\nreplay_gain_source: deezer\nOK\n")
+        // Not measured yet: the engine gets a plan, with Deezer's recorded
+        // gain (-12.4, from the /track body `add` read) as its fallback.
+        let plan = try #require(h.engine.infos.last?.measure)
+        #expect(plan.key == "deezer:track:3135556" && plan.mode == .track && plan.deezerGain == -12.4)
+        #expect(plan.resolve(nil) == ReplayGain(decibels: -5.6, source: .deezer))
+        #expect(plan.resolve(Self.loud) == ReplayGain(decibels: -8.5, source: .track))
+        #expect(h.engine.measured == [], "no second decode is asked for")
+        // The engine reports what it measured, then the gain it chose, before the first sample.
+        let id = try #require(h.engine.calls.compactMap { if case .play(let id, _) = $0 { id } else { nil } }.last)
         h.controller.handle(.loudnessMeasured(key: "deezer:track:3135556", Self.loud))
+        h.controller.handle(.gainChosen(id, plan.resolve(Self.loud)))
+        #expect(h.send(c, "replay_gain_status\n") == "replay_gain_mode: track\nreplay_gain_db: -8.50\nreplay_gain_source: track\nOK\n")
+        // Measured now: the next play gets the gain itself, and no plan.
         #expect(h.send(c, "play 0\n") == "OK\n")
-        #expect(h.engine.measured == ["deezer:track:3135556"], "asked once")
+        #expect(h.engine.infos.last?.measure == nil)
         let gain = try #require(h.engine.infos.last?.gain)
         #expect(abs(gain - pow(10, -8.5 / 20)) < 1e-9)
         #expect(h.send(c, "replay_gain_status\n") == "replay_gain_mode: track\nreplay_gain_db: -8.50\nreplay_gain_source: track\nOK\n")
         #expect(h.send(c, "replay_gain_mode off\n") == "OK\n")
         #expect(h.send(c, "play 0\n") == "OK\n")
-        #expect(h.engine.infos.last?.gain == 1)
+        #expect(h.engine.infos.last?.gain == 1 && h.engine.infos.last?.measure == nil)
         #expect(h.send(c, "replay_gain_status\n") == "replay_gain_mode: off\nOK\n")
+    }
+
+    @Test func theTrackThatCompletesAnAlbumGetsTheAlbumsGain() {
+        let peer = Loudness(integrated: -19.5, peak: 0.5, seconds: 30)
+        let plan = GainPlan(key: "deezer:track:2", mode: .album, random: false, preamp: 0, albumPeers: [peer], albumTrackCount: 2)
+        let album = Loudness.album([peer, Self.loud])!
+        #expect(plan.resolve(Self.loud) == ReplayGain.measured(album, preamp: 0, source: .album))
+        var short = plan
+        short.albumTrackCount = 3
+        #expect(short.resolve(Self.loud).source == .track, "a track short of the album: the track's own")
+        #expect(short.resolve(nil) == .none)
+        var random = plan
+        random.mode = .auto
+        random.random = true
+        #expect(random.resolve(Self.loud).source == .track, "auto in random mode is track mode")
     }
 
     @Test func measurementsSurviveARestartOfTheStore() throws {

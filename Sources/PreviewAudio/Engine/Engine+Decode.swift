@@ -38,8 +38,9 @@ extension Engine {
     struct DecodePass {
         /// The stream, as events and `position()` name it.
         let id: StreamID
-        /// The replay gain, a linear scale (1: bit-exact).
-        let gain: Double
+        /// The replay gain, a linear scale (1: bit-exact); chosen anew once
+        /// the song is measured, before its first sample (`holdAndMeasure`).
+        var gain: Double
         /// The request's start and end points, in seconds from the song's start.
         let start: Double
         let end: Double?
@@ -163,6 +164,7 @@ extension Engine {
         do { pass = try DecodePass(request) } catch { return .failed(error, 0) }
         positionState.withLock { $0 = PositionState(position: PlaybackPosition(stream: request.id, frames: 0, format: nil, bitrate: 0)) }
         if let outcome = seekToStart(request, pass: &pass, feed: &feed) { return outcome }
+        if let plan = request.info.measure, let outcome = holdAndMeasure(plan, pass: &pass, feed: &feed) { return outcome }
         return run(&pass, feed: &feed)
     }
 
@@ -211,7 +213,7 @@ extension Engine {
     /// the outgoing song in, and a pass reaching its fade hands over.
     /// - Returns: the stream's outcome when it ended (its end point reached,
     ///   the output failed, the stream dropped, the fade begun); nil to decode on.
-    private func play(_ decoded: Int, pass: inout DecodePass, feed: Feed) -> Outcome? {
+    func play(_ decoded: Int, pass: inout DecodePass, feed: Feed) -> Outcome? {
         guard decoded > 0, let format = pass.format else { return nil }
         let playable = pass.playable(decoded, in: format)
         if !playable.isEmpty { scale(pass, playable) }
@@ -283,7 +285,7 @@ extension Engine {
     /// Feeds the decoder the input's next bytes, waiting for them.
     /// - Returns: the stream's outcome when it ended (the input ended,
     ///   failed for good, trickles, or holds no audio); nil to decode on.
-    private func readMore(pass: inout DecodePass, feed: inout Feed) -> Outcome? {
+    func readMore(pass: inout DecodePass, feed: inout Feed) -> Outcome? {
         if pass.inputEnded {
             return pass.format == nil
                 ? .failed(.notAudio("no MPEG audio frames found"), pass.frames)

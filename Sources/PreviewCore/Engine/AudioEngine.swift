@@ -96,8 +96,15 @@ public enum EngineEvent: Sendable {
     /// Range request, or for a `play`/`stop` that abandons it.
     case streamCut(StreamID, StreamFailure, bytes: Int)
     /// The loudness of the body kept under `key` (see
-    /// `AudioEngine.measureLoudness`), or nil when it could not be measured.
+    /// `AudioEngine.measureLoudness`), or nil when it could not be measured;
+    /// also of a stream measured before its first sample (`StreamInfo.measure`,
+    /// `key` its plan's), reported before its `.gainChosen`.
     case loudnessMeasured(key: String, Loudness?)
+    /// The replay gain a stream with a `StreamInfo.measure` plan got, chosen
+    /// before its first sample: from its measurement, or the plan's
+    /// fallback when the measurement did not finish within the wait's bound
+    /// (`Engine.measureWait`). Reported before `.streamStarted`.
+    case gainChosen(StreamID, ReplayGain)
     /// The output device went away (`lost` says why) or came back (nil).
     /// While lost, the stream holds its place and the engine reconnects by
     /// itself with back-off.
@@ -113,11 +120,16 @@ public struct StreamInfo: Equatable, Sendable {
     /// The replay gain as a linear scale on the PCM (1: bit-exact), applied
     /// before every output, to every frame of the stream.
     public var gain: Double
+    /// When set, `gain` is not used: the engine holds the first sample until
+    /// the song is decoded whole and measured (within a bound), and applies
+    /// the gain the plan gives for that measurement.
+    public var measure: GainPlan?
     /// - Parameters: as the properties.
-    public init(artist: String? = nil, title: String? = nil, gain: Double = 1) {
+    public init(artist: String? = nil, title: String? = nil, gain: Double = 1, measure: GainPlan? = nil) {
         self.artist = artist
         self.title = title
         self.gain = gain
+        self.measure = measure
     }
     /// "Artist – Title" (PulseAudio's `media.name`), the title alone, or nil.
     public var mediaName: String? {

@@ -124,3 +124,46 @@ public struct ReplayGain: Equatable, Sendable {
         return .none
     }
 }
+
+/// What the engine needs to choose a song's gain itself, once it has
+/// measured the song before its first sample (`StreamInfo.measure`): the
+/// same choice as `ReplayGain.choose`, with the measurement filled in.
+public struct GainPlan: Equatable, Sendable {
+    /// The song's URI: `.loudnessMeasured` names the measurement by it.
+    public var key: String
+    public var mode: ReplayGainMode
+    /// The random mode (what `auto` follows).
+    public var random: Bool
+    /// dB added to measured and Deezer gains.
+    public var preamp: Double
+    /// The track's `gain` from the catalog, if known.
+    public var deezerGain: Double?
+    /// The album's other tracks measured so far, and how many tracks it
+    /// has: with this song's measurement they may make the album whole.
+    public var albumPeers: [Loudness]
+    public var albumTrackCount: Int?
+
+    /// - Parameters: as the properties.
+    public init(key: String, mode: ReplayGainMode, random: Bool, preamp: Double, deezerGain: Double? = nil,
+                albumPeers: [Loudness] = [], albumTrackCount: Int? = nil) {
+        self.key = key
+        self.mode = mode
+        self.random = random
+        self.preamp = preamp
+        self.deezerGain = deezerGain
+        self.albumPeers = albumPeers
+        self.albumTrackCount = albumTrackCount
+    }
+
+    /// The gain given the song's `measured` loudness (nil: not measured in
+    /// time): the album's where this song completes it, else the track's,
+    /// else Deezer's `gain`, else none.
+    public func resolve(_ measured: Loudness?) -> ReplayGain {
+        var album: Loudness?
+        if let measured, let count = albumTrackCount, count > 0, albumPeers.count + 1 >= count {
+            album = Loudness.album(albumPeers + [measured])
+        }
+        return ReplayGain.choose(mode: mode, random: random, track: measured, album: album, deezerGain: deezerGain,
+                                 preamp: preamp)
+    }
+}

@@ -1,0 +1,95 @@
+import PreviewCore
+import PreviewPlatform
+
+// A song not measured yet, in replay-gain mode, waits before its first
+// sample: the decode that plays it runs over the whole body first, its PCM
+// held in memory and metered on the way, so the song plays with its own
+// measured gain from the first sample. Past a bound (time or memory) the
+// song starts with the plan's fallback gain and is measured for next time.
+extension Engine {
+    /// Most seconds a first sample waits for the body and the measurement.
+    static let measureWait = 1.5
+    /// Most bytes of decoded PCM held meanwhile: 12 MiB, 71 s of 44.1 kHz
+    /// stereo (a 30-second preview is 5.3 MB).
+    static let measureHoldLimit = 12 << 20
+
+    /// Why the hold ended.
+    private enum HoldEnd {
+        /// The body decoded whole (the meter's figure, nil when it had no audio to meter).
+        case measured(Loudness?)
+        /// The wait or the memory bound ran out, or the format changed mid-way
+        /// (`later`, announced once the held PCM has played).
+        case bounded(later: AudioFormat?)
+        /// The stream ended meanwhile (failed, cancelled).
+        case stopped(Outcome)
+    }
+
+    /// Decodes the pass's stream into memory until its end (metering each
+    /// piece of PCM), chooses the gain from `plan`, then plays what was held
+    /// through `play`, as a stream decoded live would; the caller decodes on
+    /// from there.
+    /// - Returns: the stream's outcome when it ended meanwhile (failed,
+    ///   cancelled, or its end point reached); nil to decode on.
+    func holdAndMeasure(_ plan: GainPlan, pass: inout DecodePass, feed: inout Feed) -> Outcome? {
+        var held: [[UInt8]] = []
+        let end = hold(&held, pass: &pass, feed: &feed)
+        let gain: ReplayGain
+        var later: AudioFormat?
+        switch end {
+        case .measured(let loudness):
+            events?(.loudnessMeasured(key: plan.key, loudness))
+            gain = plan.resolve(loudness)
+        case .bounded(let format):
+            later = format
+            gain = plan.resolve(nil)
+            // Measured once the body is whole, for the song's next plays.
+            if let key = feed.download?.key { measureLoudness(key) }
+        case .stopped(let outcome):
+            return outcome
+        }
+        pass.gain = gain.scale
+        events?(.gainChosen(pass.id, gain))
+        for chunk in held {
+            chunk.withUnsafeBytes { pass.pcm.copyMemory(from: $0) }
+            if let outcome = play(chunk.count, pass: &pass, feed: feed) { return outcome }
+        }
+        if let later {
+            pass.announced(later)
+            publishPosition(of: pass, in: later)
+        }
+        return nil
+    }
+
+    /// Decodes into `held` until the body ends or a bound is reached.
+    /// - Returns: how the hold ended.
+    private func hold(_ held: inout [[UInt8]], pass: inout DecodePass, feed: inout Feed) -> HoldEnd {
+        let deadline = SystemClock.monotonicSeconds() + Engine.measureWait
+        // A ranged seek started past the first byte: the song cannot be
+        // measured whole from here.
+        guard pass.frames == 0 else { return .bounded(later: nil) }
+        var meter: LoudnessMeter?
+        var heldBytes = 0
+        while true {
+            if SystemClock.monotonicSeconds() > deadline || heldBytes > Engine.measureHoldLimit {
+                return .bounded(later: nil)
+            }
+            let produced: Mpg123Decoder.Output
+            do { produced = try pass.decoder.decode(into: pass.pcm) } catch { return .stopped(.failed(error, pass.frames)) }
+            switch produced {
+            case .newFormat(let format):
+                guard pass.format == nil else { return .bounded(later: format) }
+                pass.announced(format)
+                publishPosition(of: pass, in: format)
+                meter = try? LoudnessMeter(format: format)
+            case .pcm(let bytes):
+                let pcm = UnsafeRawBufferPointer(rebasing: pass.pcm[0..<bytes])
+                meter?.add(pcm)
+                held.append(Array(pcm))
+                heldBytes += bytes
+            case .needMore:
+                if pass.inputEnded, pass.format != nil { return .measured(meter?.loudness) }
+                if let outcome = readMore(pass: &pass, feed: &feed) { return .stopped(outcome) }
+            }
+        }
+    }
+}
