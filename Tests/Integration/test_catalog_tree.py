@@ -44,7 +44,16 @@ def test_top_picks_are_named_and_ranked_so_sorting_keeps_the_order(daemon):
 def test_charts_and_listen_now(daemon):
     c = daemon.client()
     assert c.cmd('lsinfo "Charts"') == ["playlist: Charts/Top Tracks", "directory: Charts/Top Albums",
-                                        "directory: Charts/Top Artists", "directory: Charts/Top Playlists", "OK"]
+                                        "directory: Charts/Top Artists", "directory: Charts/Top Playlists",
+                                        "directory: Charts/By Country", "OK"]
+    # Without a Last.fm key, the countries Deezer keeps a chart of itself,
+    # each its "Top COUNTRY" playlist (not recorded: catalog.country_chart_tracks).
+    assert names(c.cmd('lsinfo "Charts/By Country"'), "playlist") == [f"Charts/By Country/{n}" for n in [
+        "Australia", "Brazil", "Canada", "Colombia", "France", "Germany", "Italy", "Japan", "Mexico", "South Korea",
+        "Spain", "United Kingdom", "United States"]]
+    germany = catalog.country_chart_tracks(catalog.COUNTRY_CHARTS["DE"], {"limit": ["100"], "index": ["0"]})["data"]
+    assert names(c.cmd('listplaylist "Charts/By Country/Germany"'), "file") == [
+        f"deezer:track:{t['id']}" for t in germany]
     chart = [f"deezer:track:{t['id']}" for t in fixture("chart-0-tracks.json")["data"]]
     assert names(c.cmd('lsinfo "Charts/Top Tracks"'), "file") == chart
     assert names(c.cmd('lsinfo "Charts/Top Albums"'), "playlist")[:2] == [
@@ -171,7 +180,8 @@ def test_mpc_lists_and_loads_by_name(daemon):
         p = subprocess.run(["mpc", *args], env=env, capture_output=True, text=True, timeout=20)
         return p.returncode, p.stdout, p.stderr
     assert mpc("ls") == (0, "".join(d + "\n" for d in ROOT_DIRECTORIES), "")
-    assert mpc("ls", "Charts") == (0, "Charts/Top Tracks\nCharts/Top Albums\nCharts/Top Artists\nCharts/Top Playlists\n", "")
+    assert mpc("ls", "Charts") == (0, "Charts/Top Tracks\nCharts/Top Albums\nCharts/Top Artists\nCharts/Top Playlists\n"
+                                      "Charts/By Country\n", "")
     assert mpc("load", "Charts/Top Tracks") == (0, "loading: Charts/Top Tracks\n", "")
     tracks = fixture("chart-0-tracks.json")["data"]
     code, out, _ = mpc("playlist")

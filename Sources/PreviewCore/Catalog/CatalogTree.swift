@@ -25,7 +25,8 @@ public enum CatalogTree {
         case charts
         /// `Charts/Top Albums`, `Charts/Top Artists`, `Charts/Top Playlists`, ranked.
         case chartAlbums, chartArtists, chartPlaylists
-        /// `Charts/By Country`: each country's Last.fm chart of tracks (with a Last.fm key).
+        /// `Charts/By Country`: each country's chart of tracks (Last.fm's with
+        /// a key, else Deezer's own where it keeps one).
         case countries
         /// `Genres`: each genre's chart of tracks.
         case genres

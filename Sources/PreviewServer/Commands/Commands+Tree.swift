@@ -63,10 +63,8 @@ extension Commands {
         case .listenNow: listenNowEntries(s, done)
         case .charts:
             s.names.record(CatalogTree.topTracks, .catalog(.chart))
-            // Country charts are Last.fm's: listed only with a key to read them.
-            let directories = CatalogTree.charts.filter { $0.1 != .countries || s.lastfm.hasKey }
-            done(.success([.item(CatalogTree.topTracks)] + directories.map { .directory($0.0) }))
-        case .countries: done(.success(items(Countries.names, ranked: false) { ($0, nil, .countryChart($0)) }))
+            done(.success([.item(CatalogTree.topTracks)] + CatalogTree.charts.map { .directory($0.0) }))
+        case .countries: done(.success(items(countryNames(s), ranked: false) { ($0, nil, .countryChart($0)) }))
         case .chartAlbums: page("/chart/0", as: DeezerChart.self) { items($0.albums?.data ?? [], ranked: true, album) }
         case .chartArtists:
             page("/chart/0", as: DeezerChart.self) { items($0.artists?.data ?? [], ranked: true) { ($0.name, nil, .catalog(.artist($0.id))) } }
@@ -167,6 +165,14 @@ extension Commands {
                 done(s.names.item(path).map { .success($0) } ?? .failure(ProtocolError(.noExist, "No such directory")))
             }
         }
+    }
+
+    /// The countries `Charts/By Country` lists: Last.fm's larger markets
+    /// with a key, else those Deezer keeps a chart of itself (by the names
+    /// people use: "South Korea"), in alphabetical order.
+    static func countryNames(_ s: Services) -> [String] {
+        guard !s.lastfm.hasKey else { return Countries.names }
+        return DeezerCountryCharts.playlists.keys.compactMap { s.countries.find($0)?.displayName }.sorted()
     }
 
     /// The songs of a tree item.
