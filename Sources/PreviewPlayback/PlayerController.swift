@@ -117,7 +117,10 @@ package final class PlayerController {
         player = Player(seed: seed)
         shuffleSource = SplitMix64(seed: seed ^ 0x9E37_79B9_7F4A_7C15)
         prefetcher.candidates = { [unowned self] in prefetchCandidates() }
-        prefetcher.shouldMeasure = { [unowned self] in self.loudness.shouldMeasure($0) }
+        // A song is measured by the decode that plays it (`StreamInfo.measure`);
+        // ahead of its turn only when it may fade in, as a fade's incoming
+        // song starts mid-song, with the gain known when it was queued.
+        prefetcher.shouldMeasure = { [unowned self] in streams.crossfadeSeconds > 0 && self.loudness.shouldMeasure($0) }
         prefetcher.refreshed = { [unowned self] in self.queueNextForFade() }
         previewURLs.observer = { [unowned self] in self.loudness.note($0) }
     }

@@ -31,7 +31,7 @@ extension Engine {
     /// - Returns: the stream's outcome when it ended meanwhile (failed,
     ///   cancelled, or its end point reached); nil to decode on.
     func holdAndMeasure(_ plan: GainPlan, pass: inout DecodePass, feed: inout Feed) -> Outcome? {
-        var held: [[UInt8]] = []
+        var held: [UInt8] = []
         let end = hold(&held, pass: &pass, feed: &feed)
         let gain: ReplayGain
         var later: AudioFormat?
@@ -49,9 +49,12 @@ extension Engine {
         }
         pass.gain = gain.scale
         events?(.gainChosen(pass.id, gain))
-        for chunk in held {
-            chunk.withUnsafeBytes { pass.pcm.copyMemory(from: $0) }
-            if let outcome = play(chunk.count, pass: &pass, feed: feed) { return outcome }
+        var offset = 0
+        while offset < held.count {
+            let n = min(pass.pcm.count, held.count - offset)
+            held.withUnsafeBytes { pass.pcm.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + n])) }
+            offset += n
+            if let outcome = play(n, pass: &pass, feed: feed) { return outcome }
         }
         if let later {
             pass.announced(later)
@@ -60,17 +63,18 @@ extension Engine {
         return nil
     }
 
-    /// Decodes into `held` until the body ends or a bound is reached.
+    /// Decodes into `held` until the body ends or a bound is reached, and
+    /// meters what it held once the body ended.
     /// - Returns: how the hold ended.
-    private func hold(_ held: inout [[UInt8]], pass: inout DecodePass, feed: inout Feed) -> HoldEnd {
+    private func hold(_ held: inout [UInt8], pass: inout DecodePass, feed: inout Feed) -> HoldEnd {
         let deadline = SystemClock.monotonicSeconds() + Engine.measureWait
         // A ranged seek started past the first byte: the song cannot be
         // measured whole from here.
         guard pass.frames == 0 else { return .bounded(later: nil) }
-        var meter: LoudnessMeter?
-        var heldBytes = 0
+        // A preview's worth (5.3 MB), so the PCM is copied once.
+        held.reserveCapacity(6 << 20)
         while true {
-            if SystemClock.monotonicSeconds() > deadline || heldBytes > Engine.measureHoldLimit {
+            if SystemClock.monotonicSeconds() > deadline || held.count > Engine.measureHoldLimit {
                 return .bounded(later: nil)
             }
             let produced: Mpg123Decoder.Output
@@ -80,16 +84,23 @@ extension Engine {
                 guard pass.format == nil else { return .bounded(later: format) }
                 pass.announced(format)
                 publishPosition(of: pass, in: format)
-                meter = try? LoudnessMeter(format: format)
             case .pcm(let bytes):
-                let pcm = UnsafeRawBufferPointer(rebasing: pass.pcm[0..<bytes])
-                meter?.add(pcm)
-                held.append(Array(pcm))
-                heldBytes += bytes
+                held.append(contentsOf: UnsafeRawBufferPointer(rebasing: pass.pcm[0..<bytes]))
             case .needMore:
-                if pass.inputEnded, pass.format != nil { return .measured(meter?.loudness) }
+                if pass.inputEnded, let format = pass.format { return .measured(Engine.loudness(of: held, format: format)) }
                 if let outcome = readMore(pass: &pass, feed: &feed) { return .stopped(outcome) }
             }
+        }
+    }
+
+    /// The loudness of a whole song's PCM: `KWeightedMeter` for mono and
+    /// stereo, libebur128 for more channels.
+    static func loudness(of pcm: [UInt8], format: AudioFormat) -> Loudness? {
+        pcm.withUnsafeBytes { bytes in
+            if format.channels <= 2 { return KWeightedMeter.loudness(of: bytes, format: format) }
+            guard let meter = try? LoudnessMeter(format: format) else { return nil }
+            meter.add(bytes)
+            return meter.loudness
         }
     }
 }
