@@ -7,7 +7,8 @@ import Testing
 /// contrib/setup installs), and the locale's country.
 @Suite struct CountryCodesTests {
     @Test func debiansListFindsCodesNamesAndAliases() throws {
-        let table = try CountryCodes.load(CountryCodes.debianPath)
+        let table = try #require(try CountryCodes.load(CountryCodes.debianPath), "Debian's iso-codes (contrib/setup installs it)")
+        #expect(try CountryCodes.load("/nonexistent/iso_3166-1.json") == nil)
         #expect(table.countries.count >= 249)
         for words in ["US", "us", "USA", "United States", "united states of america", " United   States ", "America"] {
             #expect(table.find(words)?.code == "US", "\(words)")

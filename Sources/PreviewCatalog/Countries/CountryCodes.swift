@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PreviewCore
 import PreviewPlatform
 
@@ -11,7 +11,7 @@ package enum CountryCodes {
 
     /// The list at `debianPath`, read the first time it is asked for; an
     /// empty table (every name unknown) when the file cannot be read.
-    package static let shared: CountryTable = (try? load(debianPath)) ?? CountryTable([])
+    package static let shared: CountryTable = ((try? load(debianPath)) ?? nil) ?? CountryTable([])
 
     private struct File: Decodable {
         struct Entry: Decodable {
@@ -25,11 +25,11 @@ package enum CountryCodes {
         enum CodingKeys: String, CodingKey { case entries = "3166-1" }
     }
 
-    /// The table in the iso-codes file at `path`.
+    /// The table in the iso-codes file at `path`; nil when there is no such file.
     /// - Throws: `SystemError` when it cannot be read, a `DecodingError`
     ///   when it is not iso-codes' shape.
-    package static func load(_ path: String) throws -> CountryTable {
-        guard let bytes = try AtomicFile.read(path) else { throw SystemError("open", errno: ENOENT, path: path) }
+    package static func load(_ path: String) throws -> CountryTable? {
+        guard let bytes = try AtomicFile.read(path) else { return nil }
         let file = try JSONDecoder().decode(File.self, from: Data(bytes))
         return CountryTable(file.entries.map {
             Country(code: $0.alpha_2, code3: $0.alpha_3, name: $0.name, commonName: $0.common_name, officialName: $0.official_name)

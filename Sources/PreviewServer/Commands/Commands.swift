@@ -24,11 +24,15 @@ final class Services {
     /// The stickers, or why `sticker.sqlite` could not be opened (each
     /// `sticker` command answers that then).
     let stickers: Result<StickerStore, StorageError>
-    /// ISO 3166-1's countries, for `catalogchart KIND country NAME`.
-    var countries = CountryCodes.shared
+    /// ISO 3166-1's countries, for `catalogchart KIND country NAME`, read
+    /// on first use (a daemon that never shows a country chart keeps its
+    /// memory: Foundation's JSON decoding of the list costs megabytes).
+    var countries: CountryTable { CountryCodes.shared }
     /// The country of "your" chart (`country ""`): `--country`, else the
-    /// locale's; nil when neither names one.
-    var defaultCountry: Country?
+    /// locale's; nil when neither names one. Resolved on first use.
+    lazy var defaultCountry: Country? = ownCountry(countries)
+    /// How `defaultCountry` is found in the table (set by the instance).
+    var ownCountry: (CountryTable) -> Country? = { _ in nil }
     /// The `status` reply while nothing it shows changed.
     let statusCache = StatusCache()
     /// The names the catalog tree's listings gave (`CatalogTree`).

@@ -64,7 +64,7 @@ final class Instance {
         let services = Services(controller: controller, catalog: browser, hub: hub, playlists: playlists, lastfm: lastfm,
                                 wants: wants, library: library, libraryUpdater: libraryUpdater,
                                 stickers: Instance.stickerStore(options))
-        services.defaultCountry = options.defaultCountry(in: services.countries)
+        services.ownCountry = { options.defaultCountry(in: $0) }
         table = Commands.table(services)
     }
 
