@@ -51,7 +51,8 @@ extension PlayerController {
         current.gain = gain
         streams.active = current
         let waited = Int(((clock.monotonic() - current.requestedAt) * 1000).rounded())
-        let how = gain.source == .track || gain.source == .album ? "measured before its first sample" : "not measured in time"
+        let how = gain.source == .track || gain.source == .album ? "measured before its first sample"
+            : "no usable measurement before its first sample"
         log.debug("song \(current.song): gain \(gain.decibels) dB (\(gain.source.rawValue)), \(how), \(waited) ms after play")
     }
 
@@ -59,7 +60,7 @@ extension PlayerController {
     /// the gain it started with).
     private func loudnessMeasured(_ uri: String, _ measured: Loudness?) {
         guard let measured else {
-            log.info("\(uri): loudness not measured (no audio libebur128 could meter)")
+            log.info("\(uri): loudness not measured (no audio to meter)")
             return
         }
         let album = queue.songs.first(where: { $0.song.uri == uri })?.song.albumTags?.id

@@ -295,7 +295,9 @@ extension PlayerController {
     /// first sample (`.gainChosen`; until then `status` shows the fallback).
     private func play(_ streamID: StreamID, song: Song, url: String, key: String?, from: Double, until: Double?) {
         var info = song.streamInfo
-        if let plan = loudness.plan(for: song, random: player.modes.random) {
+        // With crossfade on, a held song could not hand its held PCM to a
+        // fade's tail: songs are measured ahead then (the prefetch's bodies).
+        if streams.crossfadeSeconds == 0, let plan = loudness.plan(for: song, random: player.modes.random) {
             info.measure = plan
             streams.active?.gain = plan.resolve(nil)
         } else {

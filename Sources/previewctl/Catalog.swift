@@ -18,11 +18,13 @@ import PreviewPlatform
     guard !entries.isEmpty else { fail("nothing to \(cmd.play ? "play" : "queue"): no results", 1) }
     let uris: [String]
     do { uris = try cmd.urisToQueue(CatalogRecord.split(fields)) } catch { fail(error.message, 64) }
-    queueResults(uris, play: cmd.play, shuffle: cmd.shuffle)
-    // An album page's `--play N`: the album went in whole; its Nth track plays.
     if case .album = cmd.query, cmd.play, let pick = cmd.pick {
+        // An album page's `--play N`: the album goes in whole; its Nth track plays.
+        queueResults(uris, play: false)
         let length = Int(dictionary(connection.must(["status"]))["playlistlength"] ?? "0") ?? 0
         _ = connection.must(["play \(length - entries.count + pick - 1)"])
+    } else {
+        queueResults(uris, play: cmd.play, shuffle: cmd.shuffle)
     }
     if cmd.play { showStatus() }
 }
@@ -82,19 +84,30 @@ import PreviewPlatform
     showStatus()
 }
 
+/// The listing's file: beside the socket when that directory is the
+/// user's alone (`$XDG_RUNTIME_DIR/previewd`, a test's directory), else in
+/// the runtime directory (or `/tmp/previewd-UID`): never in a directory
+/// others may write, nor in the working directory.
+@MainActor func listingPath() -> String {
+    if let dir = SocketPath.directory(of: path), let mode = FileSystem.permissions(dir), mode & 0o022 == 0 {
+        return LastListing.path(in: dir)
+    }
+    return LastListing.path(in: SocketPath.runtimeDirectory(environment: Environment.value)
+                            ?? SocketPath.privateDirectory(uid: ThisProcess.userID))
+}
+
 /// The listing `keepListing` kept last.
 /// - Throws: `LastListing.missing` when there is none (or it is unreadable).
 @MainActor func lastListing() throws(ControlCommand.UsageError) -> LastListing {
-    guard let bytes = try? AtomicFile.read(LastListing.path(socket: path)), let listing = LastListing(bytes: bytes) else {
+    guard let bytes = try? AtomicFile.read(listingPath()), let listing = LastListing(bytes: bytes) else {
         throw LastListing.missing
     }
     return listing
 }
 
-/// Keeps `uris` as the last listing, numbered as shown; a listing that
-/// cannot be written says so on stderr and changes nothing else.
+/// Keeps `uris` as the last listing, numbered as shown. Where it cannot be
+/// written (no such directory) nothing is said: `open N` says there is no
+/// listing.
 @MainActor func keepListing(_ uris: [String]) {
-    do { try AtomicFile.write(LastListing(uris: uris).bytes, to: LastListing.path(socket: path)) } catch {
-        writeStandardError("previewctl: the listing is not kept for open N: \(error)\n")
-    }
+    try? AtomicFile.write(LastListing(uris: uris).bytes, to: listingPath())
 }

@@ -99,7 +99,9 @@ def test_play_n_plays_entry_n_and_nothing_found_is_an_error(daemon):
     assert p.returncode == 0, p.stderr
     assert current(daemon)["file"] == f"deezer:track:{fourth['id']}"
     assert queued(daemon) == [f"deezer:track:{fourth['id']}"], "entry 4 alone"
-    assert p.stdout.endswith(f"Eminem - {fourth['title']}\n" + p.stdout.split(f"Eminem - {fourth['title']}\n")[1])
+    # The listing (25 piped lines), then the status of what plays.
+    lines = p.stdout.splitlines()
+    assert lines[25] == f"Eminem - {fourth['title']}" and lines[26].startswith("[playing] #1/1 "), lines[24:]
     # An album page's --play N: the album, from its Nth track.
     tracks = load("album-302127-tracks.json")["data"]
     ok(daemon, "clear")

@@ -51,7 +51,7 @@ def test_ncmpcpp_browses_the_charts_by_name_in_rank_order(daemon_factory, tmp_pa
         # Back to Charts; Enter on the Top Tracks entry loads and plays it.
         app.keys("Enter")
         app.shows("Browse: Charts")
-        app.keys("Down", "Down", "Down", "Enter")
+        app.keys("Down", "Down", "Down", "Down", "Enter")  # past Top Artists, Top Playlists, By Country
         app.shows('Playlist "Charts/Top Tracks" loaded')
         chart = [f"file: deezer:track:{t['id']}" for t in fixture("chart-0-tracks.json")["data"]]
         c = d.client()

@@ -147,7 +147,7 @@ def test_listfiles_lists_names_as_lsinfo_does(daemon):
     assert c.cmd("save mix") == ["OK"]
     assert c.cmd("listfiles") == [f"directory: {d}" for d in ROOT_DIRECTORIES] + ["OK"]
     assert c.cmd('listfiles "Charts"') == ["file: Top Tracks", "directory: Top Albums", "directory: Top Artists",
-                                           "directory: Top Playlists", "OK"]
+                                           "directory: Top Playlists", "directory: By Country", "OK"]
     assert c.cmd(f"listfiles deezer:album:{ALBUM}") == [f"file: deezer:track:{t['id']}" for t in album_tracks()] + ["OK"]
     assert c.cmd("listfiles nosuch") == ["ACK [50@0] {listfiles} No such directory"]
 

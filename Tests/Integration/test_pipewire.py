@@ -94,9 +94,10 @@ class PipeWireServer:
         wait_for(lambda: "test_sink" in self.pactl("list", "short", "sinks"), what="test_sink", detail=self.logs)
         self.other_module = self.pactl("load-module", "module-null-sink", "sink_name=other_sink", "rate=44100",
                                        "channels=2", "channel_map=front-left,front-right").strip()
-        self.pactl("set-default-sink", "test_sink")
-        wait_for(lambda: self.pactl("get-default-sink").strip() == "test_sink", what="the default sink",
-                 detail=self.logs)
+        # pipewire-pulse answers "Not supported" until WirePlumber manages
+        # the new sink (seen once in CI): asked again until it takes.
+        wait_for(lambda: self.pactl("set-default-sink", "test_sink", check=False).returncode == 0
+                 and self.pactl("get-default-sink").strip() == "test_sink", what="the default sink", detail=self.logs)
 
     def pactl(self, *args, check=True):
         p = subprocess.run(["pactl", *args], env=self.env, capture_output=True, text=True, timeout=10)

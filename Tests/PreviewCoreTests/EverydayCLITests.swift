@@ -27,6 +27,12 @@ import Testing
         #expect(c.play && c.pick == 4 && c.requests == [#"catalogsearch tracks "eminem" limit 25 index 0"#])
         #expect(try CatalogCommand(name: "search", arguments: ["1999", "--play"]).pick == nil)
         #expect(try CatalogCommand(name: "search", arguments: ["--add", "10cc"]).pick == nil)
+        // A number followed by more words, or past the listing's cap, is not an entry.
+        let fifty = try CatalogCommand(name: "search", arguments: ["--play", "50", "cent"])
+        #expect(fifty.pick == nil && fifty.requests == [#"catalogsearch tracks "50 cent" limit 25 index 0"#])
+        #expect(try CatalogCommand(name: "search", arguments: ["--play", "50"]).requests == [#"catalogsearch tracks "50" limit 25 index 0"#])
+        #expect(try CatalogCommand(name: "album", arguments: ["--play", "302127"]).query == .album(302127))
+        #expect(try CatalogCommand(name: "search", arguments: ["eminem", "--play", "4", "--json"]).pick == 4)
         #expect(try CatalogCommand(name: "album", arguments: ["302127", "--play", "3"]).pick == 3)
         #expect(throws: UsageError(message: #"--play takes an entry number from 1 to 1000, not "0""#)) {
             try CatalogCommand(name: "chart", arguments: ["--play", "0"])
@@ -84,12 +90,12 @@ import Testing
         #expect(LastListing(bytes: listing.bytes) == listing)
         #expect(try listing.uri(2) == "deezer:album:2")
         #expect(throws: UsageError(message: "the last listing has 3 entries, not 4")) { try listing.uri(4) }
-        #expect(throws: UsageError(message: "the last listing has 3 entries, not 3")) { try listing.uri(3) }
+        #expect(throws: UsageError(message: "entry 3 of the last listing has no URI previewctl can name")) { try listing.uri(3) }
         #expect(try listing.resolve([.entry(1), .uri("x")]) == ["deezer:track:1", "x"])
         #expect(LastListing(bytes: Array("something else\n".utf8)) == nil)
         #expect(LastListing(bytes: Array("previewctl listing 1\ncut".utf8)) == nil, "a file cut short")
         #expect(LastListing(uris: Array(repeating: "u", count: 5000)).uris.count == LastListing.capacity)
-        #expect(LastListing.path(socket: "/run/user/1000/previewd/socket") == "/run/user/1000/previewd/previewctl-listing")
+        #expect(LastListing.path(in: "/run/user/1000/previewd") == "/run/user/1000/previewd/previewctl-listing")
     }
 
     @Test func eachKindHasItsColumnsAndEmptyOnesAreLeftOut() {

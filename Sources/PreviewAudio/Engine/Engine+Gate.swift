@@ -45,20 +45,33 @@ extension Engine {
             // Measured once the body is whole, for the song's next plays.
             if let key = feed.download?.key { measureLoudness(key) }
         case .stopped(let outcome):
-            return outcome
+            // A failure mid-way: what was held still plays (with the
+            // fallback), as it would have played live, then the stream fails.
+            guard case .failed = outcome, !held.isEmpty else { return outcome }
+            gain = plan.resolve(nil)
+            pass.gain = gain.scale
+            events?(.gainChosen(pass.id, gain))
+            return playHeld(held, pass: &pass, feed: feed) ?? outcome
         }
         pass.gain = gain.scale
         events?(.gainChosen(pass.id, gain))
+        if let outcome = playHeld(held, pass: &pass, feed: feed) { return outcome }
+        if let later {
+            pass.announced(later)
+            publishPosition(of: pass, in: later)
+        }
+        return nil
+    }
+
+    /// Plays `held` PCM through `play`, a pass buffer at a time.
+    /// - Returns: the stream's outcome when it ended meanwhile.
+    private func playHeld(_ held: [UInt8], pass: inout DecodePass, feed: Feed) -> Outcome? {
         var offset = 0
         while offset < held.count {
             let n = min(pass.pcm.count, held.count - offset)
             held.withUnsafeBytes { pass.pcm.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + n])) }
             offset += n
             if let outcome = play(n, pass: &pass, feed: feed) { return outcome }
-        }
-        if let later {
-            pass.announced(later)
-            publishPosition(of: pass, in: later)
         }
         return nil
     }
@@ -74,14 +87,16 @@ extension Engine {
         // A preview's worth (5.3 MB), so the PCM is copied once.
         held.reserveCapacity(6 << 20)
         while true {
-            if SystemClock.monotonicSeconds() > deadline || held.count > Engine.measureHoldLimit {
+            // (A read waiting for bytes is not cut short: a stalled body
+            // waits as a stream decoded live would, up to `stallTimeout`.)
+            if SystemClock.monotonicSeconds() > deadline || held.count + pass.pcm.count > Engine.measureHoldLimit {
                 return .bounded(later: nil)
             }
             let produced: Mpg123Decoder.Output
             do { produced = try pass.decoder.decode(into: pass.pcm) } catch { return .stopped(.failed(error, pass.frames)) }
             switch produced {
             case .newFormat(let format):
-                guard pass.format == nil else { return .bounded(later: format) }
+                guard pass.format == nil || pass.format == format else { return .bounded(later: format) }
                 pass.announced(format)
                 publishPosition(of: pass, in: format)
             case .pcm(let bytes):

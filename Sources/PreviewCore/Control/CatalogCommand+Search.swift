@@ -45,6 +45,11 @@ extension CatalogCommand {
             default: words.append(word)
             }
         }
+        if words.isEmpty, fields.isEmpty, let n = flags.pick {
+            // `search --play 50`: the number was the query.
+            words = [String(n)]
+            flags.pick = nil
+        }
         var kinds = ["tracks"]
         if let first = words.first, let given = try Self.searchKinds(first) {
             kinds = given

@@ -78,15 +78,18 @@ struct OptionReader {
     }
 
     /// The entry number after `--play` or `--add`: the next word when it
-    /// is all digits (which it then takes), else nil (a bare `--play`).
-    /// - Throws: `UsageError` for 0 or a number past 1000 (a page has 100
-    ///   entries; an artist's page a few hundred).
+    /// is all digits, at most `LastListing.capacity`, and the last word or
+    /// followed by another option (which it then takes); else nil (a bare
+    /// `--play`), so that `search --play 50 cent` searches "50 cent" and
+    /// `album --play 302127` names the album.
+    /// - Throws: `UsageError` for 0 in that place.
     mutating func entryNumber() throws(UsageError) -> Int? {
-        guard i < arguments.count, let first = arguments[i].utf8.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
-              arguments[i].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
-        let flag = arguments[i - 1]
-        guard let n = Int(arguments[i]), (1...LastListing.capacity).contains(n) else {
-            throw UsageError(message: "\(flag) takes an entry number from 1 to \(LastListing.capacity), not \"\(arguments[i])\"")
+        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+        guard i < arguments.count, !arguments[i].isEmpty, arguments[i].utf8.allSatisfy({ digits.contains($0) }),
+              i + 1 == arguments.count || arguments[i + 1].hasPrefix("--"),
+              let n = Int(arguments[i]), n <= LastListing.capacity else { return nil }
+        guard n >= 1 else {
+            throw UsageError(message: "\(arguments[i - 1]) takes an entry number from 1 to \(LastListing.capacity), not \"\(arguments[i])\"")
         }
         i += 1
         return n

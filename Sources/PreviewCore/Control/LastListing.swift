@@ -28,19 +28,18 @@ public struct LastListing: Equatable, Sendable {
         self.init(uris: lines.dropFirst().dropLast().map(String.init))
     }
 
-    /// Where previewctl keeps the listing for the daemon at `socket`: its
-    /// directory (private to the user: `$XDG_RUNTIME_DIR/previewd` or
-    /// `/tmp/previewd-UID`), file `previewctl-listing`.
-    public static func path(socket: String) -> String {
-        (SocketPath.directory(of: socket) ?? ".") + "/previewctl-listing"
-    }
+    /// The listing's file in `directory`.
+    public static func path(in directory: String) -> String { directory + "/previewctl-listing" }
 
     /// Entry `number` (from 1).
     /// - Throws: `UsageError` naming how many entries there are.
     public func uri(_ number: Int) throws(ControlCommand.UsageError) -> String {
-        guard number >= 1, number <= uris.count, !uris[number - 1].isEmpty else {
+        guard number >= 1, number <= uris.count else {
             let count = uris.count == 1 ? "1 entry" : "\(uris.count) entries"
             throw ControlCommand.UsageError(message: "the last listing has \(count), not \(number)")
+        }
+        guard !uris[number - 1].isEmpty else {
+            throw ControlCommand.UsageError(message: "entry \(number) of the last listing has no URI previewctl can name")
         }
         return uris[number - 1]
     }

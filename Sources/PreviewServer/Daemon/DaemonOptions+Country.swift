@@ -18,9 +18,9 @@ extension DaemonOptions {
         let table = CountryCodes.shared
         guard table.find(country) == nil else { return }
         let place = sources["country"].map { $0 == "command line" ? "--country" : "\($0): country" } ?? "--country"
-        guard !table.countries.isEmpty else {
-            throw UsageError(description: "\(place): countries by name need Debian's iso-codes (\(CountryCodes.debianPath))")
-        }
+        // Without Debian's iso-codes nothing can be checked: the name goes
+        // to Last.fm as typed, as `catalogchart` then does.
+        guard !table.countries.isEmpty else { return }
         throw UsageError(description: "\(place): \(table.unknown(country).message)")
     }
 }
