@@ -39,3 +39,13 @@ def wait_socket(path, proc):
                 raise RuntimeError("server exited")
             time.sleep(0.01)
     raise RuntimeError(f"nothing listens on {path}")
+
+
+def command(sock, line):
+    """Sends one protocol line on `sock` and returns the reply up to its
+    `OK` or `ACK` line, as text."""
+    sock.sendall(line.encode() + b"\n")
+    buf = b""
+    while not (buf.endswith(b"OK\n") or b"ACK " in buf):
+        buf += sock.recv(65536)
+    return buf.decode()

@@ -31,12 +31,7 @@ RUNS, DELAY_MS, SLOW_RATE = ARGS["runs"], ARGS["delay_ms"], ARGS["slow_rate"]
 TRACKS = [t["id"] for t in catalog._load("album-302127-tracks.json")["data"]]
 
 
-def command(sock, line):
-    sock.sendall(line.encode() + b"\n")
-    buf = b""
-    while not (buf.endswith(b"OK\n") or b"ACK " in buf):
-        buf += sock.recv(65536)
-    return buf.decode()
+command = benchlib.command
 
 
 def once(base, mode, track):

@@ -28,12 +28,7 @@ BIN, ARGS = benchlib.arguments(runs=10, delay_ms=100)
 RUNS, DELAY_MS = ARGS["runs"], ARGS["delay_ms"]
 
 
-def command(sock, line):
-    sock.sendall(line.encode() + b"\n")
-    buf = b""
-    while not (buf.endswith(b"OK\n") or b"ACK " in buf):
-        buf += sock.recv(65536)
-    return buf.decode()
+command = benchlib.command
 
 
 def peak_rss_kb(pid):
