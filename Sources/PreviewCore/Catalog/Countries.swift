@@ -44,6 +44,7 @@ public struct Country: Equatable, Sendable {
 /// (`United States`, `United States of America`) or a common alias (`UK`,
 /// `Great Britain`, `America`), in any case.
 public struct CountryTable: Sendable {
+    /// Every country, in the list's order (ISO's: by alpha-2 code).
     public let countries: [Country]
     private let byKey: [String: Int]
 
@@ -110,7 +111,9 @@ public struct CountryTable: Sendable {
 /// The country a locale names, and the variable and value that named it
 /// (`DE` from `LANG=de_DE.UTF-8`).
 public struct LocaleCountry: Equatable, Sendable {
+    /// The territory's alpha-2 code, upper case (`DE`).
     public var code: String
+    /// The variable that named it (`LC_ALL`, `LC_MESSAGES` or `LANG`) and its value.
     public var variable: String
     public var value: String
 }
@@ -122,6 +125,7 @@ public struct LocaleCountry: Equatable, Sendable {
 /// Ids as Deezer publishes them (deezer.com/playlist/ID); a country not
 /// here needs Last.fm for its chart.
 public enum DeezerCountryCharts {
+    /// Playlist ids (`deezer:playlist:ID`) by the country's alpha-2 code.
     public static let playlists: [String: Int] = [
         "AU": 1313616925, "BR": 1111141961, "CA": 1652248171, "CO": 1116188451, "DE": 1111143121, "ES": 1116190041,
         "FR": 1109890291, "GB": 1111142221, "IT": 1116187241, "JP": 1362508955, "KR": 1362510315, "MX": 1111142361,

@@ -131,6 +131,7 @@ public struct ReplayGain: Equatable, Sendable {
 public struct GainPlan: Equatable, Sendable {
     /// The song's URI: `.loudnessMeasured` names the measurement by it.
     public var key: String
+    /// `replay_gain_mode` as the song starts (`auto` resolved by `random`).
     public var mode: ReplayGainMode
     /// The random mode (what `auto` follows).
     public var random: Bool
