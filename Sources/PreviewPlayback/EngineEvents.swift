@@ -51,9 +51,13 @@ extension PlayerController {
         current.gain = gain
         streams.active = current
         let waited = Int(((clock.monotonic() - current.requestedAt) * 1000).rounded())
-        let how = gain.source == .track || gain.source == .album ? "measured before its first sample"
-            : "no usable measurement before its first sample"
+        let measured = gain.source == .track || gain.source == .album
+        let how = measured ? "measured before its first sample" : "no usable measurement before its first sample"
         log.debug("song \(current.song): gain \(gain.decibels) dB (\(gain.source.rawValue)), \(how), \(waited) ms after play")
+        // Past the wait's bound: measured from the whole body once it is in, for next time.
+        if !measured, let uri = queue.song(withID: current.song)?.song.uri, loudness.shouldMeasure(uri) {
+            engine.measureLoudness(uri)
+        }
     }
 
     /// Keeps a measurement for the song's next plays (the one playing keeps

@@ -300,12 +300,16 @@ extension PlayerController {
         if streams.crossfadeSeconds == 0, let plan = loudness.plan(for: song, random: player.modes.random) {
             info.measure = plan
             streams.active?.gain = plan.resolve(nil)
-        } else {
-            let gain = loudness.gain(for: song, random: player.modes.random)
-            streams.active?.gain = gain
-            info.gain = gain.scale
+            engine.play(stream: streamID, url: url, key: key, from: from, until: until, info: info)
+            return
         }
+        let gain = loudness.gain(for: song, random: player.modes.random)
+        streams.active?.gain = gain
+        info.gain = gain.scale
         engine.play(stream: streamID, url: url, key: key, from: from, until: until, info: info)
+        // Not held (crossfade on, or held once already): measured from its
+        // whole body after all, for its next plays.
+        if let key, loudness.shouldMeasure(key) { engine.measureLoudness(key) }
     }
 
     /// The log line for a stream being opened (paused after a restore or a

@@ -67,8 +67,7 @@ import PreviewPlatform
 @MainActor func addToPlaylist(_ name: String, _ references: [ListingReference]) {
     let uris: [String]
     do {
-        let needsListing = references.contains { if case .entry = $0 { true } else { false } }
-        uris = try (needsListing ? lastListing() : LastListing(uris: [])).resolve(references)
+        uris = try (ListingReference.needListing(references) ? lastListing() : LastListing(uris: [])).resolve(references)
     } catch {
         fail(CommandHelp.line(for: error, arguments: ["playlist"]), 64)
     }

@@ -11,21 +11,28 @@ import Testing
 @Suite struct LoudnessTests {
     static let loud = Loudness(integrated: -9.5, peak: 0.84, seconds: 30)
 
-    @Test func anUnmeasuredSongIsMeasuredByTheEngineBeforeItsFirstSample() throws {
-        let h = Harness()
-        let c = h.connect()
+    /// Track mode, "Harder, Better, Faster, Stronger" (not measured) queued
+    /// and played: the plan the engine got and the stream's id.
+    func coldPlay(_ h: Harness, _ c: ClientSession) throws -> (GainPlan, StreamID) {
         #expect(h.send(c, "replay_gain_mode track\n") == "OK\n")
         #expect(h.send(c, "add deezer:track:3135556\n") == "OK\n")
         #expect(h.send(c, "play\n") == "OK\n")
+        let plan = try #require(h.engine.infos.last?.measure)
+        let id = try #require(h.engine.calls.compactMap { if case .play(let id, _) = $0 { id } else { nil } }.last)
+        return (plan, id)
+    }
+
+    @Test func anUnmeasuredSongIsMeasuredByTheEngineBeforeItsFirstSample() throws {
+        let h = Harness()
+        let c = h.connect()
         // Not measured yet: the engine gets a plan, with Deezer's recorded
         // gain (-12.4, from the /track body `add` read) as its fallback.
-        let plan = try #require(h.engine.infos.last?.measure)
+        let (plan, id) = try coldPlay(h, c)
         #expect(plan.key == "deezer:track:3135556" && plan.mode == .track && plan.deezerGain == -12.4)
         #expect(plan.resolve(nil) == ReplayGain(decibels: -5.6, source: .deezer))
         #expect(plan.resolve(Self.loud) == ReplayGain(decibels: -8.5, source: .track))
         #expect(h.engine.measured == [], "no second decode is asked for")
         // The engine reports what it measured, then the gain it chose, before the first sample.
-        let id = try #require(h.engine.calls.compactMap { if case .play(let id, _) = $0 { id } else { nil } }.last)
         h.controller.handle(.loudnessMeasured(key: "deezer:track:3135556", Self.loud))
         h.controller.handle(.gainChosen(id, plan.resolve(Self.loud)))
         #expect(h.send(c, "replay_gain_status\n") == "replay_gain_mode: track\nreplay_gain_db: -8.50\nreplay_gain_source: track\nOK\n")
@@ -39,6 +46,25 @@ import Testing
         #expect(h.send(c, "play 0\n") == "OK\n")
         #expect(h.engine.infos.last?.gain == 1 && h.engine.infos.last?.measure == nil)
         #expect(h.send(c, "replay_gain_status\n") == "replay_gain_mode: off\nOK\n")
+    }
+
+    @Test func aSongNotHeldIsStillMeasuredForNextTime() throws {
+        let h = Harness()
+        let c = h.connect()
+        // Past the wait's bound the engine chose the fallback: the body is measured once whole.
+        let (plan, id) = try coldPlay(h, c)
+        h.controller.handle(.gainChosen(id, plan.resolve(nil)))
+        #expect(h.engine.measured == ["deezer:track:3135556"])
+        #expect(h.send(c, "replay_gain_status\n") == "replay_gain_mode: track\nreplay_gain_db: -5.60\nreplay_gain_source: deezer\nOK\n")
+        // Held once a run: the next play gets the fallback itself, and no second request.
+        #expect(h.send(c, "play 0\n") == "OK\n")
+        #expect(h.engine.infos.last?.measure == nil && h.engine.measured == ["deezer:track:3135556"])
+        // With crossfade on nothing is held; an unmeasured song is measured from its body.
+        #expect(h.send(c, "add deezer:track:3135553\n") == "OK\n")
+        #expect(h.send(c, "crossfade 3\n") == "OK\n")
+        #expect(h.send(c, "play 1\n") == "OK\n")
+        #expect(h.engine.infos.last?.measure == nil)
+        #expect(h.engine.measured.last == "deezer:track:3135553")
     }
 
     @Test func theTrackThatCompletesAnAlbumGetsTheAlbumsGain() {

@@ -5,7 +5,8 @@ import PreviewPlatform
 // sample: the decode that plays it runs over the whole body first, its PCM
 // held in memory and metered on the way, so the song plays with its own
 // measured gain from the first sample. Past a bound (time or memory) the
-// song starts with the plan's fallback gain and is measured for next time.
+// song starts with the plan's fallback gain (the controller then has it
+// measured for next time).
 extension Engine {
     /// Most seconds a first sample waits for the body and the measurement.
     static let measureWait = 1.5
@@ -42,8 +43,6 @@ extension Engine {
         case .bounded(let format):
             later = format
             gain = plan.resolve(nil)
-            // Measured once the body is whole, for the song's next plays.
-            if let key = feed.download?.key { measureLoudness(key) }
         case .stopped(let outcome):
             // A failure mid-way: what was held still plays (with the
             // fallback), as it would have played live, then the stream fails.

@@ -5,17 +5,13 @@ import PreviewCore
 /// sample peak, of a whole song's interleaved s16 PCM (mono or stereo), as
 /// libebur128 (`LoudnessMeter`) reports them, at a fraction of its cost:
 /// the song is cut into `lanes` segments filtered side by side in SIMD
-/// lanes (each segment starts `warmup` frames early, so its K-weighting
+/// lanes (each segment starts 0.1 s early, so its K-weighting
 /// filter has settled when its own frames begin; the first starts from
 /// silence, as a stream does). The figures agree with libebur128's within
 /// 0.001 LU on the corpus (PreviewAudioTests).
 enum KWeightedMeter {
     /// Segments filtered at once: 4 segments x 2 channels fill a SIMD8.
     static let lanes = 4
-    /// Frames a segment is filtered before its own (0.1 s at 44.1 kHz):
-    /// the K-weighting's slowest pole (its 38 Hz high-pass) decays by far
-    /// more than the 16-bit range in that time.
-    static func warmup(sampleRate: Int) -> Int { sampleRate / 10 }
 
     /// The loudness of `pcm` in `format`; nil for more than 2 channels
     /// (the caller meters those with libebur128), no complete 400 ms
@@ -47,7 +43,10 @@ enum KWeightedMeter {
     /// weight 1 each, samples scaled to ±1), and the sample peak (±1).
     private static func filter(_ samples: UnsafeBufferPointer<Int16>, frames: Int, channels: Int, sub: Int, subBlocks: Int,
                                filter k: KWeighting) -> ([Double], Double) {
-        let warm = warmup(sampleRate: sub * 10)
+        // Each segment is filtered one sub-block (0.1 s) before its own
+        // frames: the K-weighting's slowest pole (its 38 Hz high-pass)
+        // decays by far more than the 16-bit range in that time.
+        let warm = sub
         // Segments of whole sub-blocks, the last one shorter (zeros past the end).
         let perLane = (subBlocks + lanes - 1) / lanes
         let length = perLane * sub

@@ -82,7 +82,7 @@ public enum ListingReference: Equatable, Sendable {
     }
 
     /// Whether any of `references` needs the last listing.
-    static func needListing(_ references: [ListingReference]) -> Bool {
+    public static func needListing(_ references: [ListingReference]) -> Bool {
         references.contains { if case .entry = $0 { true } else { false } }
     }
 }

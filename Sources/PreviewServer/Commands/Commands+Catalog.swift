@@ -56,8 +56,7 @@ extension Commands {
             if let text = filter.country {
                 let country = try chartCountry(text, s)
                 filter.country = country.lastfmName
-                if !s.lastfm.hasKey, lastfmKind == .tracks, let id = DeezerCountryCharts.playlists[country.code] {
-                    // Deezer's own chart of the country: no key needed.
+                if lastfmKind == .tracks, let id = deezerChart(of: country.code, s) {
                     let window = try ListWindow(["limit", "\(filter.limit)", "index", "\((filter.page - 1) * filter.limit)"][...])
                     pagedList(b, "/playlist/\(id)/tracks", paged: true, window, as: DeezerTrack.self, call: call) { track in
                         call.reply.song(track.song(), tags: call.session.tags)
@@ -113,6 +112,13 @@ extension Commands {
         guard !s.countries.countries.isEmpty else { return Country(code: "", code3: "", name: text) }
         guard let country = s.countries.find(text) else { throw s.countries.unknown(text) }
         return country
+    }
+
+    /// The playlist of Deezer's own chart of country `code`, where tracks by
+    /// country come from it: without a Last.fm key, for the countries
+    /// Deezer keeps one of (`DeezerCountryCharts`).
+    static func deezerChart(of code: String, _ s: Services) -> Int? {
+        s.lastfm.hasKey ? nil : DeezerCountryCharts.playlists[code]
     }
 
     /// Answers a `catalogchart` call with one page of Last.fm's chart, each

@@ -184,8 +184,7 @@ extension Commands {
                 done($0.map { $0.data.map { $0.song() } })
             }
         case .countryChart(let country):
-            if !s.lastfm.hasKey, let code = s.countries.find(country)?.code, let id = DeezerCountryCharts.playlists[code] {
-                // Deezer's own chart of the country, as catalogchart without a key.
+            if let code = s.countries.find(country)?.code, let id = deezerChart(of: code, s) {
                 s.catalog.request("/playlist/\(id)/tracks?index=0&limit=100", as: DeezerPage<DeezerTrack>.self, item: country) {
                     done($0.map { $0.data.map { $0.song() } })
                 }

@@ -25,8 +25,8 @@ final class Services {
     /// `sticker` command answers that then).
     let stickers: Result<StickerStore, StorageError>
     /// ISO 3166-1's countries, for `catalogchart KIND country NAME`, read
-    /// on first use (a daemon that never shows a country chart keeps its
-    /// memory: Foundation's JSON decoding of the list costs megabytes).
+    /// on first use (a daemon that never shows a country chart never reads
+    /// the file).
     var countries: CountryTable { CountryCodes.shared }
     /// The country of "your" chart (`country ""`): `--country`, else the
     /// locale's; nil when neither names one. Resolved on first use.
