@@ -136,6 +136,15 @@ class Client:
         self.sock.close()
 
 
+def without_locale():
+    """os.environ with no locale territory (LANG=C.UTF-8, no LC_ALL or
+    LC_MESSAGES): a daemon started in it has no country of its own, so
+    Listen Now and `country ""` do not depend on the machine's locale."""
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES")}
+    env["LANG"] = "C.UTF-8"
+    return env
+
+
 class Daemon:
     """previewd in a temp dir with its own socket; stops on close()."""
 
@@ -152,7 +161,8 @@ class Daemon:
             [PREVIEWD, "--socket", self.socket, "--output", out, "--pace", pace,
              "--api-base", api + "/api", "--state-dir", os.path.join(self.tmp, "state"),
              "--log-level", "debug", *extra],
-            stdout=self.log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
+            stdout=self.log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            env=env if env is not None else without_locale())
         deadline = time.time() + 10
         while not self._connectable():
             if self.proc.poll() is not None:

@@ -96,8 +96,8 @@ def test_codes_names_and_aliases_all_name_one_country(tmp_path, http):
             'previewctl: catalogchart: unknown country "texas" (ISO codes such as DE'), p.stderr
         p = d.ctl("chart", "--country")
         assert (p.returncode, p.stderr) == (1, "previewctl: catalogchart: no country of your own: set country = CODE in "
-                                               "~/.config/previewd/previewd.conf (or --country), or a locale such as "
-                                               "LANG=de_DE.UTF-8\n")
+                                               "the settings file (previewd --print-config names it) or start previewd "
+                                               "with --country CODE or a locale such as LANG=de_DE.UTF-8\n")
         # What Deezer has no chart of needs Last.fm, and the one line says how to give it a key.
         p = d.ctl("chart", "artists", "--country", "US")
         assert p.returncode == 1 and p.stderr.startswith(

@@ -3,10 +3,14 @@ recorded bodies: Top Picks (/editorial/0/selection), New releases
 (/editorial/0/releases), More like the newest saved album (its genre's
 album chart; Dance, 113, has no recorded chart, so the stand-in answers
 "no data" and the chart of all genres, chart-0-albums.json, is used), and
-Want to Listen; at most 10 API requests cold, none warm."""
+Want to Listen; at most 10 API requests cold, none warm. With a country
+of one's own, "Top songs in COUNTRY" comes first (the stand-in's "Top
+COUNTRY" playlists are not recordings: catalog.country_chart_tracks)."""
 import json
+from urllib.parse import unquote
 
-from helpers import control, fixture
+import catalog
+from helpers import control, fixture, without_locale
 
 
 def api_requests(daemon):
@@ -78,3 +82,58 @@ def test_mpd_clients_see_the_sections_as_directories(daemon):
     reply = c.cmd("catalognow")
     assert [l for l in reply if l.startswith("section: ")] == [
         "section: Top Picks", "section: New releases", 'section: More like "Discovery"']
+
+
+def country_chart(code):
+    body = catalog.country_chart_tracks(catalog.COUNTRY_CHARTS[code], {"limit": ["100"], "index": ["0"]})
+    return [f"deezer:track:{t['id']}" for t in body["data"]]
+
+
+def test_your_countrys_top_songs_come_first_in_every_client(daemon_factory):
+    d = daemon_factory(env=dict(without_locale(), LANG="de_DE.UTF-8"))
+    germany = country_chart("DE")
+    before = len(api_requests(d))
+    p = d.ctl("now", "--json")
+    assert p.returncode == 0, p.stderr
+    cold = api_requests(d)[before:]
+    assert len(cold) <= 11 and "/api/playlist/1111143121/tracks?index=0&limit=100" in cold, cold
+    doc = json.loads(p.stdout)
+    assert [s["title"] for s in doc["sections"]] == ["Top songs in Germany", "Top Picks", "New releases"]
+    assert [r["uri"] for r in doc["sections"][0]["results"]] == germany[:5]
+    assert doc["sections"][0]["results"][0]["kind"] == "track"
+    # On a terminal the songs are numbered first: `now --play 1` plays the chart's first song.
+    text = d.ctl("now").stdout.splitlines()
+    assert text[0] == "Top songs in Germany" and text[1].endswith("  " + germany[0]) and text[1].startswith("   1. "), text
+    p = d.ctl("now", "--play", "1")
+    assert p.returncode == 0, p.stderr
+    c = d.client()
+    assert c.fields("currentsong")["file"] == germany[0]
+    # MPD clients see the whole chart as Listen Now's first entry, read from the same cached page.
+    assert c.cmd('lsinfo "Listen Now"')[:2] == ["playlist: Listen Now/Top Songs in Germany", "directory: Listen Now/Top Picks"]
+    before = len(api_requests(d))
+    listed = c.cmd('listplaylistinfo "Listen Now/Top Songs in Germany"')
+    assert [l[len("file: "):] for l in listed if l.startswith("file: ")] == germany
+    assert api_requests(d)[before:] == []
+
+
+def test_no_country_no_chart_section_and_a_lastfm_key_gives_lastfms(daemon_factory, http):
+    # C.UTF-8 names no territory: Listen Now starts at Top Picks (as the tests above).
+    d = daemon_factory()
+    assert d.client().cmd('lsinfo "Listen Now"')[0] == "directory: Listen Now/Top Picks"
+    # A country Deezer keeps no chart of, without a key: no section either.
+    d = daemon_factory(env=dict(without_locale(), LANG="nl_NL.UTF-8"))
+    p = d.ctl("now", "--json")
+    assert [s["title"] for s in json.loads(p.stdout)["sections"]] == ["Top Picks", "New releases"]
+    # With a key, Last.fm's chart of the country: one request for 5 entries, each found on Deezer.
+    d = daemon_factory(env=dict(without_locale(), LANG="en_CA.UTF-8"),
+                       extra=("--lastfm-key", "test-key", "--lastfm-base", http + "/lastfm/2.0/"))
+    mark = len(control(http, "log"))
+    doc = json.loads(d.ctl("now", "--json").stdout)
+    sent = [unquote(x) for x in control(http, "log")[mark:] if "/lastfm/" in x]
+    assert len(sent) == 1 and "country=Canada&" in sent[0] + "&" and "limit=5&" in sent[0] + "&", sent
+    first = doc["sections"][0]
+    assert first["title"] == "Top songs in Canada", doc["sections"]
+    whole = [r["uri"] for r in json.loads(d.ctl("chart", "--country", "Canada", "--json").stdout)["results"]]
+    # The stand-in sends its recorded 10 entries whatever the limit; the
+    # section resolves the first 5, of which the recorded search bodies find 3.
+    assert [r["uri"] for r in first["results"]] == whole[:3], (first, whole)

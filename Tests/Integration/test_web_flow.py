@@ -11,7 +11,8 @@ listing's own fields (catalog.synthetic_album, five tracks of corpus
 previews), and covers are small PNGs a browser can draw."""
 import pytest
 
-from helpers import fixture, wait_for
+import catalog
+from helpers import control, fixture, wait_for, without_locale
 from webui import DESKTOP, PHONE, browser, drawn, script_errors, shoot, tap, text_of
 
 MORE_LIKE = fixture("chart-0-albums.json")["data"]
@@ -148,3 +149,42 @@ def test_every_album_of_listen_now_has_a_page_that_plays(saved, tmp_path):
         assert script_errors(driver) == []
     finally:
         driver.quit()
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_listen_now_opens_with_the_top_songs_of_your_country(daemon_factory, http, size, tmp_path):
+    """LANG=de_DE.UTF-8: Listen Now's first shelf is Germany's chart (the
+    stand-in's "Top Germany" playlist, not a recording:
+    catalog.country_chart_tracks); a tap plays that song with the rest of
+    the five queued around it; See All opens the whole chart."""
+    from webui import Web
+    control(http, "web?on=1")
+    d = daemon_factory(output="null", pace="realtime", env=dict(without_locale(), LANG="de_DE.UTF-8"))
+    w = Web(d)
+    # The country page shows a chart's default page (20 songs, ChartFilter.defaultLimit).
+    body = catalog.country_chart_tracks(catalog.COUNTRY_CHARTS["DE"], {"limit": ["20"], "index": ["0"]})
+    germany = [f"deezer:track:{t['id']}" for t in body["data"]]
+    driver = browser(*size)
+    try:
+        driver.get(w.base + "/")
+        drawn(driver, "/")
+        assert sections(driver)[:2] == ["Top songs in Germany", "Top Picks"]
+        shelf = driver.find_element("css selector", "section[data-section='Top songs in Germany']")
+        rows = shelf.find_elements("css selector", "ol.songs li")
+        assert [r.get_attribute("data-uri") for r in rows] == germany[:5]
+        assert rows[1].find_element("css selector", ".name").text == body["data"][1]["title"]
+        shoot(driver, tmp_path, f"web-top-songs-{'phone' if size == PHONE else 'desktop'}")
+        tap(driver, rows[1].find_element("css selector", "button.song"))
+        c = d.client()
+        assert wait_for(lambda: c.fields("currentsong").get("file") == germany[1]), c.fields("currentsong")
+        assert c.fields("status")["playlistlength"] == "5"
+        tap(driver, shelf.find_element("css selector", "a.more"))
+        drawn(driver, "/country/Germany")
+        assert text_of(driver, "#view h1") == "Top tracks: Germany"
+        listed = [r.get_attribute("data-uri") for r in driver.find_elements("css selector", "ol.songs li")]
+        assert listed == germany
+        assert script_errors(driver) == []
+    finally:
+        driver.quit()
+        w.close()
+        control(http, "web?on=0")

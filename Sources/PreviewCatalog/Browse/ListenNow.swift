@@ -1,12 +1,14 @@
 import PreviewCore
 import PreviewStorage
 
-/// Listen Now, the seed app's first screen: Top Picks, New releases, More
-/// like the newest saved album, and the Want to Listen list, each cut to
-/// `ListenNow.sectionSize` entries. Built from at most 10 catalog requests
-/// (picks, releases, the seed album, its genre's album chart and the
-/// overall one where that is empty, up to 5 want-list entries), all cached
-/// afterwards, so a second look asks none.
+/// Listen Now, the seed app's first screen: the top songs of one's own
+/// country (made by the caller, which knows the country and the chart's
+/// source), Top Picks, New releases, More like the newest saved album, and
+/// the Want to Listen list, each cut to `ListenNow.sectionSize` entries.
+/// Built from at most 10 catalog requests besides the country's (picks,
+/// releases, the seed album, its genre's album chart and the overall one
+/// where that is empty, up to 5 want-list entries), all cached afterwards,
+/// so a second look asks none.
 package struct ListenNow {
     /// One entry of a section.
     package enum Entry {
@@ -20,10 +22,15 @@ package struct ListenNow {
     package struct Section {
         package var title: String
         package var entries: [Entry]
+
+        package init(title: String, entries: [Entry]) {
+            self.title = title
+            self.entries = entries
+        }
     }
 
     /// Entries each section shows.
-    static let sectionSize = 5
+    package static let sectionSize = 5
 
     /// The album "More like" starts from: the newest album saved to the
     /// Library or the want list, by the time it was added.
@@ -34,11 +41,13 @@ package struct ListenNow {
         return (uri, id)
     }
 
-    /// Builds the sections, all asked for at once; a section whose list
-    /// cannot be had is left out (Listen Now shows what it can, as the app does).
-    package static func build(_ b: CatalogBrowser, library: [Library.Entry],
+    /// Builds the sections, all asked for at once, `first` (the country's
+    /// top songs) before the rest; a section whose list cannot be had is
+    /// left out (Listen Now shows what it can, as the app does).
+    package static func build(_ b: CatalogBrowser, first: Later<Section?> = .now(nil), library: [Library.Entry],
                               wants: [WantList.Entry]) -> Later<[Section]> {
         let sections: [Later<Section?>] = [
+            first,
             albums(b, "/editorial/0/selection").map { Section(title: "Top Picks", entries: $0) },
             // The same page as `lsinfo deezer:releases`, so one answer serves both.
             albums(b, "/editorial/0/releases?index=0&limit=100").map { Section(title: "New releases", entries: $0) },

@@ -19,7 +19,8 @@ public enum CatalogTree {
         case library
         /// `Want to Listen`: the wanted albums, and `Tracks` for the wanted tracks.
         case wantList
-        /// `Listen Now`: Top Picks, New Releases, More like "…", Want to Listen.
+        /// `Listen Now`: Top Songs in COUNTRY (a playlist entry), Top Picks,
+        /// New Releases, More like "…", Want to Listen.
         case listenNow
         /// `Charts`: `Top Tracks` (a playlist entry) and the three directories below.
         case charts
@@ -52,6 +53,9 @@ public enum CatalogTree {
     ]
     /// The wanted tracks' playlist entry.
     public static let wantedTracks = "Want to Listen/Tracks"
+    /// The prefix of the name of Listen Now's chart of one's own country
+    /// (its common English name follows: `Listen Now/Top Songs in Germany`).
+    public static let topSongsPrefix = "Listen Now/Top Songs in "
     /// The prefix of the "More like" directory's name (its album's title follows).
     public static let moreLikePrefix = "Listen Now/More like \""
 

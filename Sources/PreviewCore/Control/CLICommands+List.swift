@@ -113,8 +113,9 @@ extension ControlCommand {
                    help: ["show entry N of the last listing: an album's tracks, an",
                           "artist's page, a playlist's songs (--play: play it)"]) { s throws(UsageError) in try s.open() },
         CLICommand("now", ["[--play N | --add N] [--json]"], .catalog, summary: "Listen Now: picks, releases, more like, want",
-                   help: ["Listen Now: Top Picks, New releases, More like your",
-                          "newest saved album, Want to Listen; numbered entries"]) { s throws(UsageError) in try s.now() },
+                   help: ["Listen Now: Top songs in your country, Top Picks, New",
+                          "releases, More like your newest saved album, Want to",
+                          "Listen; numbered entries"]) { s throws(UsageError) in try s.now() },
     ]
 
     /// A catalog command: `CatalogCommand` parses it (and its `--add`,

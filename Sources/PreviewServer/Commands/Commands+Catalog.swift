@@ -104,8 +104,10 @@ extension Commands {
     static func chartCountry(_ text: String, _ s: Services) throws(ProtocolError) -> Country {
         if text.isEmpty {
             guard let own = s.defaultCountry else {
-                throw ProtocolError(.noExist, "no country of your own: set country = CODE in ~/.config/previewd/previewd.conf "
-                                    + "(or --country), or a locale such as LANG=de_DE.UTF-8")
+                // The settings file may be under $XDG_CONFIG_HOME or named by --config: --print-config says which.
+                throw ProtocolError(.noExist, "no country of your own: set country = CODE in the settings file "
+                                    + "(previewd --print-config names it) or start previewd with --country CODE "
+                                    + "or a locale such as LANG=de_DE.UTF-8")
             }
             return own
         }

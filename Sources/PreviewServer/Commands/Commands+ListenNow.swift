@@ -3,12 +3,16 @@ import PreviewCore
 
 extension Commands {
     // `catalognow`: Listen Now's sections, each opened by `section: TITLE`
+    // (the first, "Top songs in COUNTRY", when the daemon has a country)
     // and holding album records (`album: deezer:album:ID`) or songs
     // (`file: deezer:track:ID`); a want-list entry the catalog cannot
     // describe is `file:` or `album:` with its URI alone.
 
     static func handleCatalognow(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
-        ListenNow.build(s.catalog, library: Array(s.library.entries), wants: s.wants.entries).run { sections in
+        let top = ownTopSongs(s).map { songs in
+            songs.map { ListenNow.Section(title: $0.title, entries: $0.songs.map(ListenNow.Entry.song)) }
+        }
+        ListenNow.build(s.catalog, first: top, library: Array(s.library.entries), wants: s.wants.entries).run { sections in
             for section in sections {
                 call.reply.field("section", section.title)
                 for entry in section.entries { call.reply.listenNowEntry(entry, tags: call.session.tags) }
@@ -16,6 +20,37 @@ extension Commands {
             call.finish(nil)
         }
         return .pending
+    }
+
+    /// The top songs of the daemon's own country (`--country`, else the
+    /// locale's), titled "Top songs in COUNTRY", at most
+    /// `ListenNow.sectionSize`: Deezer's own chart of it without a Last.fm
+    /// key (one request, the page `Listen Now/Top Songs in …` reads too),
+    /// else Last.fm's top tracks, each found on Deezer (one Last.fm request
+    /// and a search each). Nil without a country of one's own or a chart
+    /// of it, or when the chart cannot be had.
+    static func ownTopSongs(_ s: Services) -> Later<(title: String, songs: [Song])?> {
+        guard let country = s.defaultCountry else { return .now(nil) }
+        let title = "Top songs in " + country.displayName
+        if let id = deezerChart(of: country.code, s) {
+            return Later { done in
+                s.catalog.request("/playlist/\(id)/tracks?index=0&limit=100", as: DeezerPage<DeezerTrack>.self,
+                                  item: country.displayName) { result in
+                    let songs = ((try? result.get())?.data ?? []).prefix(ListenNow.sectionSize).map { $0.song() }
+                    done(songs.isEmpty ? nil : (title, songs))
+                }
+            }
+        }
+        guard s.lastfm.hasKey else { return .now(nil) }
+        return Later { done in
+            s.lastfm.top(.tracks, country: country.lastfmName, tag: nil, limit: ListenNow.sectionSize) { result in
+                guard case .success(let chart) = result else { return done(nil) }
+                s.catalog.resolve(chart.entries.prefix(ListenNow.sectionSize).map { (artist: $0.artist, title: $0.title ?? "") }) { tracks in
+                    let songs = tracks.compactMap { $0?.song() }
+                    done(songs.isEmpty ? nil : (title, songs))
+                }
+            }
+        }
     }
 
     /// `lsinfo deezer:now`: the sections as directories (`deezer:picks`,

@@ -89,11 +89,19 @@ extension Commands {
         }
     }
 
-    /// `Listen Now`: its sections as directories; "More like" is named for
-    /// its album, which costs that album's lookup.
+    /// `Listen Now`: its sections as directories, after `Top Songs in
+    /// COUNTRY` (a playlist entry, the daemon's own country's chart) when
+    /// the daemon has a country with a chart; "More like" is named for its
+    /// album, which costs that album's lookup.
     private static func listenNowEntries(_ s: Services, _ done: @escaping (Result<[TreeEntry], ProtocolError>) -> Void) {
+        var top: [TreeEntry] = []
+        if let country = s.defaultCountry, s.lastfm.hasKey || deezerChart(of: country.code, s) != nil {
+            let name = CatalogTree.topSongsPrefix + CatalogTree.clean(country.displayName)
+            s.names.record(name, .countryChart(country.displayName))
+            top = [.item(name)]
+        }
         let fixed = { (moreLike: String?) -> [TreeEntry] in
-            [.directory("Listen Now/Top Picks"), .directory("Listen Now/New Releases")]
+            top + [.directory("Listen Now/Top Picks"), .directory("Listen Now/New Releases")]
                 + (moreLike.map { [.directory($0)] } ?? []) + [.directory("Listen Now/Want to Listen")]
         }
         guard let seed = ListenNow.seed(library: Array(s.library.entries), wants: s.wants.entries) else {
@@ -190,7 +198,9 @@ extension Commands {
                 }
                 return
             }
-            s.lastfm.top(.tracks, country: country.lowercased(), tag: nil, limit: ChartFilter.defaultLimit) { result in
+            // Last.fm's names are ISO's older ones (Czech Republic), not the names listed.
+            let name = s.countries.find(country)?.lastfmName ?? country
+            s.lastfm.top(.tracks, country: name.lowercased(), tag: nil, limit: ChartFilter.defaultLimit) { result in
                 switch result {
                 case .failure(let e): done(.failure(e.protocolError))
                 case .success(let chart):

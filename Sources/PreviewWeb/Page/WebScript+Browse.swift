@@ -3,7 +3,8 @@ extension WebScript {
     static let browse = #"""
         // ---- Listen Now, Explore, Search, the Library ----
 
-        /** Listen Now: Top Picks, Want to Listen, More like "X", New Releases (the seed app's order). */
+        /** Listen Now: the top songs of one's own country, Top Picks, Want to Listen, More like "X",
+         *  New Releases (the seed app's order). */
         async function listenNow() {
           const [now] = await read("catalognow");
           const sections = new Map();
@@ -13,8 +14,17 @@ extension WebScript {
           }
           const order = ["Top Picks", "Want to Listen", ...[...sections.keys()].filter((t) => t.startsWith("More like")), "New releases"];
           const more = { "Top Picks": "#/picks", "Want to Listen": "#/want", "New releases": "#/releases" };
-          return [heading("Listen Now"),
+          const local = [...sections.keys()].find((t) => t.startsWith("Top songs in "));
+          return [heading("Listen Now"), local ? topSongs(local, sections.get(local)) : null,
             order.filter((t) => sections.has(t)).map((t) => carousel(t === "New releases" ? "New Releases" : t, sections.get(t), more[t]))];
+        }
+
+        /** A country's first songs as a list; "See All" opens its chart. */
+        function topSongs(title, songs) {
+          const place = title.slice("Top songs in ".length);
+          return h("section", { class: "shelf", "data-section": title },
+            h("header", {}, h("h2", {}, title), h("a", { class: "more", href: "#/country/" + encodeURIComponent(place) }, "See All")),
+            songList(songs, (i) => change("clear", ...songs.map((s) => cmd("add", s.uri)), cmd("play", i))));
         }
 
         /** A list of albums, as a grid. */
