@@ -50,12 +50,14 @@ extension PlayerController {
         guard var current = streams.active, current.id == id else { return }
         current.gain = gain
         streams.active = current
+        let uri = queue.song(withID: current.song)?.song.uri
+        if let uri { loudness.wasHeld(uri) }
         let waited = Int(((clock.monotonic() - current.requestedAt) * 1000).rounded())
         let measured = gain.source == .track || gain.source == .album
         let how = measured ? "measured before its first sample" : "no usable measurement before its first sample"
         log.debug("song \(current.song): gain \(gain.decibels) dB (\(gain.source.rawValue)), \(how), \(waited) ms after play")
         // Past the wait's bound: measured from the whole body once it is in, for next time.
-        if !measured, let uri = queue.song(withID: current.song)?.song.uri, loudness.shouldMeasure(uri) {
+        if !measured, let uri, loudness.shouldMeasure(uri) {
             engine.measureLoudness(uri)
         }
     }

@@ -17,8 +17,8 @@ package final class LoudnessBook {
     /// Deezer's `gain` by song URI, as `/track` bodies gave it (bounded).
     private var deezerGains: [String: Double] = [:]
     static let deezerGainLimit = 10_000
-    /// Songs measured before their first sample in this run (bounded as
-    /// `deezerGains`); each is held once.
+    /// Songs the engine held to measure before their first sample in this
+    /// run (bounded as `deezerGains`); each is held once.
     private var held: Set<String> = []
     /// Songs whose measurement was asked for in this run; each is asked once.
     private var asked: Set<String> = []
@@ -53,18 +53,26 @@ package final class LoudnessBook {
     /// What the engine needs to measure `song` before its first sample and
     /// choose its gain itself; nil when no measurement is wanted: replay
     /// gain is off, the song is measured already, it was held once in this
-    /// run already (an endless stream, a silent song: no figure to keep), or
-    /// it is neither a catalog track nor a direct http(s) URL.
+    /// run already (`wasHeld`: an endless stream, a silent song give no
+    /// figure to keep), or it is neither a catalog track nor a direct
+    /// http(s) URL.
     func plan(for song: Song, random: Bool) -> GainPlan? {
         let uri = song.uri
         guard mode != .off, measured[uri] == nil, !held.contains(uri),
               uri.hasPrefix("deezer:track:") || uri.hasPrefix("http://") || uri.hasPrefix("https://") else { return nil }
-        if held.count >= LoudnessBook.deezerGainLimit { held.removeAll(keepingCapacity: true) }
-        held.insert(uri)
         var peers: [Loudness] = []
         if let id = song.albumTags?.id { peers = (albums[id] ?? []).filter { $0 != uri }.compactMap { measured[$0] } }
         return GainPlan(key: uri, mode: mode, random: random, preamp: preamp, deezerGain: deezerGains[uri],
                         albumPeers: peers, albumTrackCount: song.albumTags?.trackCount)
+    }
+
+    /// Notes that the engine held the song `uri` (it chose its gain): no
+    /// plan is made for it again in this run. Noted as the engine reports
+    /// it, not as the plan is made, since a plan for a fade's next song
+    /// is not used when the next song changes first.
+    func wasHeld(_ uri: String) {
+        if held.count >= LoudnessBook.deezerGainLimit { held.removeAll(keepingCapacity: true) }
+        held.insert(uri)
     }
 
     /// The album's loudness, once all its `trackCount` tracks are measured.

@@ -12,6 +12,8 @@ extension PlayerController {
             throw ProtocolError(.argument, "Crossfade too long: at most \(Crossfade.maxSeconds) s for 30-second previews")
         }
         streams.crossfadeSeconds = seconds
+        // Direct URLs are prefetched only with crossfade on.
+        prefetcher.scheduleRefresh()
         queueNextForFade()
         notify(.options)
     }
@@ -42,12 +44,16 @@ extension PlayerController {
         }
         if let q = streams.queued, q.song == next.id, q.url == next.url { return }
         let entry = next.entry
-        let gain = loudness.gain(for: entry.song, random: player.modes.random)
+        // Not measured yet: the engine measures it as the fade begins (its
+        // body is whole by then) and chooses its gain before its first sample.
+        let plan = loudness.plan(for: entry.song, random: player.modes.random)
+        let gain = plan?.resolve(nil) ?? loudness.gain(for: entry.song, random: player.modes.random)
         let queued = QueuedStream(id: streams.takeID(), song: entry.id, url: next.url,
                                   from: entry.range?.start ?? 0, until: entry.range?.end, gain: gain)
         streams.queued = queued
         var info = entry.song.streamInfo
         info.gain = gain.scale
+        info.measure = plan
         engine.queueNext(NextStream(id: queued.id, url: queued.url, key: entry.song.uri, start: queued.from,
                                     end: queued.until, info: info),
                          crossfade: Double(streams.crossfadeSeconds))

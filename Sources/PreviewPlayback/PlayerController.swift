@@ -117,10 +117,7 @@ package final class PlayerController {
         player = Player(seed: seed)
         shuffleSource = SplitMix64(seed: seed ^ 0x9E37_79B9_7F4A_7C15)
         prefetcher.candidates = { [unowned self] in prefetchCandidates() }
-        // A song is measured by the decode that plays it (`StreamInfo.measure`);
-        // ahead of its turn only when it may fade in, as a fade's incoming
-        // song starts mid-song, with the gain known when it was queued.
-        prefetcher.shouldMeasure = { [unowned self] in streams.crossfadeSeconds > 0 && self.loudness.shouldMeasure($0) }
+        prefetcher.prefetchDirectURLs = { [unowned self] in streams.crossfadeSeconds > 0 }
         prefetcher.refreshed = { [unowned self] in self.queueNextForFade() }
         previewURLs.observer = { [unowned self] in self.loudness.note($0) }
     }
@@ -288,14 +285,16 @@ package final class PlayerController {
     }
 
     /// `replay_gain_mode`: applies from the next song on (a gain that
-    /// jumps mid-song is heard); the songs to come are measured now.
+    /// jumps mid-song is heard). The song playing is measured now, for its
+    /// next play; the songs to come are measured as they are played (or
+    /// fade in), so the crossfade's next song is named to the engine again.
     package func setReplayGainMode(_ mode: ReplayGainMode) {
         loudness.mode = mode
-        let upcoming = player.upcoming(prefetcher.count, in: queue)
-        for id in [player.current].compactMap({ $0 }) + upcoming {
-            guard let uri = queue.song(withID: id)?.song.uri, loudness.shouldMeasure(uri) else { continue }
+        if let id = player.current, let uri = queue.song(withID: id)?.song.uri, loudness.shouldMeasure(uri) {
             engine.measureLoudness(uri)
         }
+        streams.queued = nil
+        queueNextForFade()
         notify(.options)
     }
 

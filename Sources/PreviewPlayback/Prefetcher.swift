@@ -17,8 +17,10 @@ final class Prefetcher {
     /// under way (a song is being started and must not wait behind others,
     /// or a burst of skips may go on past the songs it would list).
     var candidates: () -> [Song]? = { [] }
-    /// Whether a listed song's loudness is to be measured (asked once per song).
-    var shouldMeasure: (String) -> Bool = { _ in false }
+    /// Whether direct stream URLs are prefetched too (crossfade on: only a
+    /// body whole in memory fades in). Off, they stream as they play,
+    /// since one may be a radio that never ends.
+    var prefetchDirectURLs: () -> Bool = { false }
     /// Called after each refresh, whatever it changed (the crossfade's
     /// next stream follows the same changes as the list).
     var refreshed: () -> Void = {}
@@ -72,7 +74,13 @@ final class Prefetcher {
         defer { refreshed() }
         guard let songs = candidates() else { return }
         var items: [MediaItem] = []
+        let direct = prefetchDirectURLs()
         for song in count > 0 ? songs : [] {
+            // Its own URL; a radio fails at `Download.sizeLimit` and is not tried again.
+            if song.isDirectURL {
+                if direct, song.unplayable == nil { items.append(MediaItem(key: song.uri, url: song.uri)) }
+                continue
+            }
             guard song.unplayable == nil, case .track(let trackID)? = try? CatalogURI(parsing: song.uri),
                   !unresolvable.contains(trackID) else { continue }
             if let url = listed[song.uri] ?? previewURLs.validURL(for: trackID) {
@@ -86,7 +94,6 @@ final class Prefetcher {
         listed = wanted
         if !items.isEmpty { log.debug("prefetching \(items.map(\.key).joined(separator: ", "))") }
         engine.prefetch(items)
-        for item in items where shouldMeasure(item.key) { engine.measureLoudness(item.key) }
     }
 
     /// Asks the catalog for a track's preview URL; the list is rebuilt when it comes.

@@ -247,7 +247,8 @@ extension PlayerController {
         }
         guard case .track(let trackID)? = try? CatalogURI(parsing: uri) else {
             log.info(startLine(uri))
-            play(streamID, song: entry.song, url: uri, key: nil, from: from, until: until)
+            // Its body when prefetched whole (crossfade on), else streamed (`mayBeEndless`).
+            play(streamID, song: entry.song, url: uri, key: uri, from: from, until: until)
             return
         }
         if !retried, let url = prefetcher.listedURL(for: uri) ?? previewURLs.validURL(for: trackID) {
@@ -295,9 +296,7 @@ extension PlayerController {
     /// first sample (`.gainChosen`; until then `status` shows the fallback).
     private func play(_ streamID: StreamID, song: Song, url: String, key: String?, from: Double, until: Double?) {
         var info = song.streamInfo
-        // With crossfade on, a held song could not hand its held PCM to a
-        // fade's tail: songs are measured ahead then (the prefetch's bodies).
-        if streams.crossfadeSeconds == 0, let plan = loudness.plan(for: song, random: player.modes.random) {
+        if let plan = loudness.plan(for: song, random: player.modes.random) {
             info.measure = plan
             streams.active?.gain = plan.resolve(nil)
             engine.play(stream: streamID, url: url, key: key, from: from, until: until, info: info)
@@ -307,7 +306,7 @@ extension PlayerController {
         streams.active?.gain = gain
         info.gain = gain.scale
         engine.play(stream: streamID, url: url, key: key, from: from, until: until, info: info)
-        // Not held (crossfade on, or held once already): measured from its
+        // Not held (held once already in this run): measured from its
         // whole body after all, for its next plays.
         if let key, loudness.shouldMeasure(key) { engine.measureLoudness(key) }
     }

@@ -194,3 +194,97 @@ def test_crossfade_errors_and_persistence(daemon_factory, http, tmp_path):
     d.close()
     again = daemon_factory(extra=("--state-dir", state))
     assert again.client().fields("status")["xfade"] == "4"
+
+
+# Crossfade with replay gain on, nothing measured yet (issue 35): each song
+# is held and measured before its first sample, the incoming one as the
+# fade begins; the held outgoing song fades out with its held PCM. The gain
+# each song got is read back from the PCM: the Q16 factor F for which every
+# sample is (reference * F) >> 16, the engine's scale.
+
+def q16_factor(out, ref):
+    """The Q16 factor F with every sample of `out` equal to (ref * F) >> 16, or None."""
+    o, r = array.array("h", out), array.array("h", ref)
+    assert len(o) == len(r), (len(o), len(r))
+    guess = round(sum(a * b for a, b in zip(o, r)) / sum(b * b for b in r) * 65536)
+    for f in sorted(range(guess - 4, guess + 5), key=lambda f: abs(f - guess)):
+        if all((b * f) >> 16 == a for a, b in zip(o, r)):
+            return f
+    return None
+
+
+def scaled(ref, f):
+    return array.array("h", [max(-32768, min(32767, (x * f) >> 16)) for x in array.array("h", ref)]).tobytes()
+
+
+def decibels(f):
+    return 20 * math.log10(f / 65536)
+
+
+def assert_faded_with_own_gains(pcm, head, r1, r2, d):
+    """`pcm` after `head` bytes: r1 from 24 s to its end, r2's first 5 s,
+    overlapping 3 s, each scaled by one factor from its first sample; the
+    factors, in dB."""
+    pcm = pcm[head:]
+    assert len(pcm) == s(6 + 5 - 3), (len(pcm), d.log())
+    f1 = q16_factor(pcm[:s(3)], r1[s(24):s(27)])
+    f2 = q16_factor(pcm[s(6):], r2[s(3):s(5)])
+    assert f1 and f2, (f1, f2, d.log())
+    assert_close(pcm[s(3):s(6)], mixed(scaled(r1[s(27):s(30)], f1), scaled(r2[:s(3)], f2)).tobytes(), "the overlap")
+    return decibels(f1), decibels(f2)
+
+
+def test_cold_songs_fade_with_their_own_gains_from_the_first_sample(daemon_factory, http, tmp_path):
+    from test_loudness import integrated_lufs, quiet_copy
+    quiet, quiet_ref = quiet_copy(tmp_path)
+    d, c = with_crossfade_3(daemon_factory, http, ["preview-01.mp3", str(quiet)], ["24:", "0:5"])
+    assert c.cmd("replay_gain_mode track") == ["OK"]
+    _, _, _, pcm = play_to_end(d, c)
+    assert q16_factor(pcm[:s(1)], reference_pcm(LEAD)[:s(1)]), "the lead-in is not scaled by one gain"
+    loud, soft = assert_faded_with_own_gains(pcm, s(1), reference_pcm("preview-01.mp3"), quiet_ref, d)
+    # The gains are the measured ones: apart by what ffmpeg's meter finds between the files.
+    apart = integrated_lufs(os.path.join(catalog.CORPUS, "preview-01.mp3")) - integrated_lufs(quiet)
+    print(f"gains {loud:.2f} and {soft:.2f} dB; the files are {apart:.2f} LU apart")
+    assert abs((soft - loud) - apart) <= 0.5 and -10 < loud < -7, (loud, soft, apart)
+    assert d.log().count("(track), measured before its first sample") == 3, d.log()
+
+
+def test_direct_urls_fade_held_or_prefetched(daemon_factory, http):
+    """A direct URL streamed (not prefetched: the first song) fades out
+    once held whole to be measured; the next one, prefetched with
+    crossfade on, fades in, measured as the fade begins."""
+    d = daemon_factory(pace="realtime")
+    c = d.client()
+    urls = [f"{http}/corpus/preview-01.mp3", f"{http}/corpus/preview-02.mp3"]
+    for url, r in zip(urls, ["24:", "0:5"]):
+        song = c.fields(f'addid "{url}"')["Id"]
+        assert c.cmd(f"rangeid {song} {r}") == ["OK"]
+    assert c.cmd("crossfade 3") == ["OK"]
+    assert c.cmd("replay_gain_mode track") == ["OK"]
+    _, _, _, pcm = play_to_end(d, c)
+    first, second = assert_faded_with_own_gains(pcm, 0, reference_pcm("preview-01.mp3"), reference_pcm("preview-02.mp3"), d)
+    assert d.log().count("(track), measured before its first sample") == 2, d.log()
+    assert -10 < first < -7 and second != first, (first, second)
+
+
+def test_direct_urls_prefetched_whole_fade_bit_exact_outside(daemon_factory, http):
+    """Replay gain off: the lead-in streams, the two songs after it are
+    prefetched (crossfade on) and played from memory, so they fade as
+    catalog previews do."""
+    d = daemon_factory(pace="realtime")
+    c = d.client()
+    for name, r in [(LEAD, "0:1"), ("preview-01.mp3", "24:"), ("preview-02.mp3", "0:5")]:
+        song = c.fields(f'addid "{http}/corpus/{name}"')["Id"]
+        assert c.cmd(f"rangeid {song} {r}") == ["OK"]
+    assert c.cmd("crossfade 3") == ["OK"]
+    mark = len(control(http, "log"))
+    _, _, _, pcm = play_to_end(d, c)
+    r1, r2 = reference_pcm("preview-01.mp3"), reference_pcm("preview-02.mp3")
+    assert len(pcm) == s(1 + 6 + 5 - 3), d.log()
+    assert pcm[:s(1)] == reference_pcm(LEAD)[:s(1)]
+    assert pcm[s(1):s(4)] == r1[s(24):s(27)], "before the overlap"
+    assert_close(pcm[s(4):s(7)], mixed(r1[s(27):s(30)], r2[:s(3)]).tobytes(), "the overlap")
+    assert pcm[s(7):] == r2[s(3):s(5)], "after the overlap"
+    # Each direct URL was read once: the two faded ones from their prefetch.
+    assert [p for p in control(http, "log")[mark:] if p.startswith("/corpus/")] == [
+        f"/corpus/{LEAD}", "/corpus/preview-01.mp3", "/corpus/preview-02.mp3"]

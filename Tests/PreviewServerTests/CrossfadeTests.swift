@@ -60,4 +60,37 @@ import Testing
         h.settle()
         #expect(h.send(c, "status\n").contains("\nsong: 1\n"))
     }
+
+    @Test func anUnmeasuredNextSongIsMeasuredAsItFadesIn() throws {
+        let (h, c, stream) = try playing()
+        // (The first OK answers `play`, held until the song was heard.)
+        #expect(h.send(c, "replay_gain_mode track\n") == "OK\nOK\n")
+        // The mode change names the next song again, with a plan: the engine
+        // measures it as the fade begins, from the body it holds whole.
+        let named = try #require(h.engine.queuedNext.last?.0)
+        #expect(named.info.measure?.key == "deezer:track:2" && named.info.measure?.mode == .track)
+        #expect(h.engine.infos.last?.measure == nil, "the song playing was started with the mode off")
+        h.controller.handle(.streamFaded(stream, frames: 44100 * 27, into: named.id))
+        h.settle()
+        h.controller.handle(.gainChosen(named.id, ReplayGain(decibels: -7.25, source: .track)))
+        h.settle()
+        #expect(h.send(c, "replay_gain_status\n") == "replay_gain_mode: track\nreplay_gain_db: -7.25\nreplay_gain_source: track\nOK\n")
+        // Held once this run: played again, it gets no second plan.
+        #expect(h.send(c, "play 1\n") == "")
+        #expect(h.engine.infos.last?.measure == nil)
+    }
+
+    @Test func directURLsArePrefetchedOnlyWithCrossfadeOn() throws {
+        let h = prefetch.harness()
+        let c = h.connect()
+        _ = h.send(c, "add deezer:track:1\nadd http://radio.test/stream.mp3\n")
+        _ = h.send(c, "play\n")
+        _ = try prefetch.audible(h)
+        #expect((h.engine.prefetches.last ?? []).isEmpty, "a direct URL may be a radio: streamed as it plays")
+        #expect(h.send(c, "crossfade 2\n") == "OK\nOK\n", "play's answer, then crossfade's")
+        h.settle()
+        #expect(h.engine.prefetches.last == ["http://radio.test/stream.mp3"])
+        let named = try #require(h.engine.queuedNext.last?.0)
+        #expect(named.key == "http://radio.test/stream.mp3" && named.url == named.key && named.info.mayBeEndless)
+    }
 }

@@ -3,8 +3,9 @@ import PreviewCore
 // Crossfade (MPD's `crossfade N`): as the playing pass reaches its last N
 // seconds, the next stream's pass takes over as the one playing, and the
 // outgoing pass becomes its tail, decoded alongside and mixed into its
-// first N seconds with equal-power curves (`Crossfade`). Only whole
-// downloads fade, so neither pass can wait on the network mid-fade.
+// first N seconds with equal-power curves (`Crossfade`). Only songs whole
+// in memory fade (a complete download, or the outgoing song's PCM held to
+// its end to measure it), so neither pass can wait on the network mid-fade.
 extension Engine {
     /// The outgoing song of a crossfade: its pass, its input, and PCM it
     /// decoded but has not mixed yet (a range of its pass's buffer).
@@ -36,16 +37,20 @@ extension Engine {
 
     /// Prepares the fade when this chunk (`playable` of the pass's PCM)
     /// reaches the pass's last `crossfade` seconds, a next stream is
-    /// queued, both bodies are whole and the next decodes to `format`.
+    /// queued, both songs are whole in memory (the outgoing one's body or
+    /// its held PCM, the incoming one's body) and the next decodes to `format`.
     /// Looks once per pass; nil: no fade now.
     func beginFade(_ pass: inout DecodePass, feed: Feed, playable: Range<Int>, format: AudioFormat) -> Handover? {
+        // A song held whole has its exact length; the decoder's is for bodies it was fed whole.
+        let heldWhole = pass.held?.wholeSong == true
         guard !pass.fadeConsidered, pass.fadeIndex >= pass.fadeLength,
-              let end = pass.stopAt ?? pass.decoder.lengthInFrames else { return nil }
+              let end = pass.stopAt ?? (heldWhole ? pass.held?.totalFrames(in: format) : pass.decoder.lengthInFrames)
+        else { return nil }
         let chunkEnd = pass.frames + playable.count / format.bytesPerFrame
         // Only a song's last `Crossfade.maxSeconds` can hold a fade: no lock per chunk before.
         guard chunkEnd + Crossfade.maxSeconds * format.sampleRate > end else { return nil }
         let plan: (NextStream, Int, Download)? = monitor.locked {
-            guard let next = queuedNext, crossfadeSeconds > 0, feed.download?.isComplete == true,
+            guard let next = queuedNext, crossfadeSeconds > 0, heldWhole || feed.download?.isComplete == true,
                   let d = downloads[next.key], d.isComplete else { return nil }
             return (next, Int(crossfadeSeconds * Double(format.sampleRate)), d)
         }
@@ -138,11 +143,24 @@ extension Engine {
         return frame.bindMemory(to: Int16.self)
     }
 
-    /// Decodes the tail's next PCM (scaled like any played PCM).
+    /// Decodes the tail's next PCM (scaled like any played PCM): what its
+    /// pass held first, then the decoder's.
     /// - Returns: its range in the tail's buffer; nil at its end.
     private func decodeTail(_ tail: FadeTail) -> Range<Int>? {
         while true {
             if let stopAt = tail.pass.stopAt, tail.pass.frames >= stopAt { return nil }
+            if let held = tail.pass.held {
+                guard let n = held.next(into: tail.pass.pcm) else {
+                    tail.pass.held = nil
+                    if held.formatChangesAfter { return nil }
+                    continue
+                }
+                let range = tail.pass.playable(n, in: tail.format)
+                tail.pass.frames += range.count / tail.format.bytesPerFrame
+                guard !range.isEmpty else { continue }
+                scale(tail.pass, range)
+                return range
+            }
             switch try? tail.pass.decoder.decode(into: tail.pass.pcm) {
             case .pcm(let n)?:
                 let range = tail.pass.playable(n, in: tail.format)

@@ -84,6 +84,10 @@ extension Engine {
         var fadeLength = 0
         var fadeIndex = 0
         var tail: FadeTail?
+        /// PCM decoded ahead to measure the song (`holdAndMeasure`), not
+        /// played yet: played before the decoder's next PCM, by this pass or,
+        /// once it fades out, by its tail.
+        var held: HeldPCM?
 
         /// A pass with a fresh decoder.
         /// - Throws: `StreamFailure.decode` when mpg123 cannot be set up.

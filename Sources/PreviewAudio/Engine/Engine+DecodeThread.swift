@@ -40,11 +40,17 @@ extension Engine {
             var feed: Feed
             let id: StreamID
             if var next = handover {
-                // The crossfade's incoming stream plays on from its first mixed frames.
+                // The crossfade's incoming stream plays on from its first
+                // mixed frames; one not measured yet is first decoded whole
+                // (its body is in memory) and measured, as any other.
                 handover = nil
                 (id, feed) = (next.request.id, next.feed)
                 for o in outputs { o.nowPlaying(next.request.info) }
-                outcome = run(&next.pass, feed: &feed)
+                if let plan = next.request.info.measure, let ended = holdAndMeasure(plan, pass: &next.pass, feed: &feed) {
+                    outcome = ended
+                } else {
+                    outcome = run(&next.pass, feed: &feed)
+                }
             } else {
                 let step = monitor.locked { nextStepLocked() }
                 let request: Request

@@ -27,7 +27,9 @@ extension Engine {
         currentStream = request.id
         interruptFlag.store(false, ordering: .releasing)
         resumeURL = nil
-        guard let key = request.key else {
+        // A direct URL's body is kept only when prefetched whole: a radio
+        // read into memory would fail at the size limit.
+        guard let key = request.key, !request.info.mayBeEndless || downloads[key]?.isComplete == true else {
             let ring = ByteRing(capacity: ringCapacity)
             currentInput = ring
             return Feed(input: ring, transfer: Transfer(url: request.url, sink: .ring(ring)), download: nil)

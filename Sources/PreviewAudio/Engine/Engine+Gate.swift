@@ -6,8 +6,46 @@ import PreviewPlatform
 // held in memory and metered on the way, so the song plays with its own
 // measured gain from the first sample. Past a bound (time or memory) the
 // song starts with the plan's fallback gain (the controller then has it
-// measured for next time).
+// measured for next time). A crossfade's incoming song is held the same
+// way as the fade begins (its body is whole in memory by then), and a held
+// song that fades out mixes its held PCM into the next.
 extension Engine {
+    /// PCM a pass decoded ahead, as the decoder wrote it (before the start
+    /// point, replay gain and volume are applied), handed out a buffer at a
+    /// time. A reference type: a pass that fades out hands the rest to its
+    /// tail (`FadeTail`), which plays on from where the pass stopped.
+    final class HeldPCM {
+        private let bytes: [UInt8]
+        private var offset = 0
+        /// The body decoded to its end: the song's last frame is held, so
+        /// it can fade out without reading its input again.
+        let wholeSong: Bool
+        /// The decoder announced another format after these bytes (a
+        /// stream changing its rate mid-way): nothing follows them that a
+        /// tail in this format could mix.
+        let formatChangesAfter: Bool
+
+        init(_ bytes: [UInt8], wholeSong: Bool, formatChangesAfter: Bool) {
+            self.bytes = bytes
+            self.wholeSong = wholeSong
+            self.formatChangesAfter = formatChangesAfter
+        }
+
+        /// Frames held from the song's first one, for a song held whole
+        /// (its length, exactly, where the decoder's is an estimate).
+        func totalFrames(in format: AudioFormat) -> Int { bytes.count / format.bytesPerFrame }
+
+        /// Copies the next held bytes into `buffer`, at most its size.
+        /// - Returns: the bytes copied; nil once all were handed out.
+        func next(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+            guard offset < bytes.count else { return nil }
+            let n = min(buffer.count, bytes.count - offset)
+            bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + n])) }
+            offset += n
+            return n
+        }
+    }
+
     /// Most seconds a first sample waits for the body and the measurement.
     static let measureWait = 1.5
     /// Most bytes of decoded PCM held meanwhile: 12 MiB, 71 s of 44.1 kHz
@@ -50,11 +88,15 @@ extension Engine {
             gain = plan.resolve(nil)
             pass.gain = gain.scale
             events?(.gainChosen(pass.id, gain))
-            return playHeld(held, pass: &pass, feed: feed) ?? outcome
+            return playHeld(HeldPCM(held, wholeSong: false, formatChangesAfter: true), pass: &pass, feed: feed) ?? outcome
         }
         pass.gain = gain.scale
         events?(.gainChosen(pass.id, gain))
-        if let outcome = playHeld(held, pass: &pass, feed: feed) { return outcome }
+        var whole = false
+        if case .measured = end { whole = true }
+        let pcm = HeldPCM(held, wholeSong: whole, formatChangesAfter: later != nil)
+        held = []
+        if let outcome = playHeld(pcm, pass: &pass, feed: feed) { return outcome }
         if let later {
             pass.announced(later)
             publishPosition(of: pass, in: later)
@@ -62,16 +104,15 @@ extension Engine {
         return nil
     }
 
-    /// Plays `held` PCM through `play`, a pass buffer at a time.
+    /// Plays `held` PCM through `play`, a pass buffer at a time; a fade
+    /// that begins meanwhile takes the rest along in the outgoing pass.
     /// - Returns: the stream's outcome when it ended meanwhile.
-    private func playHeld(_ held: [UInt8], pass: inout DecodePass, feed: Feed) -> Outcome? {
-        var offset = 0
-        while offset < held.count {
-            let n = min(pass.pcm.count, held.count - offset)
-            held.withUnsafeBytes { pass.pcm.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + n])) }
-            offset += n
+    private func playHeld(_ held: HeldPCM, pass: inout DecodePass, feed: Feed) -> Outcome? {
+        pass.held = held
+        while let n = held.next(into: pass.pcm) {
             if let outcome = play(n, pass: &pass, feed: feed) { return outcome }
         }
+        pass.held = nil
         return nil
     }
 

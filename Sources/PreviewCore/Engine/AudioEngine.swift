@@ -124,12 +124,18 @@ public struct StreamInfo: Equatable, Sendable {
     /// the song is decoded whole and measured (within a bound), and applies
     /// the gain the plan gives for that measurement.
     public var measure: GainPlan?
+    /// A direct stream URL, whose body may never end (a radio): a download
+    /// kept under the request's key is played only once it is whole (a
+    /// crossfade's prefetch), else the stream goes through the ring.
+    public var mayBeEndless: Bool
     /// - Parameters: as the properties.
-    public init(artist: String? = nil, title: String? = nil, gain: Double = 1, measure: GainPlan? = nil) {
+    public init(artist: String? = nil, title: String? = nil, gain: Double = 1, measure: GainPlan? = nil,
+                mayBeEndless: Bool = false) {
         self.artist = artist
         self.title = title
         self.gain = gain
         self.measure = measure
+        self.mayBeEndless = mayBeEndless
     }
     /// "Artist – Title" (PulseAudio's `media.name`), the title alone, or nil.
     public var mediaName: String? {

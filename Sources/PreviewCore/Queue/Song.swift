@@ -126,6 +126,13 @@ extension Song {
         return head.hasPrefix("http://") || head.hasPrefix("https://") || head.hasPrefix("deezer:")
     }
 
-    /// The song's artist and title, as the output names its stream.
-    public var streamInfo: StreamInfo { StreamInfo(artist: artist, title: title) }
+    /// Whether the song is a direct stream URL (`http(s)://`), not a catalog item.
+    public var isDirectURL: Bool {
+        let head = uri.prefix(8).lowercased()
+        return head.hasPrefix("http://") || head.hasPrefix("https://")
+    }
+
+    /// The song's artist and title, as the output names its stream, and
+    /// whether its body may never end (a direct URL).
+    public var streamInfo: StreamInfo { StreamInfo(artist: artist, title: title, mayBeEndless: isDirectURL) }
 }
