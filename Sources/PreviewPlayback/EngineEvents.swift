@@ -65,8 +65,10 @@ extension PlayerController {
     /// Keeps a measurement for the song's next plays (the one playing keeps
     /// the gain it started with).
     private func loudnessMeasured(_ uri: String, _ measured: Loudness?) {
-        guard let measured else {
-            log.info("\(uri): loudness not measured (no audio to meter)")
+        guard let measured, measured.isUsable else {
+            // Measured again, it would give the same nothing.
+            loudness.gaveNoFigure(uri)
+            log.info("\(uri): no loudness to keep (\(measured == nil ? "no audio to meter" : "silent"))")
             return
         }
         let album = queue.songs.first(where: { $0.song.uri == uri })?.song.albumTags?.id

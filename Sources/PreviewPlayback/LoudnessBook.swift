@@ -91,6 +91,12 @@ package final class LoudnessBook {
         return true
     }
 
+    /// Notes that measuring the song `uri` gave no figure to keep (no
+    /// audio, or silence): it is not measured again in this run.
+    func gaveNoFigure(_ uri: String) {
+        asked.insert(uri)
+    }
+
     /// Keeps a measurement of the song `uri` of album `album`, and saves it.
     func record(_ uri: String, album: Int?, _ loudness: Loudness) {
         guard loudness.isUsable else { return }

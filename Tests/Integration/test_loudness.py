@@ -138,3 +138,31 @@ def test_a_bad_preamp_is_a_usage_error():
         r = subprocess.run([PREVIEWD, "--replay-gain-preamp", bad], capture_output=True, text=True)
         assert r.returncode == 64, bad
         assert r.stderr.strip() == f'previewd: --replay-gain-preamp takes dB from -15 to 15, not "{bad}"'
+
+
+def test_past_the_wait_a_song_is_measured_by_the_decode_that_plays_it(daemon_factory, http, tmp_path):
+    """A preview at 131,072 B/s takes about 4 s to arrive, past the 1.5 s
+    wait: it starts with Deezer's gain and is measured from the PCM it
+    played once its body ended, to the same figure as a song held whole."""
+    uri = "deezer:track:3135556"
+    figures = {}
+    try:
+        for rate in (0, 131072):
+            control(http, f"slow-preview?rate={rate}")
+            state = str(tmp_path / f"state-{rate}")
+            d = daemon_factory(pace="none", extra=("--state-dir", state))
+            c = d.client()
+            assert c.cmd("replay_gain_mode track") == ["OK"]
+            assert c.cmd(f"add {uri}") == ["OK"]
+            assert c.cmd("play") == ["OK"]
+            source = c.fields("status").get("replay_gain_source")
+            d.wait_state(c, "stop", timeout=60)
+            assert wait_for(lambda: uri in measured_rows(state), timeout=10), d.log()
+            figures[rate] = measured_rows(state)[uri]
+            how = "measured before its first sample" if rate == 0 else "no usable measurement before its first sample"
+            assert f"(track), {how}" in d.log() or f"(deezer), {how}" in d.log(), d.log()
+            if rate:
+                assert source == "deezer", source
+    finally:
+        control(http, "reset")
+    assert figures[0] == figures[131072], figures

@@ -67,6 +67,19 @@ import Testing
         #expect(h.engine.measured == ["deezer:track:3135556"], "no second decode")
     }
 
+    @Test func aSilentSongIsNotMeasuredAgain() throws {
+        let h = Harness()
+        let c = h.connect()
+        let (plan, id) = try coldPlay(h, c)
+        let silent = Loudness(integrated: -.infinity, peak: 0, seconds: 30)
+        h.controller.handle(.loudnessMeasured(key: "deezer:track:3135556", silent))
+        h.controller.handle(.gainChosen(id, plan.resolve(silent)))
+        #expect(plan.resolve(silent).source == .deezer)
+        #expect(h.engine.measured == [], "the analyzer would find the same silence")
+        #expect(h.send(c, "play 0\n") == "OK\n")
+        #expect(h.engine.infos.last?.measure == nil, "held once a run")
+    }
+
     @Test func theTrackThatCompletesAnAlbumGetsTheAlbumsGain() {
         let peer = Loudness(integrated: -19.5, peak: 0.5, seconds: 30)
         let plan = GainPlan(key: "deezer:track:2", mode: .album, random: false, preamp: 0, albumPeers: [peer], albumTrackCount: 2)

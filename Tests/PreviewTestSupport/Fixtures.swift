@@ -18,7 +18,12 @@ package enum Fixtures {
 
     /// The file's bytes (`relative` to ../shared), nil when there is none.
     package static func bytes(_ relative: String) -> [UInt8]? {
-        guard let f = fopen(shared + "/" + relative, "rb") else { return nil }
+        bytes(at: shared + "/" + relative)
+    }
+
+    /// The bytes of the file at `path`, nil when there is none.
+    package static func bytes(at path: String) -> [UInt8]? {
+        guard let f = fopen(path, "rb") else { return nil }
         defer { fclose(f) }
         var data: [UInt8] = []
         var buf = [UInt8](repeating: 0, count: 65536)

@@ -88,6 +88,9 @@ extension Engine {
         /// played yet: played before the decoder's next PCM, by this pass or,
         /// once it fades out, by its tail.
         var held: HeldPCM?
+        /// The song's PCM kept to meter it once its body ends (a hold that
+        /// ran out of time).
+        var meter: LiveMeter?
 
         /// A pass with a fresh decoder.
         /// - Throws: `StreamFailure.decode` when mpg123 cannot be set up.
@@ -168,8 +171,7 @@ extension Engine {
         do { pass = try DecodePass(request) } catch { return .failed(error, 0) }
         positionState.withLock { $0 = PositionState(position: PlaybackPosition(stream: request.id, frames: 0, format: nil, bitrate: 0)) }
         if let outcome = seekToStart(request, pass: &pass, feed: &feed) { return outcome }
-        if let plan = request.info.measure, let outcome = holdAndMeasure(plan, pass: &pass, feed: &feed) { return outcome }
-        return run(&pass, feed: &feed)
+        return playThrough(&pass, feed: &feed, plan: request.info.measure)
     }
 
     /// Decodes and plays the pass to its end (a crossfade's incoming pass
@@ -183,9 +185,11 @@ extension Engine {
             switch produced {
             case .newFormat(let format):
                 // The output opens for it with the first samples written.
+                if let known = pass.format, known != format { dropMeter(&pass) }
                 pass.announced(format)
                 publishPosition(of: pass, in: format)
             case .pcm(let decoded):
+                keepForMeter(&pass, decoded)
                 if let outcome = play(decoded, pass: &pass, feed: feed) { return outcome }
             case .needMore:
                 if let outcome = readMore(pass: &pass, feed: &feed) { return outcome }

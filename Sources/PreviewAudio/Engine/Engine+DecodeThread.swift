@@ -46,11 +46,7 @@ extension Engine {
                 handover = nil
                 (id, feed) = (next.request.id, next.feed)
                 for o in outputs { o.nowPlaying(next.request.info) }
-                if let plan = next.request.info.measure, let ended = holdAndMeasure(plan, pass: &next.pass, feed: &feed) {
-                    outcome = ended
-                } else {
-                    outcome = run(&next.pass, feed: &feed)
-                }
+                outcome = playThrough(&next.pass, feed: &feed, plan: next.request.info.measure)
             } else {
                 let step = monitor.locked { nextStepLocked() }
                 let request: Request

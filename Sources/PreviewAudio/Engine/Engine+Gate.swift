@@ -4,9 +4,11 @@ import PreviewPlatform
 // A song not measured yet, in replay-gain mode, waits before its first
 // sample: the decode that plays it runs over the whole body first, its PCM
 // held in memory and metered on the way, so the song plays with its own
-// measured gain from the first sample. Past a bound (time or memory) the
-// song starts with the plan's fallback gain (the controller then has it
-// measured for next time). A crossfade's incoming song is held the same
+// measured gain from the first sample. Past the wait's bound (a slow link)
+// the song starts with the plan's fallback gain and its PCM is kept as it
+// plays, to be metered once the body ends, for its next plays; past the
+// memory bound, or when the song is not decoded to its end here, its body
+// is measured by the analyzer when kept whole. A crossfade's incoming song is held the same
 // way as the fade begins (its body is whole in memory by then), and a held
 // song that fades out mixes its held PCM into the next.
 extension Engine {
@@ -52,15 +54,63 @@ extension Engine {
     /// stereo (a 30-second preview is 5.3 MB).
     static let measureHoldLimit = 12 << 20
 
+    /// A song's PCM kept as it plays, past the wait's bound, to be metered
+    /// once its body ends: the plan's key and the PCM from the song's start.
+    struct LiveMeter {
+        let key: String
+        var pcm: [UInt8]
+    }
+
     /// Why the hold ended.
     private enum HoldEnd {
         /// The body decoded whole (the meter's figure, nil when it had no audio to meter).
         case measured(Loudness?)
-        /// The wait or the memory bound ran out, or the format changed mid-way
-        /// (`later`, announced once the held PCM has played).
+        /// The wait ran out: the song plays on, metered as it plays.
+        case outOfTime
+        /// The memory bound ran out, the format changed mid-way (`later`,
+        /// announced once the held PCM has played), or the pass starts past
+        /// the song's first frame (a ranged seek): not measured by this play.
         case bounded(later: AudioFormat?)
         /// The stream ended meanwhile (failed, cancelled).
         case stopped(Outcome)
+    }
+
+    /// Plays the pass to its end; with a `plan`, holds and measures it
+    /// first. A song metered as it plays is measured here once it ends.
+    func playThrough(_ pass: inout DecodePass, feed: inout Feed, plan: GainPlan?) -> Outcome {
+        var outcome: Outcome?
+        if let plan { outcome = holdAndMeasure(plan, pass: &pass, feed: &feed) }
+        let ended = outcome ?? run(&pass, feed: &feed)
+        settleMeter(&pass, ended)
+        return ended
+    }
+
+    /// Keeps `decoded` bytes of fresh PCM (before any scale) for the live
+    /// meter; past the memory bound the meter is dropped.
+    func keepForMeter(_ pass: inout DecodePass, _ decoded: Int) {
+        guard let count = pass.meter?.pcm.count else { return }
+        guard count + decoded <= holdLimit else { return dropMeter(&pass) }
+        let fresh = UnsafeRawBufferPointer(rebasing: pass.pcm[0..<decoded])
+        pass.meter?.pcm.append(contentsOf: fresh)
+    }
+
+    /// Ends live metering without a figure: the body is measured by the
+    /// analyzer once kept whole (`measureLoudness`), as when no song is held.
+    func dropMeter(_ pass: inout DecodePass) {
+        guard let meter = pass.meter else { return }
+        pass.meter = nil
+        monitor.locked { if meteringKey == meter.key { meteringKey = nil } }
+        measureLoudness(meter.key)
+    }
+
+    /// Meters the song's kept PCM when the pass decoded its body to the end;
+    /// otherwise (skipped, faded, failed, an end point) drops the meter.
+    private func settleMeter(_ pass: inout DecodePass, _ outcome: Outcome) {
+        guard let meter = pass.meter else { return }
+        guard case .finished = outcome, pass.inputEnded, let format = pass.format else { return dropMeter(&pass) }
+        pass.meter = nil
+        monitor.locked { if meteringKey == meter.key { meteringKey = nil } }
+        events?(.loudnessMeasured(key: meter.key, Engine.loudness(of: meter.pcm, format: format)))
     }
 
     /// Decodes the pass's stream into memory until its end (metering each
@@ -78,6 +128,11 @@ extension Engine {
         case .measured(let loudness):
             events?(.loudnessMeasured(key: plan.key, loudness))
             gain = plan.resolve(loudness)
+        case .outOfTime:
+            gain = plan.resolve(nil)
+            // Before `.gainChosen`: the controller's request to measure it is then ignored.
+            monitor.locked { meteringKey = plan.key }
+            pass.meter = LiveMeter(key: plan.key, pcm: held)
         case .bounded(let format):
             later = format
             gain = plan.resolve(nil)
@@ -120,7 +175,7 @@ extension Engine {
     /// meters what it held once the body ended.
     /// - Returns: how the hold ended.
     private func hold(_ held: inout [UInt8], pass: inout DecodePass, feed: inout Feed) -> HoldEnd {
-        let deadline = SystemClock.monotonicSeconds() + Engine.measureWait
+        let deadline = SystemClock.monotonicSeconds() + holdWait
         // A ranged seek started past the first byte: the song cannot be
         // measured whole from here.
         guard pass.frames == 0 else { return .bounded(later: nil) }
@@ -129,9 +184,8 @@ extension Engine {
         while true {
             // (A read waiting for bytes is not cut short: a stalled body
             // waits as a stream decoded live would, up to `stallTimeout`.)
-            if SystemClock.monotonicSeconds() > deadline || held.count + pass.pcm.count > Engine.measureHoldLimit {
-                return .bounded(later: nil)
-            }
+            if SystemClock.monotonicSeconds() > deadline { return .outOfTime }
+            if held.count + pass.pcm.count > holdLimit { return .bounded(later: nil) }
             let produced: Mpg123Decoder.Output
             do { produced = try pass.decoder.decode(into: pass.pcm) } catch { return .stopped(.failed(error, pass.frames)) }
             switch produced {

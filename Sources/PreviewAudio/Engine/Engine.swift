@@ -111,6 +111,9 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     /// Keys whose loudness is wanted once their body is whole. Guarded by
     /// `monitor`; `measureLoudness` adds, the end of a download takes.
     private var loudnessWanted: Set<String> = []
+    /// The key of the song metered as it plays (`LiveMeter`): asking to
+    /// measure it meanwhile is answered by that meter. Guarded by `monitor`.
+    var meteringKey: String?
     /// Measures whole bodies on its own thread (thread-safe itself).
     private(set) lazy var analyzer = LoudnessAnalyzer { [weak self] key, loudness in
         self?.events?(.loudnessMeasured(key: key, loudness))
@@ -161,6 +164,11 @@ public final class Engine: AudioEngine, @unchecked Sendable {
 
     /// Seconds a stream may deliver nothing before it counts as failed.
     public let stallTimeout: Double
+    /// Most bytes of PCM a song is held for before it is measured, and
+    /// most seconds its first sample waits: `Engine.measureHoldLimit` and
+    /// `Engine.measureWait`, lowered by tests only. Set before `start`.
+    var holdLimit = Engine.measureHoldLimit
+    var holdWait = Engine.measureWait
 
     /// - Parameters:
     ///   - network: the curl thread previews are fetched on (shut down with the engine).
@@ -289,6 +297,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
 
     public func measureLoudness(_ key: String) {
         monitor.locked {
+            if key == meteringKey { return }
             if let d = downloads[key], d.isComplete {
                 analyzer.measure(d)
             } else {
