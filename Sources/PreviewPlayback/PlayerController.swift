@@ -293,7 +293,10 @@ package final class PlayerController {
         if let id = player.current, let uri = queue.song(withID: id)?.song.uri, loudness.shouldMeasure(uri) {
             engine.measureLoudness(uri)
         }
-        streams.queued = nil
+        if streams.queued != nil {
+            streams.queued = nil
+            engine.queueNext(nil, crossfade: 0)
+        }
         queueNextForFade()
         notify(.options)
     }

@@ -8,9 +8,9 @@ import PreviewPlatform
 // the song starts with the plan's fallback gain and its PCM is kept as it
 // plays, to be metered once the body ends, for its next plays; past the
 // memory bound, or when the song is not decoded to its end here, its body
-// is measured by the analyzer when kept whole. A crossfade's incoming song is held the same
-// way as the fade begins (its body is whole in memory by then), and a held
-// song that fades out mixes its held PCM into the next.
+// is measured by the analyzer when kept whole. A crossfade's incoming song
+// is held the same way as the fade begins (its body is whole in memory by
+// then), and a held song that fades out mixes its held PCM into the next.
 extension Engine {
     /// PCM a pass decoded ahead, as the decoder wrote it (before the start
     /// point, replay gain and volume are applied), handed out a buffer at a
