@@ -530,7 +530,8 @@ def main():
     # 8. What replay gain costs (contrib/bench/loudness.py's runs): CPU per
     # second of audio decoding an album as fast as possible to the null
     # output, with `track` on songs measured before against `off`, and on
-    # songs not measured yet (each decoded once more and metered) against `off`.
+    # songs not measured yet (held and metered by the decode that plays
+    # them) against `off`.
     with open(os.path.join(catalog.FIXTURES, "album-302127-tracks.json")) as fh:
         tracks = [t["id"] for t in json.load(fh)["data"]]
     runs = [loudness.one_run(http, tracks, tmp) for _ in range(RUNS)]

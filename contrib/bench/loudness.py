@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 """What replay gain costs: previewd's CPU per second of audio while it plays
 an album's previews with `replay_gain_mode off`, with `track` on songs not
-measured yet (each is decoded once more and metered), and with `track` on
-songs already measured (only the scale on the PCM); and the wall time of
-decoding them all (the measurements run beside it, at idle priority). The
-null output, paced as fast as decoding allows, so the figure is the daemon's
-work alone.
+measured yet (each is held, metered by the decode that plays it, and its
+figure saved), with `track` on songs already measured (only the scale on
+the PCM), and, in a fresh daemon, `track` on unmeasured songs with
+`crossfade 3` (a fade's incoming song is held and metered as the fade
+begins); and the wall time of decoding them all. The null output, paced
+as fast as decoding allows, so the figure is the daemon's work alone.
 Figures, not a test: nothing fails on them.
 
   contrib/bench/loudness.py [BIN_DIR] [--runs N]
@@ -63,7 +64,8 @@ def play_through(f):
         time.sleep(0.02)
 
 
-def one_run(http, tracks, tmp):
+def daemon(http, tmp, tracks):
+    """A fresh previewd (its own state) with `tracks` queued: the process and its connection."""
     state = tempfile.mkdtemp(dir=tmp)
     sock = os.path.join(state, "sock")
     p = subprocess.Popen([os.path.join(BIN, "previewd"), "--socket", sock, "--output", "null", "--pace", "none",
@@ -75,6 +77,11 @@ def one_run(http, tracks, tmp):
     f.readline()
     for t in tracks:
         send(f, f"add deezer:track:{t}")
+    return p, f, state
+
+
+def one_run(http, tracks, tmp):
+    p, f, state = daemon(http, tmp, tracks)
     figures = {}
     for name, mode in (("off", "off"), ("track, not measured", "track"), ("track, measured", "track")):
         send(f, f"replay_gain_mode {mode}")
@@ -88,6 +95,17 @@ def one_run(http, tracks, tmp):
             db = os.path.join(state, "loudness.sqlite")
             while time.time() < deadline and measured(db) < len(tracks):
                 time.sleep(0.05)
+        figures[name] = cpu_seconds(p.pid) - before
+    p.terminate()
+    p.wait()
+    p, f, state = daemon(http, tmp, tracks)
+    send(f, "crossfade 3")
+    send(f, "replay_gain_mode track")
+    for name in ("track, not measured, crossfade 3", "track, measured, crossfade 3"):
+        before = cpu_seconds(p.pid)
+        started = time.perf_counter()
+        play_through(f)
+        figures[name + " wall"] = time.perf_counter() - started
         figures[name] = cpu_seconds(p.pid) - before
     p.terminate()
     p.wait()
@@ -108,7 +126,7 @@ def main():
     for name in (n for n in runs[0] if not n.endswith(" wall")):
         ms = statistics.median(r[name] for r in runs) / audio_seconds * 1000
         wall = statistics.median(r[name + " wall"] for r in runs)
-        print(f"  {name:22s} CPU {ms:6.3f} ms/s ({ms / (off / audio_seconds * 1000):.2f}x off), "
+        print(f"  {name:33s} CPU {ms:6.3f} ms/s ({ms / (off / audio_seconds * 1000):.2f}x off), "
               f"decoding all {wall * 1000:6.1f} ms ({wall / off_wall:.2f}x off)")
     server.shutdown()
 
