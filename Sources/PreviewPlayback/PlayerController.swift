@@ -43,7 +43,7 @@ package final class PlayerController {
     /// Monotonic and wall-clock time (a clock the test moves in unit tests).
     package let clock: Clock
     /// Runs a closure after a delay (seconds) on the control thread.
-    let schedule: (Double, @escaping () -> Void) -> Void
+    package let schedule: (Double, @escaping () -> Void) -> Void
     /// Told of every change, event and seek (`addListener`).
     private var listeners: [any PlaybackListener] = []
     /// When the controller started (for `stats` uptime), monotonic seconds.

@@ -288,3 +288,21 @@ def test_direct_urls_prefetched_whole_fade_bit_exact_outside(daemon_factory, htt
     # Each direct URL was read once: the two faded ones from their prefetch.
     assert [p for p in control(http, "log")[mark:] if p.startswith("/corpus/")] == [
         f"/corpus/{LEAD}", "/corpus/preview-01.mp3", "/corpus/preview-02.mp3"]
+
+
+def test_a_streamed_direct_url_fades_once_its_rest_has_arrived(daemon_factory, http):
+    """Replay gain off, the first song a direct URL (streamed through the
+    ring, not prefetched): by its last seconds the rest of its body is in
+    the ring, so it fades into the next (prefetched) as a download would."""
+    d = daemon_factory(pace="realtime")
+    c = d.client()
+    for name, r in [("preview-01.mp3", "24:"), ("preview-02.mp3", "0:5")]:
+        song = c.fields(f'addid "{http}/corpus/{name}"')["Id"]
+        assert c.cmd(f"rangeid {song} {r}") == ["OK"]
+    assert c.cmd("crossfade 3") == ["OK"]
+    _, _, _, pcm = play_to_end(d, c)
+    r1, r2 = reference_pcm("preview-01.mp3"), reference_pcm("preview-02.mp3")
+    assert len(pcm) == s(6 + 5 - 3), d.log()
+    assert pcm[:s(3)] == r1[s(24):s(27)], "before the overlap"
+    assert_close(pcm[s(3):s(6)], mixed(r1[s(27):s(30)], r2[:s(3)]).tobytes(), "the overlap")
+    assert pcm[s(6):] == r2[s(3):s(5)], "after the overlap"

@@ -10,7 +10,7 @@ import json
 from urllib.parse import unquote
 
 import catalog
-from helpers import control, fixture, without_locale
+from helpers import control, fixture, wait_for, without_locale
 
 
 def api_requests(daemon):
@@ -137,3 +137,20 @@ def test_no_country_no_chart_section_and_a_lastfm_key_gives_lastfms(daemon_facto
     # The stand-in sends its recorded 10 entries whatever the limit; the
     # section resolves the first 5, of which the recorded search bodies find 3.
     assert [r["uri"] for r in first["results"]] == whole[:3], (first, whole)
+
+
+def test_a_slow_section_is_left_out_not_waited_for(daemon_factory, http):
+    """Germany's chart answers only after 8 s: `now` answers without it
+    (each section waits at most ListenNow.sectionWait, 5 s), and the next
+    look, with the chart cached by then, has it."""
+    d = daemon_factory(env=dict(without_locale(), LANG="de_DE.UTF-8"))
+    control(http, "fault?path=/playlist/1111143121/tracks&kind=slow&seconds=8")
+    try:
+        p = d.ctl("now", "--json")
+        assert p.returncode == 0, p.stderr
+        assert [s["title"] for s in json.loads(p.stdout)["sections"]] == ["Top Picks", "New releases"]
+        c = d.client()
+        assert wait_for(lambda: [l for l in c.cmd("catalognow") if l.startswith("section: ")][:1] == ["section: Top songs in Germany"],
+                        timeout=15)
+    finally:
+        control(http, "reset")

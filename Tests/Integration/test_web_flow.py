@@ -188,3 +188,29 @@ def test_listen_now_opens_with_the_top_songs_of_your_country(daemon_factory, htt
         driver.quit()
         w.close()
         control(http, "web?on=0")
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_one_failed_chart_leaves_the_rest_of_explore(site, http, size, tmp_path):
+    """Deezer answers the album chart with HTTP 500 once: Explore shows that
+    shelf's reason in its place and every other shelf as usual."""
+    d, w = site
+    control(http, "fault?path=/chart/0/albums&kind=500")
+    driver = browser(*size)
+    try:
+        driver.get(w.base + "/#/explore")
+        drawn(driver, "/explore")
+        assert sections(driver) == ["Top Tracks", "Top Albums", "Top Artists", "Top Playlists", "Genres",
+                                    "Editorial Picks", "Radios"]
+        failed = driver.find_elements("css selector", "#view section.shelf.failed")
+        assert [f.get_attribute("data-section") for f in failed] == ["Top Albums"]
+        assert failed[0].find_element("css selector", "p").text == (
+            "Could not load Top Albums: /chart/0/albums: cannot reach the Deezer API: HTTP status 500")
+        artists = catalog.discovery_body("/chart/0/artists", {"limit": ["20"], "index": ["0"]})["data"]
+        cards = driver.find_elements("css selector", "section[data-section='Top Artists'] a.card")
+        assert [c.get_attribute("data-uri") for c in cards] == [f"deezer:artist:{a['id']}" for a in artists]
+        assert len(driver.find_elements("css selector", "section[data-section='Top Tracks'] ol.songs li")) == 10
+        shoot(driver, tmp_path, f"web-explore-one-failed-{'phone' if size == PHONE else 'desktop'}")
+        assert script_errors(driver) == [] or all("409" in e for e in script_errors(driver)), script_errors(driver)
+    finally:
+        driver.quit()

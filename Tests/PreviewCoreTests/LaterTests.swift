@@ -57,6 +57,22 @@ import Testing
         #expect(none == [])
     }
 
+    @Test func withinDeliversWhicheverComesFirstAndDropsTheOther() {
+        var timers: [(Double, () -> Void)] = []
+        let schedule = { (seconds: Double, action: @escaping () -> Void) in timers.append((seconds, action)) }
+        let p = Pending()
+        var got: [Int] = []
+        p.value("a").within(5, or: -1, schedule: schedule).run { got.append($0) }
+        #expect(timers.map(\.0) == [5] && p.started == ["a"])
+        p.deliver("a", 7)
+        timers.removeFirst().1()
+        #expect(got == [7], "in time: the value; the timer then does nothing")
+        p.value("b").within(5, or: -1, schedule: schedule).run { got.append($0) }
+        timers.removeFirst().1()
+        p.deliver("b", 8)
+        #expect(got == [7, -1], "late: the fallback; the value then does nothing")
+    }
+
     @Test func aFailurePassesThenIfSuccessUnchanged() {
         struct Failed: Error, Equatable {}
         var steps = 0

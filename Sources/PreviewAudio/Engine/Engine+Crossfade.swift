@@ -4,8 +4,9 @@ import PreviewCore
 // seconds, the next stream's pass takes over as the one playing, and the
 // outgoing pass becomes its tail, decoded alongside and mixed into its
 // first N seconds with equal-power curves (`Crossfade`). Only songs whole
-// in memory fade (a complete download, or the outgoing song's PCM held to
-// its end to measure it), so neither pass can wait on the network mid-fade.
+// in memory fade (a complete download; for the outgoing song also its PCM
+// held to its end to measure it, or a streamed body whose rest has arrived
+// in the ring), so neither pass can wait on the network mid-fade.
 extension Engine {
     /// The outgoing song of a crossfade: its pass, its input, and PCM it
     /// decoded but has not mixed yet (a range of its pass's buffer).
@@ -50,7 +51,7 @@ extension Engine {
         // Only a song's last `Crossfade.maxSeconds` can hold a fade: no lock per chunk before.
         guard chunkEnd + Crossfade.maxSeconds * format.sampleRate > end else { return nil }
         let plan: (NextStream, Int, Download)? = monitor.locked {
-            guard let next = queuedNext, crossfadeSeconds > 0, heldWhole || feed.download?.isComplete == true,
+            guard let next = queuedNext, crossfadeSeconds > 0, heldWhole || feed.input.hasWholeBody,
                   let d = downloads[next.key], d.isComplete else { return nil }
             return (next, Int(crossfadeSeconds * Double(format.sampleRate)), d)
         }

@@ -90,6 +90,10 @@ final class ByteRing: StreamInput, @unchecked Sendable {
     /// Bytes written since the start, over every transfer.
     var received: Int { monitor.locked { written } }
 
+    /// The transfer ended well and its rest is in the ring (a short body, or
+    /// the end of a long one): reads no longer wait on the network.
+    var hasWholeBody: Bool { monitor.locked { finished && failure == nil } }
+
     /// Accepts bytes again after the end or a failure (a resumed transfer).
     func reopen() {
         monitor.locked {

@@ -15,6 +15,8 @@ protocol StreamInput: AnyObject, Sendable {
     var isCancelled: Bool { get }
     /// Bytes of the body received so far: where a Range request resumes.
     var received: Int { get }
+    /// The whole body arrived and is in memory: no read waits on the network.
+    var hasWholeBody: Bool { get }
 }
 
 /// One media body collected whole in memory as it arrives (a prefetched
@@ -192,4 +194,6 @@ final class DownloadReader: StreamInput, @unchecked Sendable {
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     var received: Int { download.count }
+
+    var hasWholeBody: Bool { download.isComplete }
 }

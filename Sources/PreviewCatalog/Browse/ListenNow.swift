@@ -31,6 +31,10 @@ package struct ListenNow {
 
     /// Entries each section shows.
     package static let sectionSize = 5
+    /// Most seconds `catalognow` waits for a section: one still asked for
+    /// then is left out (a slow chart must not hold up the whole screen;
+    /// its answer is cached for the next look).
+    package static let sectionWait = 5.0
 
     /// The album "More like" starts from: the newest album saved to the
     /// Library or the want list, by the time it was added.
@@ -44,8 +48,11 @@ package struct ListenNow {
     /// Builds the sections, all asked for at once, `first` (the country's
     /// top songs) before the rest; a section whose list cannot be had is
     /// left out (Listen Now shows what it can, as the app does).
+    /// - Parameter bounded: applied to each section's wait (`catalognow`
+    ///   gives each at most `sectionWait`).
     package static func build(_ b: CatalogBrowser, first: Later<Section?> = .now(nil), library: [Library.Entry],
-                              wants: [WantList.Entry]) -> Later<[Section]> {
+                              wants: [WantList.Entry],
+                              bounded: (Later<Section?>) -> Later<Section?> = { $0 }) -> Later<[Section]> {
         let sections: [Later<Section?>] = [
             first,
             albums(b, "/editorial/0/selection").map { Section(title: "Top Picks", entries: $0) },
@@ -54,7 +61,7 @@ package struct ListenNow {
             moreLike(b, seed(library: library, wants: wants)),
             wanted(b, Array(wants.prefix(sectionSize))).map { Section(title: "Want to Listen", entries: $0) },
         ]
-        return Later.all(sections).map { $0.compactMap { $0 }.filter { !$0.entries.isEmpty } }
+        return Later.all(sections.map(bounded)).map { $0.compactMap { $0 }.filter { !$0.entries.isEmpty } }
     }
 
     /// The first albums of a page of them (none when it cannot be had).

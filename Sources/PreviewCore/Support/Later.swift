@@ -33,6 +33,23 @@ public struct Later<Value> {
         Later<Next> { done in self.run { next($0).run(done) } }
     }
 
+    /// The value, or `fallback` when it has not arrived `seconds` after
+    /// `run`: whichever comes first is delivered, the other dropped.
+    /// `schedule` runs a closure after a delay on the thread values come on.
+    public func within(_ seconds: Double, or fallback: Value,
+                       schedule: @escaping (Double, @escaping () -> Void) -> Void) -> Later {
+        Later { done in
+            var delivered = false
+            let once = { (value: Value) in
+                guard !delivered else { return }
+                delivered = true
+                done(value)
+            }
+            schedule(seconds) { once(fallback) }
+            self.run(once)
+        }
+    }
+
     /// Every value of `items`, in their order, once the last has arrived;
     /// all of them are started at once.
     public static func all(_ items: [Later<Value>]) -> Later<[Value]> {

@@ -3,7 +3,8 @@ import PreviewCore
 
 extension Commands {
     // `catalognow`: Listen Now's sections, each opened by `section: TITLE`
-    // (the first, "Top songs in COUNTRY", when the daemon has a country)
+    // (the first, "Top songs in COUNTRY", when the daemon has a country);
+    // a section not in within `ListenNow.sectionWait` is left out
     // and holding album records (`album: deezer:album:ID`) or songs
     // (`file: deezer:track:ID`); a want-list entry the catalog cannot
     // describe is `file:` or `album:` with its URI alone.
@@ -12,7 +13,9 @@ extension Commands {
         let top = ownTopSongs(s).map { songs in
             songs.map { ListenNow.Section(title: $0.title, entries: $0.songs.map(ListenNow.Entry.song)) }
         }
-        ListenNow.build(s.catalog, first: top, library: Array(s.library.entries), wants: s.wants.entries).run { sections in
+        let schedule = s.controller.schedule
+        ListenNow.build(s.catalog, first: top, library: Array(s.library.entries), wants: s.wants.entries,
+                        bounded: { $0.within(ListenNow.sectionWait, or: nil, schedule: schedule) }).run { sections in
             for section in sections {
                 call.reply.field("section", section.title)
                 for entry in section.entries { call.reply.listenNowEntry(entry, tags: call.session.tags) }

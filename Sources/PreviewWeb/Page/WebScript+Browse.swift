@@ -53,36 +53,42 @@ extension WebScript {
 
         /** Explore: the charts, by country (with a Last.fm key) and by genre, editorial picks and radios. */
         async function explore() {
-          const [tracks, albums, artists, playlists, genres, picksReply, radios, charts] = await read(
+          const [tracks, albums, artists, playlists, genres, picksReply, radios, charts] = await readEach(
             "catalogchart tracks limit 10", "catalogchart albums limit 20", "catalogchart artists limit 20",
             "catalogchart playlists limit 20", "cataloggenres", "catalogeditorial picks limit 20", "catalogradios top limit 20",
             cmd("lsinfo", "Charts"));
-          const top = records(tracks);
           const byCountry = records(charts).some((r) => r.uri === "Charts/By Country");
-          return [heading("Explore"),
-            h("section", { class: "shelf", "data-section": "Top Tracks" }, h("header", {}, h("h2", {}, "Top Tracks")),
-              songList(top, (i) => change("clear", ...top.map((s) => cmd("add", s.uri)), cmd("play", i)))),
-            carousel("Top Albums", records(albums)), carousel("Top Artists", records(artists)),
-            carousel("Top Playlists", records(playlists)),
+          return [heading("Explore"), topTracks(tracks),
+            shelfOf("Top Albums", albums, (r) => carousel("Top Albums", records(r))),
+            shelfOf("Top Artists", artists, (r) => carousel("Top Artists", records(r))),
+            shelfOf("Top Playlists", playlists, (r) => carousel("Top Playlists", records(r))),
             byCountry ? h("p", {}, h("a", { class: "more", href: "#/countries" }, "Charts by country")) : null,
-            h("section", { class: "shelf", "data-section": "Genres" }, h("header", {}, h("h2", {}, "Genres")),
-              h("div", { class: "chips" }, records(genres).map((g) => h("a", { class: "chip", href: "#/genre/" + encodeURIComponent(g.uri) }, titleOf(g))))),
-            carousel("Editorial Picks", records(picksReply)), carousel("Radios", records(radios))];
+            shelfOf("Genres", genres, (r) => h("section", { class: "shelf", "data-section": "Genres" }, h("header", {}, h("h2", {}, "Genres")),
+              h("div", { class: "chips" }, records(r).map((g) => h("a", { class: "chip", href: "#/genre/" + encodeURIComponent(g.uri) }, titleOf(g)))))),
+            shelfOf("Editorial Picks", picksReply, (r) => carousel("Editorial Picks", records(r))),
+            shelfOf("Radios", radios, (r) => carousel("Radios", records(r)))];
+        }
+
+        /** A chart's Top Tracks shelf: a tap plays the list from that song. */
+        function topTracks(reply) {
+          return shelfOf("Top Tracks", reply, (r) => {
+            const top = records(r);
+            return h("section", { class: "shelf", "data-section": "Top Tracks" }, h("header", {}, h("h2", {}, "Top Tracks")),
+              songList(top, (i) => change("clear", ...top.map((s) => cmd("add", s.uri)), cmd("play", i))));
+          });
         }
 
         /** A genre's charts. */
         async function genre(id) {
           const g = decodeURIComponent(id);
-          const [genres, tracks, albums, artists, lists] = await read("cataloggenres",
+          const [genres, tracks, albums, artists, lists] = await readEach("cataloggenres",
             cmd("catalogchart", "tracks", "genre", g, "limit", "10"), cmd("catalogchart", "albums", "genre", g, "limit", "20"),
             cmd("catalogchart", "artists", "genre", g, "limit", "20"), cmd("catalogchart", "playlists", "genre", g, "limit", "20"));
           const name = records(genres).find((r) => r.uri === g);
-          const top = records(tracks);
-          return [heading(name ? titleOf(name) : "Genre " + g),
-            h("section", { class: "shelf" }, h("header", {}, h("h2", {}, "Top Tracks")),
-              songList(top, (i) => change("clear", ...top.map((s) => cmd("add", s.uri)), cmd("play", i)))),
-            carousel("Top Albums", records(albums)), carousel("Top Artists", records(artists)),
-            carousel("Top Playlists", records(lists))];
+          return [heading(name ? titleOf(name) : "Genre " + g), topTracks(tracks),
+            shelfOf("Top Albums", albums, (r) => carousel("Top Albums", records(r))),
+            shelfOf("Top Artists", artists, (r) => carousel("Top Artists", records(r))),
+            shelfOf("Top Playlists", lists, (r) => carousel("Top Playlists", records(r)))];
         }
 
         async function countries() {

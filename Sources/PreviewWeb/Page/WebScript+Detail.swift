@@ -72,8 +72,9 @@ extension WebScript {
         /** An artist: top tracks, albums, related artists, and a radio of tracks like theirs. */
         async function artist(id) {
           const uri = "deezer:artist:" + id;
-          const [info, top, albums, related] = await read(cmd("cataloginfo", uri), cmd("lsinfo", uri),
+          const [info, top, albums, related] = await readEach(cmd("cataloginfo", uri), cmd("lsinfo", uri),
             cmd("catalogalbums", uri), cmd("catalogrelated", uri));
+          if (info instanceof Error) throw info;
           const a = records(info)[0] || { tags: {} };
           const songs = records(top).filter((r) => r.kind === "file").slice(0, 10);
           const fans = a.tags.Fans ? Number(a.tags.Fans).toLocaleString() + " fans" : "";
@@ -87,9 +88,11 @@ extension WebScript {
               h("button", { class: "primary", onclick: () => playNow(uri) }, "\u25B6 Play top tracks"),
               h("button", { onclick: startRadio }, "Radio"),
               h("button", { onclick: () => enqueue(uri) }, "Add to queue"))),
-            h("section", { class: "shelf" }, h("header", {}, h("h2", {}, "Top Tracks")), songList(songs, (i) => playNow(uri, i))),
-            carousel("Albums", records(albums).map((r) => Object.assign(r, { tags: Object.assign({ Artist: a.tags.Name }, r.tags) }))),
-            carousel("Related Artists", records(related)));
+            shelfOf("Top Tracks", top, () => h("section", { class: "shelf" }, h("header", {}, h("h2", {}, "Top Tracks")),
+              songList(songs, (i) => playNow(uri, i)))),
+            shelfOf("Albums", albums, (r) => carousel("Albums",
+              records(r).map((x) => Object.assign(x, { tags: Object.assign({ Artist: a.tags.Name }, x.tags) })))),
+            shelfOf("Related Artists", related, (r) => carousel("Related Artists", records(r))));
         }
         """#
 }

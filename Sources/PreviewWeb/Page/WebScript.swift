@@ -29,6 +29,15 @@ enum WebScript {
         }
         /** Replies (arrays of [key, value]) to commands that only read. */
         const read = (...lines) => mpd(lines, false);
+        /** The same, each command asked on its own: a refusal (Deezer had no
+         *  such chart, a busy moment) stands in its place as an Error, so one
+         *  list that failed leaves the rest of a page of shelves. Throws only
+         *  when every one failed (the daemon is unreachable). */
+        async function readEach(...lines) {
+          const replies = await Promise.all(lines.map((line) => mpd([line], false).then(([reply]) => reply, (error) => error)));
+          if (replies.every((r) => r instanceof Error)) throw replies[0];
+          return replies;
+        }
         let pending = 0;
         let redrawWanted = false;
         /** Replies to commands that change state; a refusal is shown, then thrown. */
@@ -62,6 +71,7 @@ enum WebScript {
         /** A reply's records: each opened by a key of STARTS, with its section. */
         function records(pairs) {
           const out = [];
+          if (pairs instanceof Error) return out;
           let section = null;
           for (const [key, value] of pairs) {
             if (key === "section") { section = value; continue; }
@@ -123,6 +133,15 @@ enum WebScript {
         }
 
         /** A titled row of cards, with an optional "See All" link. */
+        /** A shelf whose list could not be read (`readEach`): its title and why. */
+        function failedShelf(title, error) {
+          return h("section", { class: "shelf failed", "data-section": title }, h("header", {}, h("h2", {}, title)),
+            h("p", { class: "empty" }, "Could not load " + title + ": " + error.message));
+        }
+
+        /** `render(reply)`, or the failed shelf `title` when the reply is an Error. */
+        const shelfOf = (title, reply, render) => reply instanceof Error ? failedShelf(title, reply) : render(reply);
+
         function carousel(title, items, more) {
           return h("section", { class: "shelf", "data-section": title },
             h("header", {}, h("h2", {}, title), more ? h("a", { class: "more", href: more }, "See All") : null),
