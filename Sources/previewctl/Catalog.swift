@@ -18,6 +18,7 @@ import PreviewPlatform
     guard !entries.isEmpty else { fail("nothing to \(cmd.play ? "play" : "queue"): no results", 1) }
     let uris: [String]
     do { uris = try cmd.urisToQueue(CatalogRecord.split(fields)) } catch { fail(error.message, 64) }
+    if let picked = cmd.pickedRecord(CatalogRecord.split(fields)), let pick = cmd.pick { refuseUnplayable(picked, number: pick) }
     if case .album = cmd.query, cmd.play, let pick = cmd.pick {
         // An album page's `--play N`: the album goes in whole; its Nth track plays.
         queueResults(uris, play: false)
@@ -27,6 +28,13 @@ import PreviewPlatform
         queueResults(uris, play: cmd.play, shuffle: cmd.shuffle)
     }
     if cmd.play { showStatus() }
+}
+
+/// Exits 1 when `record` (entry `number`) is a song the catalog says cannot
+/// be played here: queued, it would only be skipped.
+@MainActor func refuseUnplayable(_ record: CatalogRecord, number: Int) {
+    guard let why = record.unplayable else { return }
+    fail(TerminalSafe.text("entry \(number), \(record.label), is not playable: \(why)"), 1)
 }
 
 /// `info ID`: `cataloginfo` of the id as each kind it could be; what is

@@ -108,6 +108,18 @@ def test_your_countrys_top_songs_come_first_in_every_client(daemon_factory):
     assert p.returncode == 0, p.stderr
     c = d.client()
     assert c.fields("currentsong")["file"] == germany[0]
+    # The chart's fifth song cannot be played here (its recorded track
+    # object says so): marked, and refused by number before it is queued.
+    body = catalog.country_chart_tracks(catalog.COUNTRY_CHARTS["DE"], {"limit": ["100"], "index": ["0"]})
+    fifth = body["data"][4]
+    assert fifth["readable"] is False, fifth
+    assert text[5] == f"   5. {fifth['artist']['name']} - {fifth['title']}  {germany[4]}  (not playable)", text
+    length = c.fields("status")["playlistlength"]
+    for args, what in [(("now", "--play", "5"), "entry 5"), (("chart", "--country", "--play", "5"), "entry 5")]:
+        p = d.ctl(*args)
+        assert p.returncode == 1 and p.stderr.startswith(
+            f"previewctl: {what}, {fifth['artist']['name']} - {fifth['title']}, is not playable: "), (args, p.stderr)
+    assert c.fields("status")["playlistlength"] == length, "nothing was queued"
     # MPD clients see the whole chart as Listen Now's first entry, read from the same cached page.
     assert c.cmd('lsinfo "Listen Now"')[:2] == ["playlist: Listen Now/Top Songs in Germany", "directory: Listen Now/Top Picks"]
     before = len(api_requests(d))

@@ -178,6 +178,12 @@ def test_listen_now_opens_with_the_top_songs_of_your_country(daemon_factory, htt
         c = d.client()
         assert wait_for(lambda: c.fields("currentsong").get("file") == germany[1]), c.fields("currentsong")
         assert c.fields("status")["playlistlength"] == "5"
+        # The fifth cannot be played here (its recorded track object says so): dimmed, and a tap says why.
+        assert body["data"][4]["readable"] is False
+        assert [r.get_attribute("class") for r in rows] == ["", "", "", "", "unplayable"]
+        tap(driver, rows[4].find_element("css selector", "button.song"))
+        assert wait_for(lambda: (text_of(driver, "#message") or "").startswith(f"{body['data'][4]['title']} is not playable: "))
+        assert c.fields("status")["playlistlength"] == "5" and c.fields("currentsong")["file"] == germany[1]
         tap(driver, shelf.find_element("css selector", "a.more"))
         drawn(driver, "/country/Germany")
         assert text_of(driver, "#view h1") == "Top tracks: Germany"

@@ -95,6 +95,14 @@ public struct CatalogCommand: Equatable, Sendable {
         return records.map(\.uri)
     }
 
+    /// The record `--play N`/`--add N` names, when it is one entry of the
+    /// listing (not an album page's track: the album goes in whole).
+    public func pickedRecord(_ records: [CatalogRecord]) -> CatalogRecord? {
+        guard let pick, pick >= 1 else { return nil }
+        if case .album = query { return nil }
+        return pick <= records.count ? records[pick - 1] : nil
+    }
+
     /// The requests to send, one reply each.
     public var requests: [String] {
         let q = RequestParser.quote
@@ -128,6 +136,16 @@ public struct CatalogRecord: Equatable, Sendable {
     }
 
     public func value(_ key: String) -> String? { fields.first { $0.0 == key }?.1 }
+
+    /// Why the catalog says the song cannot be played here (its
+    /// `Unplayable` field), or nil.
+    public var unplayable: String? { value("Unplayable") }
+
+    /// `Artist - Title`, or the title alone, for messages and short lists.
+    public var label: String {
+        let c = columns
+        return c.artist.isEmpty ? c.title : "\(c.artist) - \(c.title)"
+    }
 
     /// Splits reply fields into records; each `file`, `album`, `artist`,
     /// `playlist` or `radio` key opens one. Fields before the first record are dropped.

@@ -40,9 +40,8 @@ public struct ListenNowSections: Equatable, Sendable {
             out += (out.isEmpty ? "" : "\n") + section.title + "\n"
             for record in section.records {
                 n += 1
-                let c = record.columns
-                let name = c.artist.isEmpty ? c.title : "\(c.artist) - \(c.title)"
-                out += "\(String(n).leftPadded(to: String(count).count + 2)). \(name)  \(record.uri)\n"
+                let note = record.unplayable == nil ? "" : "  (not playable)"
+                out += "\(String(n).leftPadded(to: String(count).count + 2)). \(record.label)  \(record.uri)\(note)\n"
             }
         }
         return out

@@ -148,10 +148,12 @@ enum WebScript {
             h("div", { class: "carousel" }, items.map(card)));
         }
 
-        /** A list of songs; `onplay(index)` plays the one tapped. */
+        /** A list of songs; `onplay(index)` plays the one tapped. A song the
+         *  catalog says cannot be played here is dimmed and says why instead. */
         function songList(songs, onplay, extra) {
-          return h("ol", { class: "songs" }, songs.map((r, i) => h("li", { "data-uri": r.uri },
-            h("button", { class: "song", "aria-label": "Play " + titleOf(r), onclick: () => onplay(i, r) },
+          return h("ol", { class: "songs" }, songs.map((r, i) => h("li", { "data-uri": r.uri, class: r.tags.Unplayable ? "unplayable" : null },
+            h("button", { class: "song", "aria-label": (r.tags.Unplayable ? "Not playable: " : "Play ") + titleOf(r),
+              onclick: () => r.tags.Unplayable ? say(titleOf(r) + " is not playable: " + r.tags.Unplayable) : onplay(i, r) },
               h("span", { class: "pos" }, String(i + 1)),
               h("span", { class: "text" }, h("span", { class: "name" }, titleOf(r)), h("span", { class: "sub" }, r.tags.Artist || "")),
               h("span", { class: "time" }, r.tags.Time ? duration(r.tags.Time) : "")),

@@ -65,6 +65,7 @@ enum WebStyle {
         .songs, .rows { list-style: none; margin: 0; padding: 0; }
         .songs li { display: flex; align-items: center; border-bottom: 1px solid var(--line); }
         .songs li.current .name { color: var(--accent); font-weight: 600; }
+        .songs li.unplayable .text { opacity: .5; }
         .songs button.song { flex: 1; display: flex; align-items: center; gap: .75rem; background: none; border-radius: 0; text-align: left;
           min-width: 0; padding: .4rem 0; }
         .songs .pos { width: 1.75rem; text-align: right; color: var(--muted); flex: none; }
