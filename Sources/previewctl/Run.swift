@@ -220,7 +220,7 @@ import PreviewPlatform
     guard let entry = now.entry(pick.number) else { fail("now lists \(now.count) entries, not \(pick.number)", 1) }
     refuseUnplayable(entry, number: pick.number)
     queueResults([entry.uri], play: pick.play)
-    if pick.play { showStatus() }
+    if pick.play { showStatus(json: json) }
 }
 
 /// `seek [+|-]S|P%`.

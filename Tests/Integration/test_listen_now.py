@@ -166,3 +166,11 @@ def test_a_slow_section_is_left_out_not_waited_for(daemon_factory, http):
                         timeout=15)
     finally:
         control(http, "reset")
+
+
+def test_json_play_answers_with_the_status_as_json(daemon):
+    assert daemon.ctl("want", "add", "deezer:track:3135556").returncode == 0
+    p = daemon.ctl("now", "--json", "--play", "11")  # 5 picks, 5 releases, then the wanted track
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert (doc["state"], doc["song"]["uri"]) == ("play", "deezer:track:3135556"), doc

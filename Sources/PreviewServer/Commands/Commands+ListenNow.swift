@@ -4,7 +4,7 @@ import PreviewCore
 extension Commands {
     // `catalognow`: Listen Now's sections, each opened by `section: TITLE`
     // (the first, "Top songs in COUNTRY", when the daemon has a country);
-    // a section not in within `ListenNow.sectionWait` is left out
+    // a section still missing after `ListenNow.sectionWait` is left out
     // and holding album records (`album: deezer:album:ID`) or songs
     // (`file: deezer:track:ID`); a want-list entry the catalog cannot
     // describe is `file:` or `album:` with its URI alone.
