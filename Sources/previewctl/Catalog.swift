@@ -16,9 +16,10 @@ import PreviewPlatform
     keepListing(entries.map(\.uri))
     guard cmd.add || cmd.play else { return }
     guard !entries.isEmpty else { fail("nothing to \(cmd.play ? "play" : "queue"): no results", 1) }
+    let records = CatalogRecord.split(fields)
     let uris: [String]
-    do { uris = try cmd.urisToQueue(CatalogRecord.split(fields)) } catch { fail(error.message, 64) }
-    if let picked = cmd.pickedRecord(CatalogRecord.split(fields)), let pick = cmd.pick { refuseUnplayable(picked, number: pick) }
+    do { uris = try cmd.urisToQueue(records) } catch { fail(error.message, 64) }
+    if let picked = cmd.pickedRecord(records), let pick = cmd.pick { refuseUnplayable(picked, number: pick) }
     if case .album = cmd.query, cmd.play, let pick = cmd.pick {
         // An album page's `--play N`: the album goes in whole; its Nth track plays.
         queueResults(uris, play: false)

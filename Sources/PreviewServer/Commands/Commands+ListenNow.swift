@@ -35,11 +35,11 @@ extension Commands {
     static func ownTopSongs(_ s: Services) -> Later<(title: String, songs: [Song])?> {
         guard let country = s.defaultCountry else { return .now(nil) }
         let title = "Top songs in " + country.displayName
-        if let id = deezerChart(of: country.code, s) {
+        if deezerChart(of: country.code, s) != nil {
+            // The tree entry's own songs, so both read one cached page.
             return Later { done in
-                s.catalog.request("/playlist/\(id)/tracks?index=0&limit=100", as: DeezerPage<DeezerTrack>.self,
-                                  item: country.displayName) { result in
-                    let songs = ((try? result.get())?.data ?? []).prefix(ListenNow.sectionSize).map { $0.song() }
+                treeSongs(.countryChart(country.displayName), s) { result in
+                    let songs = Array(((try? result.get()) ?? []).prefix(ListenNow.sectionSize))
                     done(songs.isEmpty ? nil : (title, songs))
                 }
             }

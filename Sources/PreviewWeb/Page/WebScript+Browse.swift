@@ -19,11 +19,15 @@ extension WebScript {
             order.filter((t) => sections.has(t)).map((t) => carousel(t === "New releases" ? "New Releases" : t, sections.get(t), more[t]))];
         }
 
-        /** A country's first songs as a list; "See All" opens its chart. */
+        /** A country's first songs; "See All" opens its chart. */
         function topSongs(title, songs) {
-          const place = title.slice("Top songs in ".length);
+          return songShelf(title, songs, "#/country/" + encodeURIComponent(title.slice("Top songs in ".length)));
+        }
+
+        /** A shelf of songs: a tap queues them all and plays from that one. */
+        function songShelf(title, songs, more) {
           return h("section", { class: "shelf", "data-section": title },
-            h("header", {}, h("h2", {}, title), h("a", { class: "more", href: "#/country/" + encodeURIComponent(place) }, "See All")),
+            h("header", {}, h("h2", {}, title), more ? h("a", { class: "more", href: more }, "See All") : null),
             songList(songs, (i) => change("clear", ...songs.map((s) => cmd("add", s.uri)), cmd("play", i))));
         }
 
@@ -69,14 +73,8 @@ extension WebScript {
             shelfOf("Radios", radios, (r) => carousel("Radios", records(r)))];
         }
 
-        /** A chart's Top Tracks shelf: a tap plays the list from that song. */
-        function topTracks(reply) {
-          return shelfOf("Top Tracks", reply, (r) => {
-            const top = records(r);
-            return h("section", { class: "shelf", "data-section": "Top Tracks" }, h("header", {}, h("h2", {}, "Top Tracks")),
-              songList(top, (i) => change("clear", ...top.map((s) => cmd("add", s.uri)), cmd("play", i))));
-          });
-        }
+        /** A chart's Top Tracks shelf. */
+        const topTracks = (reply) => shelfOf("Top Tracks", reply, (r) => songShelf("Top Tracks", records(r)));
 
         /** A genre's charts. */
         async function genre(id) {
