@@ -59,7 +59,7 @@ package final class LoudnessBook {
     func plan(for song: Song, random: Bool) -> GainPlan? {
         let uri = song.uri
         guard mode != .off, measured[uri] == nil, !held.contains(uri),
-              uri.hasPrefix("deezer:track:") || uri.hasPrefix("http://") || uri.hasPrefix("https://") else { return nil }
+              uri.hasPrefix("deezer:track:") || song.isDirectURL else { return nil }
         var peers: [Loudness] = []
         if let id = song.albumTags?.id { peers = (albums[id] ?? []).filter { $0 != uri }.compactMap { measured[$0] } }
         return GainPlan(key: uri, mode: mode, random: random, preamp: preamp, deezerGain: deezerGains[uri],

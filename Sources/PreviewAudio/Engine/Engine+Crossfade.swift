@@ -4,9 +4,10 @@ import PreviewCore
 // seconds, the next stream's pass takes over as the one playing, and the
 // outgoing pass becomes its tail, decoded alongside and mixed into its
 // first N seconds with equal-power curves (`Crossfade`). Only songs whole
-// in memory fade (a complete download; for the outgoing song also its PCM
-// held to its end to measure it, or a streamed body whose rest has arrived
-// in the ring), so neither pass can wait on the network mid-fade.
+// in memory fade (a complete download; for the outgoing song also a
+// streamed body whose rest has arrived in the ring, as it has once the song
+// was held whole to be measured), so neither pass can wait on the network
+// mid-fade.
 extension Engine {
     /// The outgoing song of a crossfade: its pass, its input, and PCM it
     /// decoded but has not mixed yet (a range of its pass's buffer).
@@ -38,8 +39,8 @@ extension Engine {
 
     /// Prepares the fade when this chunk (`playable` of the pass's PCM)
     /// reaches the pass's last `crossfade` seconds, a next stream is
-    /// queued, both songs are whole in memory (the outgoing one's body or
-    /// its held PCM, the incoming one's body) and the next decodes to `format`.
+    /// queued, both songs' bodies are whole in memory (`hasWholeBody`, and
+    /// the next one's download) and the next decodes to `format`.
     /// Looks once per pass; nil: no fade now.
     func beginFade(_ pass: inout DecodePass, feed: Feed, playable: Range<Int>, format: AudioFormat) -> Handover? {
         // A song held whole has its exact length; the decoder's is for bodies it was fed whole.
@@ -51,7 +52,7 @@ extension Engine {
         // Only a song's last `Crossfade.maxSeconds` can hold a fade: no lock per chunk before.
         guard chunkEnd + Crossfade.maxSeconds * format.sampleRate > end else { return nil }
         let plan: (NextStream, Int, Download)? = monitor.locked {
-            guard let next = queuedNext, crossfadeSeconds > 0, heldWhole || feed.input.hasWholeBody,
+            guard let next = queuedNext, crossfadeSeconds > 0, feed.input.hasWholeBody,
                   let d = downloads[next.key], d.isComplete else { return nil }
             return (next, Int(crossfadeSeconds * Double(format.sampleRate)), d)
         }

@@ -122,15 +122,17 @@ extension Song {
     /// or a bare path, which the queue would take and then fail on with a
     /// misleading error.
     public static func isQueueable(_ uri: String) -> Bool {
-        let head = uri.prefix(8).lowercased()
-        return head.hasPrefix("http://") || head.hasPrefix("https://") || head.hasPrefix("deezer:")
+        isDirectURL(uri) || uri.prefix(7).lowercased() == "deezer:"
     }
 
-    /// Whether the song is a direct stream URL (`http(s)://`), not a catalog item.
-    public var isDirectURL: Bool {
+    /// Whether `uri` is a direct stream URL (`http(s)://`, any case).
+    public static func isDirectURL(_ uri: String) -> Bool {
         let head = uri.prefix(8).lowercased()
         return head.hasPrefix("http://") || head.hasPrefix("https://")
     }
+
+    /// Whether the song is a direct stream URL (`http(s)://`), not a catalog item.
+    public var isDirectURL: Bool { Song.isDirectURL(uri) }
 
     /// The song's artist and title, as the output names its stream, and
     /// whether its body may never end (a direct URL).
