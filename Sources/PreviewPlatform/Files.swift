@@ -5,12 +5,17 @@ import Glibc
 /// target, fsync of the directory.
 public enum AtomicFile {
     /// Replaces `path` with `bytes`, through `PATH.tmp-PID` (mode 0600).
+    /// The temporary file is made anew (`O_EXCL | O_NOFOLLOW`): a link or a
+    /// file someone else put at its name is never written through, and
+    /// rename(2) replaces a link at `path` itself, not what it points to.
     /// - Throws: `SystemError` whose `function` is the step that failed
     ///   (`open`, `write`, `fsync`, `rename`) and whose `path` is the
-    ///   temporary file; the temporary file is removed.
+    ///   temporary file; the temporary file is removed. `open` fails with
+    ///   EEXIST when something at the temporary name cannot be removed (in
+    ///   a sticky directory, another user's).
     public static func write(_ bytes: [UInt8], to path: String) throws(SystemError) {
         let temp = path + temporarySuffix + "\(getpid())"
-        let fd = try Syscall.call("open", path: temp) { open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
+        let fd = try createExclusive(temp)
         let file = OwnedDescriptor(FileDescriptor(rawValue: fd))
         do throws(SystemError) {
             do { try file.descriptor.writeAll(bytes) } catch { throw SystemError("write", errno: error.errno, path: temp) }
@@ -26,6 +31,19 @@ public enum AtomicFile {
             throw error
         }
         syncDirectory(of: path)
+    }
+
+    /// open(2) with `O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC`, mode 0600.
+    /// A name already taken (a save of a process with this PID, cut short)
+    /// is unlinked and tried once more: unlink(2) removes a link, never
+    /// what it points to.
+    /// - Throws: `SystemError("open", path:)`.
+    static func createExclusive(_ path: String) throws(SystemError) -> Int32 {
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        do { return try Syscall.call("open", path: path) { open(path, flags, 0o600) } } catch {
+            guard error.isAlreadyExisting, unlink(path) == 0 else { throw error }
+            return try Syscall.call("open", path: path) { open(path, flags, 0o600) }
+        }
     }
 
     /// What a temporary file adds to its target's name, before the PID.

@@ -109,8 +109,14 @@ public enum UnixSocket {
     /// connect(2)).
     /// - Throws: `SystemError("socket")`, or `SystemError("connect", path:)`
     ///   (ENOENT: no socket file; ECONNREFUSED: nobody listening).
-    public static func connect(to address: UnixSocketAddress, type: SocketType = .stream) throws(SystemError) -> OwnedDescriptor {
+    /// - Parameter timeout: seconds connect(2) may wait for a listener whose
+    ///   backlog is full (a stopped daemon), through SO_SNDTIMEO, which
+    ///   Linux applies to a Unix socket's connect; past it, EAGAIN. nil:
+    ///   for ever. It stays set for the socket's sends.
+    public static func connect(to address: UnixSocketAddress, type: SocketType = .stream,
+                               timeout: Double? = nil) throws(SystemError) -> OwnedDescriptor {
         let s = try make(type)
+        if let timeout { try s.descriptor.setSendTimeout(seconds: timeout) }
         try Syscall.once("connect", path: address.path) { address.withSockaddr { Glibc.connect(s.descriptor.rawValue, $0, $1) } }
         return s
     }
@@ -184,9 +190,28 @@ extension FileDescriptor {
     /// then fails with EAGAIN; 0 waits for ever.
     /// - Throws: `SystemError("setsockopt")`.
     public func setReceiveTimeout(seconds: Int) throws(SystemError) {
-        var limit = timeval(tv_sec: seconds, tv_usec: 0)
+        try setTimeout(SO_RCVTIMEO, seconds: Double(seconds))
+    }
+
+    /// setsockopt(2) SO_RCVTIMEO with a fraction of a second (0.5 waits
+    /// half a second; 0 for ever).
+    /// - Throws: `SystemError("setsockopt")`.
+    public func setReceiveTimeout(seconds: Double) throws(SystemError) {
+        try setTimeout(SO_RCVTIMEO, seconds: seconds)
+    }
+
+    /// setsockopt(2) SO_SNDTIMEO: a send, or a Unix socket's connect(2),
+    /// waits at most `seconds`, then fails with EAGAIN; 0 waits for ever.
+    /// - Throws: `SystemError("setsockopt")`.
+    public func setSendTimeout(seconds: Double) throws(SystemError) {
+        try setTimeout(SO_SNDTIMEO, seconds: seconds)
+    }
+
+    private func setTimeout(_ option: Int32, seconds: Double) throws(SystemError) {
+        let whole = seconds.rounded(.down)
+        var limit = timeval(tv_sec: Int(whole), tv_usec: Int((seconds - whole) * 1_000_000))
         try Syscall.call("setsockopt") {
-            setsockopt(rawValue, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(rawValue, SOL_SOCKET, option, &limit, socklen_t(MemoryLayout<timeval>.size))
         }
     }
 }

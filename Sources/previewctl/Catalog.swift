@@ -96,18 +96,23 @@ import PreviewPlatform
 /// user's alone (`$XDG_RUNTIME_DIR/previewd`, a test's directory), else in
 /// the runtime directory (or `/tmp/previewd-UID`): never in a directory
 /// others may write, nor in the working directory.
-@MainActor func listingPath() -> String {
-    if let dir = SocketPath.directory(of: path), let mode = FileSystem.permissions(dir), mode & 0o022 == 0 {
+@MainActor func listingPath() -> String? {
+    let uid = ThisProcess.userID
+    // Only a directory that is the user's alone (lstat: not a link, owned,
+    // 0700): in a shared one another user could plant a listing, or a link
+    // through which the write clobbers one of the user's files.
+    if let dir = SocketPath.directory(of: path), (try? PrivateDirectory.check(dir, owner: uid, create: false)) == true {
         return LastListing.path(in: dir)
     }
-    return LastListing.path(in: SocketPath.runtimeDirectory(environment: Environment.value)
-                            ?? SocketPath.privateDirectory(uid: ThisProcess.userID))
+    let fallback = SocketPath.runtimeDirectory(environment: Environment.value) ?? SocketPath.privateDirectory(uid: uid)
+    guard (try? PrivateDirectory.check(fallback, owner: uid, create: true)) == true else { return nil }
+    return LastListing.path(in: fallback)
 }
 
 /// The listing `keepListing` kept last.
 /// - Throws: `LastListing.missing` when there is none (or it is unreadable).
 @MainActor func lastListing() throws(ControlCommand.UsageError) -> LastListing {
-    guard let bytes = try? AtomicFile.read(listingPath()), let listing = LastListing(bytes: bytes) else {
+    guard let file = listingPath(), let bytes = try? AtomicFile.read(file), let listing = LastListing(bytes: bytes) else {
         throw LastListing.missing
     }
     return listing
@@ -117,5 +122,6 @@ import PreviewPlatform
 /// written (no such directory) nothing is said: `open N` says there is no
 /// listing.
 @MainActor func keepListing(_ uris: [String]) {
-    try? AtomicFile.write(LastListing(uris: uris).bytes, to: listingPath())
+    guard let file = listingPath() else { return }
+    try? AtomicFile.write(LastListing(uris: uris).bytes, to: file)
 }

@@ -44,8 +44,12 @@ final class Connection {
     }
 
     /// Connects and reads the greeting (and a refusal sent with it).
-    /// - Throws: `Failure`: 64 for a path too long, else 69.
-    init(path: String) throws(Failure) {
+    /// - Parameter timeout: seconds to wait for the connection, the
+    ///   greeting and each reply line (`--timeout`).
+    /// - Throws: `Failure`: 64 for a path too long, 75 when previewd did
+    ///   not accept or greet within `timeout` (stopped), else 69.
+    init(path: String, timeout: Double = Connection.defaultTimeout) throws(Failure) {
+        self.timeout = timeout
         let address: UnixSocketAddress
         do { address = try UnixSocketAddress(path: path) } catch { throw Failure(message: "socket path too long: \(path)", code: 64) }
         let uid = ThisProcess.userID
@@ -55,8 +59,12 @@ final class Connection {
             }
         }
         do {
-            fd = try UnixSocket.connect(to: address, type: .stream).release()
+            fd = try UnixSocket.connect(to: address, type: .stream, timeout: timeout).release()
         } catch {
+            if error.wouldBlock {
+                throw Failure(message: "previewd at \(path) did not take the connection within \(Connection.seconds(timeout)) "
+                              + "(is it stopped? --timeout S waits longer)", code: Connection.timedOut)
+            }
             throw Failure(message: "cannot reach previewd at \(path): \(error.reason) (is it running?)", code: 69)
         }
         reader = LineReader(fd: fd)
@@ -67,8 +75,17 @@ final class Connection {
             fd.close()
             throw Failure(message: "\(path) is served by \(who), not by you (uid \(uid)); refusing it", code: 69)
         }
-        setReplyTimeout(Connection.replyTimeout)
-        guard let greeting = readLine(), greeting.hasPrefix("OK MPD ") else {
+        setReplyTimeout(timeout)
+        let greeting: String?
+        do { greeting = try reader.next() } catch {
+            fd.close()
+            if error.wouldBlock {
+                throw Failure(message: "previewd at \(path) did not greet within \(Connection.seconds(timeout)) "
+                              + "(is it stopped? --timeout S waits longer)", code: Connection.timedOut)
+            }
+            throw Failure(message: "\(path) does not speak the MPD protocol", code: 69)
+        }
+        guard let greeting, greeting.hasPrefix("OK MPD ") else {
             fd.close()
             throw Failure(message: "\(path) does not speak the MPD protocol", code: 69)
         }
@@ -83,28 +100,44 @@ final class Connection {
 
     /// A connection for the life of the process (the kernel closes it), or
     /// exit with the failure's message and code.
-    static func open(path: String) -> Connection {
-        do { return try Connection(path: path) } catch { fail(error.message, error.code) }
+    static func open(path: String, timeout: Double) -> Connection {
+        do { return try Connection(path: path, timeout: timeout) } catch { fail(error.message, error.code) }
     }
 
     /// Ends the connection (`watch`, before it reconnects).
     func close() { fd.close() }
 
-    /// Seconds to wait for a reply: `$MPD_TIMEOUT` as mpc reads it, else 30.
-    static let replyTimeout: Int = {
-        guard let env = Environment.value("MPD_TIMEOUT"), let n = Int(env), n > 0 else { return 30 }
+    /// Seconds to wait for previewd (`--timeout`).
+    let timeout: Double
+
+    /// Seconds to wait without `--timeout`: `$MPD_TIMEOUT` as mpc reads
+    /// it, else 5 (a hotkey should not hang on a stopped daemon).
+    static let defaultTimeout: Double = {
+        guard let env = Environment.value("MPD_TIMEOUT"), let n = Double(env), n > 0, n.isFinite else { return 5 }
         return min(n, 86_400)
     }()
 
+    /// The exit code when previewd did not answer in time (EX_TEMPFAIL:
+    /// trying again may work, where 69 says it is not there at all).
+    static let timedOut: Int32 = 75
+
+    /// `5 s`, `0.5 s`.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+
     /// SO_RCVTIMEO: a read waits at most `seconds` (0: for ever, as `watch` does).
-    private func setReplyTimeout(_ seconds: Int) {
+    private func setReplyTimeout(_ seconds: Double) {
         try? fd.setReceiveTimeout(seconds: seconds)
     }
 
     private func readLine() -> String? {
         do { return try reader.next() } catch {
             // SO_RCVTIMEO ran out.
-            if error.wouldBlock { fail("previewd did not answer within \(Connection.replyTimeout) s", 69) }
+            if error.wouldBlock {
+                fail("previewd did not answer within \(Connection.seconds(timeout)) (is it stopped? --timeout S waits longer)",
+                     Connection.timedOut)
+            }
             return nil
         }
     }

@@ -12,11 +12,11 @@ let notRunning = "previewd not running"
 /// the daemon is away, one `previewd not running` line (a JSON `state` of
 /// `not running`), then it tries again every second. Exits only on a
 /// usage error (64) or a refusal (1).
-func watch(path: String, format: String, json: Bool, interval: Double?) -> Never {
+func watch(path: String, timeout: Double, format: String, json: Bool, interval: Double?) -> Never {
     var last = ""
     while true {
         let connection: Connection
-        do { connection = try Connection(path: path) } catch {
+        do { connection = try Connection(path: path, timeout: timeout) } catch {
             if error.code == 64 { fail(error.message, 64) }
             let line = json ? StatusFormat.json(["state": "not running"]) : notRunning
             if line != last {

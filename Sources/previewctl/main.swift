@@ -9,6 +9,12 @@ let previewctlVersion = "0.1.0"
 
 var args = Array(CommandLine.arguments.dropFirst())
 var socketOption: String?
+var timeoutOption: Double?
+/// `--timeout`'s value: seconds, above 0 and at most a day.
+func timeoutSeconds(_ text: String) -> Double {
+    guard let n = Double(text), n > 0, n <= 86_400 else { fail("--timeout takes seconds, above 0 and at most 86400: \(text)", 64) }
+    return n
+}
 while let first = args.first, first.hasPrefix("-") {
     args.removeFirst()
     switch first {
@@ -17,11 +23,16 @@ while let first = args.first, first.hasPrefix("-") {
         socketOption = args.removeFirst()
     case _ where first.hasPrefix("--socket="):
         socketOption = String(first.dropFirst("--socket=".count))
+    case "--timeout":
+        guard !args.isEmpty else { fail("--timeout needs seconds", 64) }
+        timeoutOption = timeoutSeconds(args.removeFirst())
+    case _ where first.hasPrefix("--timeout="):
+        timeoutOption = timeoutSeconds(String(first.dropFirst("--timeout=".count)))
     case "--help", "-h":
         out(ControlCommand.usage)
         exit(0)
     default:
-        let hint = CommandHelp.closest(to: first, among: ["--socket", "--help"]).map { "; did you mean \"\($0)\"?" } ?? "."
+        let hint = CommandHelp.closest(to: first, among: ["--socket", "--timeout", "--help"]).map { "; did you mean \"\($0)\"?" } ?? "."
         fail("unknown option \"\(first)\"\(hint) See previewctl --help", 64)
     }
 }
@@ -62,10 +73,11 @@ case .completions(let shell):
 default: break
 }
 let path = SocketPath.resolve(explicit: socketOption, environment: Environment.value, uid: ThisProcess.userID)
+let timeout = timeoutOption ?? Connection.defaultTimeout
 if case .watch(let format, let json, let interval) = command {
-    watch(path: path, format: format, json: json, interval: interval)
+    watch(path: path, timeout: timeout, format: format, json: json, interval: interval)
 }
-let connection = Connection.open(path: path)
+let connection = Connection.open(path: path, timeout: timeout)
 let q = RequestParser.quote
 
 run(command)

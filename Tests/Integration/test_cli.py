@@ -204,7 +204,7 @@ def test_status_shows_the_playback_error(daemon, http):
 def test_help(daemon):
     p = daemon.ctl("--help")
     assert p.returncode == 0
-    assert p.stdout.startswith("usage: previewctl [--socket PATH] COMMAND [ARGS]\n")
+    assert p.stdout.startswith("usage: previewctl [--socket PATH] [--timeout S] COMMAND [ARGS]\n")
 
 
 # ---------------------------------------------------------------- refusals (exit 1)
@@ -271,7 +271,7 @@ def test_usage_error_is_one_line_exit_64(daemon, args, message):
 def test_command_help(args):
     p = subprocess.run([PREVIEWCTL, *args], capture_output=True, text=True, timeout=30)
     assert (p.returncode, p.stderr) == (0, "")
-    assert p.stdout == ("usage: previewctl [--socket PATH] COMMAND [ARGS]\n"
+    assert p.stdout == ("usage: previewctl [--socket PATH] [--timeout S] COMMAND [ARGS]\n"
                         "  seek [+|-]S|P%    jump to S seconds (or P percent), or S seconds on or back\n")
 
 

@@ -54,6 +54,19 @@ import Testing
         #expect(TerminalSafe.text("caf\u{E9} \u{A0}\u{BF} Beyonc\u{E9}") == "caf\u{E9} \u{A0}\u{BF} Beyonc\u{E9}")
     }
 
+    /// Issue 42: U+202E in a title showed "evil\u{202E}3pm.exe" as "evilexe.mp3".
+    @Test(arguments: [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069, 0x200E, 0x200F, 0x061C,
+                      0x200B, 0x2060, 0x2064, 0xFEFF, 0x180E])
+    func bidiControlsAndInvisibleCharactersAreDropped(_ value: Int) {
+        let u = String(Unicode.Scalar(UInt32(value))!)
+        #expect(TerminalSafe.text("evil" + u + "3pm.exe") == "evil3pm.exe")
+    }
+
+    @Test func joinersAndOtherTextStay() {
+        let text = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} \u{645}\u{6CC}\u{200C}\u{62E}\u{648}\u{627}\u{647}\u{645} \u{2014} \u{2019}\u{2026} \u{E1}"
+        #expect(TerminalSafe.text(text) == text)
+    }
+
     @Test func jsonEscapesEveryControlCharacter() {
         #expect(CatalogFormat.jsonString("a\u{1B}[2J\u{07}\u{7F}\u{9B}\u{85}b\u{A0}")
             == "\"a\\u001b[2J\\u0007\\u007f\\u009b\\u0085b\u{A0}\"")

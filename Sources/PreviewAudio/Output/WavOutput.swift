@@ -46,7 +46,7 @@ final class WavOutput: AudioOutput, @unchecked Sendable {
         if fd >= 0 { finishFile() }
         fileIndex += 1
         let path = WavOutput.path(base: basePath, index: fileIndex)
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .output("cannot create \(path): \(String(cString: strerror(errno)))") }
         format = newFormat
         dataBytes = 0

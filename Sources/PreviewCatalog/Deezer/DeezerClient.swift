@@ -253,13 +253,15 @@ package final class DeezerClient {
         if let error = result.transportError, result.status == 0 || result.body.isEmpty {
             return .failure(.transport(error))
         }
-        if let envelope = try? decoder.decode(DeezerErrorEnvelope.self, from: Data(result.body)) {
+        // Catalog text's one rule (line breaks, length) before anything reads it.
+        let body = CatalogText.normalizeJSON(result.body)
+        if let envelope = try? decoder.decode(DeezerErrorEnvelope.self, from: Data(body)) {
             return .failure(.api(code: envelope.error.code, type: envelope.error.type,
                                  message: envelope.error.message ?? "unknown error"))
         }
         guard result.status == 200 else { return .failure(.transport("HTTP status \(result.status)")) }
         if let error = result.transportError { return .failure(.transport(error)) }
-        return .success(result.body)
+        return .success(body)
     }
 
     /// Drops the cached answer for `path`, counting its bytes out.

@@ -80,7 +80,7 @@ package final class LastfmClient {
     /// status: Last.fm sends those with 200 as well as 4xx.
     private static func chart(_ kind: Kind, in result: HTTPResult, decoder: JSONDecoder) -> Result<Chart, LastfmError> {
         if let e = result.transportError, result.body.isEmpty { return .failure(.transport(e)) }
-        let data = Data(result.body)
+        let data = Data(CatalogText.normalizeJSON(result.body))
         if let error = try? decoder.decode(ErrorBody.self, from: data) {
             return .failure(.api(code: error.error, message: error.message))
         }

@@ -98,11 +98,12 @@ extension ControlCommand {
     public static let usage: String = {
         var out = usageHeader + "\n"
         for command in commands { out += command.usageLines.joined(separator: "\n") + "\n" }
-        return out + "exit codes: 0 done, 1 refused by the daemon, 64 usage error, 69 daemon not reachable\n\n"
+        return out + "exit codes: 0 done, 1 refused by the daemon, 64 usage error, 69 daemon not reachable, "
+            + "75 no answer within --timeout seconds (default 5)\n\n"
     }()
 
     /// The first line of every usage text.
-    public static let usageHeader = "usage: previewctl [--socket PATH] COMMAND [ARGS]"
+    public static let usageHeader = "usage: previewctl [--socket PATH] [--timeout S] COMMAND [ARGS]"
 
     /// The COMMANDS section of previewctl(1), by group.
     public static var manCommands: String {

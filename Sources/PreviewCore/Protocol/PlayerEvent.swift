@@ -106,9 +106,7 @@ public struct PlayerEvent: Equatable, Sendable {
     }
 
     /// Values never break the line framing.
-    private static func oneLine(_ value: String) -> String {
-        value.contains("\n") ? value.replacingAll("\n", with: " ") : value
-    }
+    private static func oneLine(_ value: String) -> String { CatalogText.oneLine(value) }
 
     /// The subsystems that produce records (client messages and stored
     /// playlists do not: a status bar shows neither).

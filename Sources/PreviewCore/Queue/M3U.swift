@@ -84,9 +84,7 @@ public enum M3U {
         return songs
     }
 
-    private static func clean(_ s: String) -> String {
-        String(s.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
-    }
+    private static func clean(_ s: String) -> String { CatalogText.oneLine(s) }
 
     /// Whether `name` may name a stored playlist (`nameProblem`).
     /// - Throws: `.argument` with mpd's "Bad playlist name", or the reason
