@@ -222,10 +222,16 @@ extension PlayerController {
             throw ProtocolError(.argument, "tag values may not hold control characters")
         }
         // A value for an empty title, artist or album takes that one place;
-        // any other is added, and those are bounded.
-        if let value, key.map({ queued.song[keyPath: $0] != nil }) ?? true,
-           queued.song.addedTagBytes + Song.cost(of: TagValue(name: tag.mpdName, value: value)) > Song.maxAddedTagBytes {
-            throw ProtocolError(.argument, "tags added to one song hold at most \(Song.maxAddedTagBytes) bytes in all")
+        // any other is added, and those are bounded, a song's and all together.
+        if let value, key.map({ queued.song[keyPath: $0] != nil }) ?? true {
+            let cost = Song.cost(of: TagValue(name: tag.mpdName, value: value))
+            guard queued.song.addedTagBytes + cost <= Song.maxAddedTagBytes else {
+                throw ProtocolError(.argument, "tags added to one song hold at most \(Song.maxAddedTagBytes) bytes in all")
+            }
+            guard queue.addedTagBytes + cost <= Queue.maxAddedTagBytes else {
+                throw ProtocolError(.argument, "tags added to the queue's songs hold at most \(Queue.maxAddedTagBytes) bytes "
+                                    + "in all; clear some (cleartagid) or remove songs")
+            }
         }
         let before = queue.version
         let name = tag.mpdName

@@ -59,7 +59,8 @@ def test_over_size_command_list_runs_nothing(daemon_factory):
         got += chunk
     lines = got.decode().splitlines()
     assert lines[0] == "OK MPD 0.23.5"
-    assert lines[1:] == ["ACK [2@116] {} command list too long (at most 1024 bytes); closing the connection"]
+    # Each line counts with its newline, as mpd counts: 103 lines fit in 1 KiB.
+    assert lines[1:] == ["ACK [2@103] {} command list too long (at most 1024 bytes); closing the connection"]
     st = c.fields("status")
     assert st["playlistlength"] == "1"
     assert st["volume"] == "100"

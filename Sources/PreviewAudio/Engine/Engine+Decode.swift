@@ -54,6 +54,8 @@ extension Engine {
         var format: AudioFormat?
         /// Position in PCM frames from the song's start, including skipped ones.
         var frames = 0
+        /// The stream fails once `frames` reach this many seconds (`StreamInfo.maxSeconds`).
+        let maxSeconds: Double?
         /// The start and end points in frames: frames before `skipUntil`
         /// are decoded but not played, none from `stopAt` on.
         var skipUntil = 0
@@ -97,6 +99,7 @@ extension Engine {
         init(_ request: Request) throws(StreamFailure) {
             id = request.id
             gain = request.info.gain
+            maxSeconds = request.info.maxSeconds
             start = request.start
             end = request.end
             decoder = try Mpg123Decoder()
@@ -236,6 +239,9 @@ extension Engine {
         }
         publishPosition(of: pass, in: format)
         if let stopAt = pass.stopAt, pass.frames >= stopAt { return .finished(pass.frames) }
+        if let limit = pass.maxSeconds, Double(pass.frames) >= limit * Double(format.sampleRate) {
+            return .failed(.tooLong(seconds: Int(limit)), pass.frames)
+        }
         return nil
     }
 

@@ -88,24 +88,51 @@ package final class CatalogBrowser {
         }
     }
 
-    /// Every item of a paged list, following `next` links (at most `maxPages`).
+    /// The most entries one paged list (an album's, a playlist's tracks)
+    /// may bring: Deezer's playlists hold at most 10,000 tracks, and a
+    /// catalog that lied with endless pages once queued 1,000,000 songs
+    /// from one `add`.
+    package static let maxListEntries = 10_000
+    /// The most catalog text (bytes of UTF-8, `DeezerTrack.textBytes`) one
+    /// paged list of tracks may bring, whatever its entries' count.
+    package static let maxListTextBytes = 16 << 20
+
+    /// Every item of a paged list, following `next` links (at most
+    /// `maxPages`), refused past `maxListEntries` entries or, with `weigh`
+    /// (an entry's bytes), past `maxListTextBytes`.
+    /// - Parameter completion: the entries, or the ACK: the catalog's, or
+    ///   `.playlistMax` "ITEM: over 10000 entries ...".
     package func pages<T: Decodable & Sendable>(_ first: String, as type: T.Type, item: String, maxPages: Int = 20,
-                                          fresh: Bool = false, completion: @escaping (Result<[T], ProtocolError>) -> Void) {
+                                          fresh: Bool = false, weigh: (@Sendable (T) -> Int)? = nil,
+                                          completion: @escaping (Result<[T], ProtocolError>) -> Void) {
         let client = self.client
         /// The page at `path` and, while more are listed, those after it.
-        func pages(from path: String, read: Int, collected: [T]) -> Later<Result<[T], ProtocolError>> {
+        func pages(from path: String, read: Int, collected: [T], bytes: Int) -> Later<Result<[T], ProtocolError>> {
             Later { done in client.request(path, as: DeezerPage<T>.self, fresh: fresh) { done($0) } }.then { result in
                 switch result {
                 case .failure(let e): return .now(.failure(e.protocolError(item: item)))
                 case .success(let page):
                     let all = collected + page.data
+                    let weight = bytes + (weigh.map { w in page.data.reduce(0) { $0 + w($1) } } ?? 0)
+                    if let refusal = Self.overBounds(item: item, entries: all.count, bytes: weight) { return .now(.failure(refusal)) }
                     guard !page.data.isEmpty, read + 1 < maxPages, all.count < (page.total ?? Int.max),
                           let next = page.next.flatMap(client.path(ofNextLink:)) else { return .now(.success(all)) }
-                    return pages(from: next, read: read + 1, collected: all)
+                    return pages(from: next, read: read + 1, collected: all, bytes: weight)
                 }
             }
         }
-        pages(from: first, read: 0, collected: []).run(completion)
+        pages(from: first, read: 0, collected: [], bytes: 0).run(completion)
+    }
+
+    /// The refusal of a list past `maxListEntries` or `maxListTextBytes`.
+    private static func overBounds(item: String, entries: Int, bytes: Int) -> ProtocolError? {
+        if entries > maxListEntries {
+            return ProtocolError(.playlistMax, "\(item): over \(maxListEntries) entries; previewd takes at most that many from one item")
+        }
+        if bytes > maxListTextBytes {
+            return ProtocolError(.playlistMax, "\(item): over \(maxListTextBytes) bytes of text; previewd takes at most that much from one item")
+        }
+        return nil
     }
 
     /// The songs a URI stands for: a track, an album's or a playlist's
@@ -152,7 +179,7 @@ package final class CatalogBrowser {
     private func tracks(_ first: String, item: String, albumTitle: String? = nil, albumTags: AlbumTags? = nil,
                         follow: Bool = true, fresh: Bool = false,
                         completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
-        pages(first, as: DeezerTrack.self, item: item, maxPages: follow ? 100 : 1, fresh: fresh) { [weak self] result in
+        pages(first, as: DeezerTrack.self, item: item, maxPages: follow ? 100 : 1, fresh: fresh, weigh: \.textBytes) { [weak self] result in
             guard let self else { return }
             switch result {
             case .failure(let e): completion(.failure(e))

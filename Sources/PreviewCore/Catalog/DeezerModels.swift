@@ -149,6 +149,13 @@ public struct DeezerChart: Decodable, Sendable {
 public let previewLengthSeconds = 30.0
 
 extension DeezerTrack {
+    /// Bytes of UTF-8 in the track's text (title, artist, album, URLs,
+    /// codes): what a list of tracks is bounded by besides its count.
+    public var textBytes: Int {
+        [title, preview, isrc, release_date, artist?.name, album?.title, album?.cover_big, album?.cover_xl, album?.release_date]
+            .reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+    }
+
     /// The queue entry for this track.
     /// - Parameters:
     ///   - albumTitle: the album tag when the track object has none (album

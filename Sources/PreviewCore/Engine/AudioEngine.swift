@@ -47,6 +47,9 @@ public enum StreamFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// Bytes came, but so slowly (this many per second) that the decoder
     /// waited for them longer in all than the stream time-out.
     case tooSlow(bytesPerSecond: Int)
+    /// A catalog preview played past `StreamInfo.maxSeconds` (this many
+    /// seconds): an endless or oversized body, where Deezer's are 30 s.
+    case tooLong(seconds: Int)
 
     /// Whether fetching the rest of the body (maybe from a fresh URL) can
     /// cure it: a broken connection or a refused Range request can heal; a
@@ -54,7 +57,7 @@ public enum StreamFailure: Error, Equatable, Sendable, CustomStringConvertible {
     public var isResumable: Bool {
         switch self {
         case .transport, .httpStatus, .unavailable: return true
-        case .notAudio, .decode, .output, .stalled, .tooLarge, .tooSlow: return false
+        case .notAudio, .decode, .output, .stalled, .tooLarge, .tooSlow, .tooLong: return false
         }
     }
 
@@ -69,6 +72,7 @@ public enum StreamFailure: Error, Equatable, Sendable, CustomStringConvertible {
         case .stalled(let seconds): return "network error: no data for \(seconds) s"
         case .tooLarge(let bytes): return "network error: body larger than \(bytes >> 20) MiB"
         case .tooSlow(let rate): return "network error: too slow (\(rate) bytes/s)"
+        case .tooLong(let seconds): return "the preview plays past \(seconds) s (a catalog preview is 30 s); stopped there"
         }
     }
 }
@@ -128,14 +132,18 @@ public struct StreamInfo: Equatable, Sendable {
     /// kept under the request's key is played only once it is whole (a
     /// crossfade's prefetch), else the stream goes through the ring.
     public var mayBeEndless: Bool
+    /// Seconds of audio past which the stream fails (`tooLong`), counted
+    /// from the song's start; nil: no bound (a direct URL, a radio).
+    public var maxSeconds: Double?
     /// - Parameters: as the properties.
     public init(artist: String? = nil, title: String? = nil, gain: Double = 1, measure: GainPlan? = nil,
-                mayBeEndless: Bool = false) {
+                mayBeEndless: Bool = false, maxSeconds: Double? = nil) {
         self.artist = artist
         self.title = title
         self.gain = gain
         self.measure = measure
         self.mayBeEndless = mayBeEndless
+        self.maxSeconds = maxSeconds
     }
     /// "Artist – Title" (PulseAudio's `media.name`), the title alone, or nil.
     public var mediaName: String? {

@@ -14,6 +14,13 @@ public struct Queue: Sendable {
     public var maxLength: Int
     private var nextID: SongID = 1
     private var positionByID: [SongID: Int] = [:]
+    /// What the songs' `addtagid` values hold in all (`Song.addedTagBytes`
+    /// summed), kept as songs come, change and go.
+    public private(set) var addedTagBytes = 0
+
+    /// The most `addedTagBytes` may reach: 64 KiB a song alone let a client
+    /// grow a 1,000,000-song queue by 61 GiB.
+    public static let maxAddedTagBytes = 16 * 1024 * 1024
 
     /// An empty queue holding at most `maxLength` songs.
     public init(maxLength: Int = Queue.defaultMaxLength) { self.maxLength = maxLength }
@@ -23,6 +30,7 @@ public struct Queue: Sendable {
     public init(restoring entries: [QueuedSong], nextID: SongID, version: UInt32, maxLength: Int = Queue.defaultMaxLength) {
         self.maxLength = maxLength
         songs = entries
+        addedTagBytes = entries.reduce(0) { $0 + $1.song.addedTagBytes }
         self.version = version
         self.nextID = max(nextID, (entries.map(\.id).max() ?? 0) &+ 1)
         reindex(from: 0)
@@ -66,7 +74,9 @@ public struct Queue: Sendable {
         let id = nextID
         nextID &+= 1
         version &+= 1
-        songs.insert(QueuedSong(id: id, song: song, version: version, edited: version), at: pos)
+        let entry = QueuedSong(id: id, song: song, version: version, edited: version)
+        addedTagBytes += entry.song.addedTagBytes
+        songs.insert(entry, at: pos)
         reindex(from: pos)
         return id
     }
@@ -94,6 +104,7 @@ public struct Queue: Sendable {
         entries.reserveCapacity(newSongs.count)
         for song in newSongs {
             entries.append(QueuedSong(id: nextID, song: song, version: version, edited: version))
+            addedTagBytes += song.addedTagBytes
             nextID &+= 1
         }
         songs.insert(contentsOf: entries, at: pos)
@@ -109,6 +120,7 @@ public struct Queue: Sendable {
         let r = try clamp(range)
         guard !r.isEmpty else { return [] }
         let ids = songs[r].map(\.id)
+        for entry in songs[r] where !entry.song.addedTags.isEmpty { addedTagBytes -= entry.song.addedTagBytes }
         songs.removeSubrange(r)
         for id in ids { positionByID[id] = nil }
         version &+= 1
@@ -120,6 +132,7 @@ public struct Queue: Sendable {
     public mutating func removeAll() {
         songs.removeAll()
         positionByID.removeAll()
+        addedTagBytes = 0
         version &+= 1
     }
 
@@ -158,6 +171,9 @@ public struct Queue: Sendable {
         change(&songs[pos])
         songs[pos].id = before.id
         if songs[pos] != before {
+            if songs[pos].song.addedTags != before.song.addedTags {
+                addedTagBytes += songs[pos].song.addedTagBytes - before.song.addedTagBytes
+            }
             version &+= 1
             songs[pos].version = version
             songs[pos].edited = version

@@ -134,7 +134,15 @@ extension Song {
     /// Whether the song is a direct stream URL (`http(s)://`), not a catalog item.
     public var isDirectURL: Bool { Song.isDirectURL(uri) }
 
-    /// The song's artist and title, as the output names its stream, and
-    /// whether its body may never end (a direct URL).
-    public var streamInfo: StreamInfo { StreamInfo(artist: artist, title: title, mayBeEndless: isDirectURL) }
+    /// The song's artist and title, as the output names its stream,
+    /// whether its body may never end (a direct URL), and for a catalog
+    /// preview the bound on its length (`maxPreviewSeconds`).
+    public var streamInfo: StreamInfo {
+        StreamInfo(artist: artist, title: title, mayBeEndless: isDirectURL, maxSeconds: isDirectURL ? nil : Song.maxPreviewSeconds)
+    }
+
+    /// Seconds a catalog preview may play before it fails: Deezer's are
+    /// 30 s, and a catalog that sends an endless body would otherwise play
+    /// on for as long as its 8 MiB download lasts (minutes).
+    public static let maxPreviewSeconds = 60.0
 }

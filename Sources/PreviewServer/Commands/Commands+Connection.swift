@@ -155,9 +155,13 @@ extension Commands {
 
     static func handleSubscribe(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         try MessageHub.checkChannel(call.args[0])
-        guard call.session.subscriptions.insert(call.args[0]).inserted else {
+        guard !call.session.subscriptions.contains(call.args[0]) else {
             throw ProtocolError(.exist, "already subscribed to this channel")
         }
+        guard call.session.subscriptions.count < SessionState.maxSubscriptions else {
+            throw ProtocolError(.exist, "subscription list is full (at most \(SessionState.maxSubscriptions) channels)")
+        }
+        call.session.subscriptions.insert(call.args[0])
         s.controller.changed(.subscription)
         return .done
     }

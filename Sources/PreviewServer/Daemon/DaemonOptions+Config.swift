@@ -64,7 +64,7 @@ extension DaemonOptions {
     /// The settings a file or a long option may give, by key.
     public static let optionNames = [
         "socket", "output", "pace", "api-base", "state-dir", "log-level", "lastfm-key", "lastfm-base", "country",
-        "catalog-cache-ttl", "restore-playing", "stream-timeout", "previous-restart", "max-clients", "prefetch",
+        "catalog-cache-ttl", "restore-playing", "stream-timeout", "previous-restart", "max-clients", "connection-timeout", "prefetch",
         "prefetch-memory", "replay-gain-preamp", "on-event", "hook-timeout", "max-command-list", "no-mpris",
     ]
 
@@ -101,6 +101,7 @@ extension DaemonOptions {
         line("stream-timeout", Self.number(streamTimeout))
         line("previous-restart", Self.number(previousRestart))
         line("max-clients", "\(maxClients)")
+        line("connection-timeout", Self.number(connectionTimeout))
         line("prefetch", "\(prefetch)")
         line("prefetch-memory", "\(prefetchMemory >> 20)")
         line("replay-gain-preamp", Self.number(replayGainPreamp))
@@ -112,7 +113,7 @@ extension DaemonOptions {
     }
 
     /// A setting's number as a file would give it: `600`, `0.5`.
-    private static func number(_ x: Double) -> String {
+    static func number(_ x: Double) -> String {
         x == x.rounded() && abs(x) < 1e15 ? "\(Int(x))" : "\(x)"
     }
 }

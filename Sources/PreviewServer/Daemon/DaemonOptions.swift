@@ -44,6 +44,11 @@ public struct DaemonOptions: Equatable, Sendable {
     public var streamTimeout = 15.0
     /// `--max-clients N`: connections beyond N get an ACK saying so.
     public var maxClients = 100
+    /// `--connection-timeout S`: a client that sends nothing and reads
+    /// nothing for S seconds, outside `idle` and `events`, is closed (mpd's
+    /// `connection_timeout`, 60 s by default), so silent connections cannot
+    /// hold every place; 0 never.
+    public var connectionTimeout = 60.0
     /// `--prefetch N`: songs downloaded ahead of the current one (0: off).
     public var prefetch = 2
     /// `--replay-gain-preamp DB`: dB added to every replay gain (-15 to 15, as mpd's).
@@ -95,6 +100,8 @@ public struct DaemonOptions: Equatable, Sendable {
       --stream-timeout S     a preview that sends nothing for S seconds fails
                              (default 15)
       --max-clients N        connections at once (default 100); more get an ACK
+      --connection-timeout S close a client silent for S seconds outside idle
+                             (default 60, as mpd; 0 never)
       --previous-restart S   previous more than S seconds into a song restarts
                              it (default 3; 0 always goes back, as mpd does)
       --prefetch N           songs downloaded ahead of the current one
@@ -188,6 +195,7 @@ public struct DaemonOptions: Equatable, Sendable {
         case "--stream-timeout": streamTimeout = try words.seconds(option, allowZero: false)
         case "--previous-restart": previousRestart = try words.seconds(option, allowZero: true)
         case "--max-clients": maxClients = try words.whole(option, 1...100_000, "a number")
+        case "--connection-timeout": connectionTimeout = try words.seconds(option, allowZero: true)
         case "--prefetch": prefetch = try words.whole(option, 0...16, "a number of songs")
         case "--prefetch-memory": prefetchMemory = try words.whole(option, 1...1024, "MiB") << 20
         case "--replay-gain-preamp": replayGainPreamp = try words.decibels(option)

@@ -89,7 +89,13 @@ final class Instance {
     /// A key file others may read gets a warning, as ssh gives for a
     /// private key's: the key is still used.
     private static func lastfmKey(_ options: DaemonOptions, log: Log) -> String? {
-        if let key = options.lastfmKey { return key }
+        if let key = options.lastfmKey {
+            if options.sources["lastfm-key"] == "command line" {
+                log.warning("--lastfm-key: other users of this machine can read a command line (/proc/PID/cmdline, ps); "
+                            + "put the key in \(options.lastfmKeyFile) (chmod 600) instead")
+            }
+            return key
+        }
         guard let bytes = try? AtomicFile.read(options.lastfmKeyFile) else { return nil }
         if let mode = FileSystem.permissions(options.lastfmKeyFile), mode & 0o077 != 0 {
             log.warning("\(options.lastfmKeyFile): permissions 0\(String(mode, radix: 8)) are too open: "

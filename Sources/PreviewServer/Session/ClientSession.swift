@@ -111,6 +111,13 @@ final class ClientSession {
     private var lastSpec: CommandSpec?
     private var waiting = false  // a `.pending` command is outstanding
 
+    /// When the client last sent or read something (monotonic seconds),
+    /// as the server saw it: for `--connection-timeout`.
+    var lastActive = 0.0
+    /// Whether silence is this client's right: it waits in `idle` or
+    /// `events`, or for a command previewd has not answered yet.
+    var mayBeSilent: Bool { waitingFor.isWaiting || waiting || execution != nil }
+
     /// `idle`, the `events` stream, and the changes not yet reported.
     private(set) var waitingFor = IdleWait()
     /// Whether the client reads an `events` stream.
@@ -213,7 +220,8 @@ final class ClientSession {
             }
             // Not idle, so `noidle` means nothing: mpd drops the line, in lists too.
             if line.trimmingSuffix("\r") == "noidle" { return }
-            guard collecting!.bytes + line.utf8.count <= maxCommandListBytes else {
+            // Counted as mpd counts it: each line with its newline.
+            guard collecting!.bytes + line.utf8.count + 1 <= maxCommandListBytes else {
                 // As mpd, the connection ends: were it kept, the list's
                 // remaining lines would arrive as single commands and run
                 // (a `clear` at its end would empty the queue).
@@ -225,7 +233,7 @@ final class ClientSession {
                 return
             }
             collecting!.lines.append(.success(line))
-            collecting!.bytes += line.utf8.count
+            collecting!.bytes += line.utf8.count + 1
             return
         }
         // Only lines starting with c or n can be the words below.

@@ -8,8 +8,11 @@ final class SessionState {
     var tags = TagSelection.all
     /// Largest binary chunk sent (`binarylimit`), bytes.
     var binaryLimit = 8192
-    /// Channels subscribed to.
+    /// Channels subscribed to, at most `maxSubscriptions`.
     var subscriptions: Set<String> = []
+    /// Channels one client may subscribe to, as mpd's 16: each costs a
+    /// copy of every message sent on it.
+    static let maxSubscriptions = 16
     /// Messages received on those channels, oldest first, not yet read.
     var messages: [(channel: String, text: String)] = []
     /// Changes meant for this client only (`message`), delivered by the

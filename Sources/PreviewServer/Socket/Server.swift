@@ -214,7 +214,8 @@ public final class Server {
         runTimers(dueBy: now)
         sendTicks(now: now)
         hookRunner.reap(now: now)
-        read(fds[3..<clientEnd])
+        read(fds[3..<clientEnd], now: now)
+        closeSilentClients(now: now)
         for session in clients.values { session.resumeInput() }
         if fds.count > clientEnd, !fds[clientEnd].returnedEvents.isEmpty || (mpris?.deadline() ?? .infinity) <= now {
             mpris?.process()
@@ -252,7 +253,7 @@ public final class Server {
         // Held requests whose replies were taken are answered next turn.
         if clients.values.contains(where: \.canResumeInput) { return 0 }
         let ticks = clients.values.map(\.nextTick).filter(\.isFinite)
-        let others = [hookRunner.nextDeadline, mpris?.deadline()].compactMap { $0 }
+        let others = [hookRunner.nextDeadline, mpris?.deadline(), nextSilenceDeadline()].compactMap { $0 }
         guard let next = (timers.map(\.deadline) + ticks + others).min() else { return -1 }
         return Int32(max(0, min(60_000, ((next - SystemClock.monotonicSeconds()) * 1000).rounded(.up))))
     }
@@ -266,9 +267,10 @@ public final class Server {
 
     /// Hands what the clients sent to their sessions; a client that hung up
     /// or failed is dropped.
-    private func read(_ ready: ArraySlice<PollDescriptor>) {
+    private func read(_ ready: ArraySlice<PollDescriptor>, now: Double) {
         for pfd in ready where !pfd.returnedEvents.isDisjoint(with: [.readable, .hangUp, .error]) {
             guard let session = clients[pfd.descriptor] else { continue }
+            session.lastActive = now
             let r: Int
             do { r = try pfd.descriptor.read(into: &readBuffer) } catch {
                 if !error.wouldBlock { drop(pfd.descriptor) }
@@ -282,6 +284,26 @@ public final class Server {
             }
             readBuffer.withUnsafeBytes { session.receive(UnsafeRawBufferPointer(rebasing: $0[0..<r])) }
         }
+    }
+
+    /// Closes the clients silent past `--connection-timeout` (as mpd does,
+    /// without a word): 100 connections that send a byte now and then
+    /// would otherwise keep every real client out.
+    private func closeSilentClients(now: Double) {
+        guard options.connectionTimeout > 0 else { return }
+        let expired = clients.filter { !$0.value.mayBeSilent && now - $0.value.lastActive >= options.connectionTimeout }
+        guard !expired.isEmpty else { return }
+        for fd in expired.keys { drop(fd) }
+        if let held = refusals.admit("silent", now: now) {
+            log.info("closed \(expired.count) client(s) silent for \(DaemonOptions.number(options.connectionTimeout)) s"
+                     + refusals.suffix(held: held))
+        }
+    }
+
+    /// When the first client that may not stay silent runs out of time.
+    private func nextSilenceDeadline() -> Double? {
+        guard options.connectionTimeout > 0 else { return nil }
+        return clients.values.lazy.filter { !$0.mayBeSilent }.map(\.lastActive).min().map { $0 + options.connectionTimeout }
     }
 
     /// Takes every waiting connection, or turns it away: a client of
@@ -305,6 +327,7 @@ public final class Server {
                 continue
             }
             let session = ClientSession(table: table, log: log, hub: hub, maxCommandListBytes: options.maxCommandListBytes)
+            session.lastActive = SystemClock.monotonicSeconds()
             clients[fd] = session
             flush(fd, session)
         }
@@ -397,6 +420,7 @@ public final class Server {
                 return
             }
             if w > 0 {
+                session.lastActive = SystemClock.monotonicSeconds()
                 // A 100,000-song listing would otherwise stay resident.
                 if session.consumeOutput(w) { Heap.releaseFreePages() }
             } else {
