@@ -126,7 +126,7 @@ class State:
         self.api_requests = 0  # /api requests answered, for rate and cache checks
         self.api_times = []  # monotonic arrival time of each /api request
         self.quota_left = 0  # the next N API requests answer "quota exceeded"
-        self.faults = {}  # API path (or "/lastfm") -> "500" | "malformed" | "nocode" | "slow" | "deep" | "huge-title" | "escape-title", once
+        self.faults = {}  # API path (or "/lastfm") -> "500" | "malformed" | "nocode" | "slow" | "deep" | "huge-title" | "escape-title" | "crlf-title" | "bidi-title", once
         self.padding = 0  # bytes of padding in every API answer (/_control/padding)
         self.slow_seconds = 0.0
         self.old_track = False  # serve the 2019 recording of /track/3135556
@@ -138,6 +138,7 @@ class State:
         self.content_range = None  # the Content-Range text of a 206 instead of the true one
         self.ignore_range = False  # answer Range requests with the whole body
         self.preview_files = {}  # track id -> path of the file served as its preview instead
+        self.endless_album = None  # album id whose track list never ends (/_control/endless-album)
         self.web = False  # the web tests' mode (/_control/web): PNG covers, synthetic_album()
         self.tracks = _index_tracks()
 
@@ -236,6 +237,12 @@ DISCOVERY = [
 
 HUGE_TITLE = "Harder " * ((1 << 20) // 7) + "end"
 HOSTILE_TITLE = "One\x1b]0;pwned\x07 More\x1b[2J Time\x9b2J\x7f"
+# A title whose line breaks would forge a playlist line, a hook's record
+# and an `events` field; and an artist with the other break forms.
+CRLF_TITLE = "Evil\r\nhttp://127.0.0.1:9/injected.mp3\r\nstate=hacked\nfile: forged"
+CRLF_ARTIST = "A\u2028B\u2029C\u0085D\rE\x0bF\x0cG"
+# U+202E turns the rest of a line around on a terminal: "evil" then "3pm.exe" shows "evilexe.mp3".
+BIDI_TITLE = "evil\u202e3pm.exe\u2066x\u2069\u200by\ufeff"
 
 
 def deep_json(levels=100_000):
@@ -466,6 +473,12 @@ class Handler(BaseHTTPRequestHandler):
             body = self._rewrite(_load(f"track-{api.rsplit('/', 1)[1]}.json"))
             body["title"] = HOSTILE_TITLE
             return self._json(body)
+        if fault in ("crlf-title", "bidi-title"):
+            body = self._rewrite(_load(f"track-{api.rsplit('/', 1)[1]}.json"))
+            body["title"] = CRLF_TITLE if fault == "crlf-title" else BIDI_TITLE
+            if fault == "crlf-title":
+                body["artist"]["name"] = CRLF_ARTIST
+            return self._json(body)
         if fault == "huge-title":
             # A recorded track body whose title a hostile catalog made 1 MiB long.
             body = self._rewrite(_load(f"track-{api.rsplit('/', 1)[1]}.json"))
@@ -503,6 +516,14 @@ class Handler(BaseHTTPRequestHandler):
                 and os.path.exists(os.path.join(FIXTURES, f"playlist-{m[1]}.json")):
             tracks = _load(f"playlist-{m[1]}.json")["tracks"]
             return self._json(self._rewrite({"data": tracks["data"], "total": len(tracks["data"])}))
+        m = re.fullmatch(r"/album/(\d+)/tracks", api)
+        if m and int(m[1]) == STATE.endless_album:
+            # NOT A RECORDING: a lying catalog's album, 2,000 copies of a
+            # recorded track a page and always a next page, without total.
+            index = int(query.get("index", ["0"])[0])
+            track = self._rewrite(_load("track-3135556.json"))
+            return self._json({"data": [track] * 2000,
+                               "next": f"https://api.deezer.com/album/{m[1]}/tracks?index={index + 2000}&limit=2000"})
         m = re.fullmatch(r"/album/(\d+)(/tracks)?", api)
         if m and STATE.web and not os.path.exists(os.path.join(FIXTURES, f"album-{m[1]}.json")):
             body = synthetic_album(int(m[1]))
@@ -695,6 +716,10 @@ class Handler(BaseHTTPRequestHandler):
             with STATE.lock:
                 STATE.preview_files[int(query["track"][0])] = query["path"][0]
             return self._json({"ok": True})
+        if path == "/_control/endless-album":
+            with STATE.lock:
+                STATE.endless_album = int(query["id"][0]) if query.get("id") else None
+            return self._json({"ok": True})
         if path == "/_control/web":
             with STATE.lock:
                 STATE.web = query.get("on", ["1"])[0] == "1"
@@ -720,6 +745,7 @@ class Handler(BaseHTTPRequestHandler):
                 STATE.expiry = 900
                 STATE.preview_files.clear()
                 STATE.web = False
+                STATE.endless_album = None
             return self._json({"ok": True})
         return self._send(404, b"unknown control", "text/plain")
 

@@ -49,68 +49,92 @@ public enum CatalogText {
     /// copied as they are: a document that is not JSON stays one, for the
     /// decoder to refuse.
     public static func normalizeJSON(_ bytes: [UInt8]) -> [UInt8] {
-        var scanner = JSONStringScanner(bytes)
-        return scanner.run()
+        // Most answers have nothing to change: they come back as they are,
+        // copied only from the first change on.
+        bytes.withUnsafeBufferPointer { input in
+            var scanner = JSONStringScanner(input)
+            return scanner.run() ?? bytes
+        }
     }
 }
 
 /// `CatalogText.normalizeJSON`'s single pass: outside strings bytes are
-/// copied; inside, the string is taken one unit at a time (a raw UTF-8
-/// sequence, an escape, or an escaped surrogate pair), so a cut never
-/// splits a character.
+/// skipped over; inside, the string is taken one unit at a time (a raw
+/// UTF-8 sequence, an escape, or an escaped surrogate pair), so a cut never
+/// splits a character. The output is made only once something changes.
 private struct JSONStringScanner {
-    let input: [UInt8]
-    var out: [UInt8] = []
+    let input: UnsafeBufferPointer<UInt8>
+    /// The changed document so far; nil while nothing changed.
+    var out: [UInt8]?
+    /// `input[..<copied]` is in `out` already (as it was, or changed).
+    var copied = 0
     var i = 0
 
-    init(_ input: [UInt8]) {
-        self.input = input
-        out.reserveCapacity(input.count)
-    }
+    init(_ input: UnsafeBufferPointer<UInt8>) { self.input = input }
 
-    mutating func run() -> [UInt8] {
+    /// The changed document, or nil when nothing changed.
+    mutating func run() -> [UInt8]? {
         while i < input.count {
             let b = input[i]
-            out.append(b)
             i += 1
-            if b == UInt8(ascii: "\"") { string() }
+            if b == quote { string() }
         }
+        guard out != nil else { return nil }
+        out!.append(contentsOf: input[copied...])
         return out
+    }
+
+    private let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), space = UInt8(ascii: " ")
+
+    /// Puts `bytes` in the place of `input[range]`.
+    private mutating func replace(_ range: Range<Int>, with bytes: [UInt8]) {
+        if out == nil { out = []; out!.reserveCapacity(input.count) }
+        out!.append(contentsOf: input[copied..<range.lowerBound])
+        out!.append(contentsOf: bytes)
+        copied = range.upperBound
     }
 
     /// One string, from after its opening quote to after its closing one.
     private mutating func string() {
         var decoded = 0
-        var cut = false
         var afterCR = false
         while i < input.count {
+            let start = i
             let b = input[i]
-            if b == UInt8(ascii: "\"") {
-                out.append(b)
+            if b == quote {
                 i += 1
                 return
             }
-            guard let unit = self.unit(at: i) else {
-                // A malformed escape: copied, for the decoder to refuse.
-                out.append(b)
-                i += 1
-                continue
-            }
-            defer { i += unit.length }
-            if cut { continue }
+            let unit = self.unit(at: start, lead: b)
+            i += unit.length
             if unit.isLineBreak {
-                defer { afterCR = unit.isCR }
-                if unit.isLF, afterCR { continue }
-                if decoded + 1 > CatalogText.maxStringBytes { cut = true; continue }
-                out.append(UInt8(ascii: " "))
-                decoded += 1
+                // CR LF is one break: its LF goes, the CR became the space.
+                if unit.isLF, afterCR {
+                    replace(start..<i, with: [])
+                } else if decoded + 1 > CatalogText.maxStringBytes {
+                    return cut(from: start)
+                } else {
+                    replace(start..<i, with: [space])
+                    decoded += 1
+                }
+                afterCR = unit.isCR
                 continue
             }
             afterCR = false
-            if decoded + unit.decodedBytes > CatalogText.maxStringBytes { cut = true; continue }
-            out.append(contentsOf: input[i..<(i + unit.length)])
+            if decoded + unit.decodedBytes > CatalogText.maxStringBytes { return cut(from: start) }
             decoded += unit.decodedBytes
         }
+    }
+
+    /// Drops the rest of the string from `start` to its closing quote.
+    private mutating func cut(from start: Int) {
+        i = start
+        while i < input.count, input[i] != quote {
+            i += input[i] == backslash ? 2 : 1
+        }
+        i = min(i, input.count)
+        replace(start..<i, with: [])
+        if i < input.count { i += 1 }
     }
 
     /// What one unit of a string is.
@@ -124,25 +148,26 @@ private struct JSONStringScanner {
         var isLF = false
     }
 
-    /// The unit starting at `start`, or nil for an escape that is not one.
-    private func unit(at start: Int) -> Unit? {
-        let b = input[start]
-        if b != UInt8(ascii: "\\") {
-            let length = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1
+    /// The unit starting at `start` (whose first byte is `lead`); a
+    /// malformed escape is a unit of one byte, left for the decoder to refuse.
+    private func unit(at start: Int, lead: UInt8) -> Unit {
+        if lead < 0x80, lead != backslash { return Unit(length: 1, decodedBytes: 1) }
+        if lead != backslash {
+            let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
             guard start + length <= input.count else { return Unit(length: 1, decodedBytes: 1) }
-            let raw = input[start..<(start + length)]
-            let breaks = raw.elementsEqual([0xC2, 0x85]) || raw.elementsEqual([0xE2, 0x80, 0xA8])
-                || raw.elementsEqual([0xE2, 0x80, 0xA9])
+            let second = length > 1 ? input[start + 1] : 0
+            let breaks = (lead == 0xC2 && second == 0x85)
+                || (lead == 0xE2 && second == 0x80 && (input[start + 2] == 0xA8 || input[start + 2] == 0xA9))
             return Unit(length: length, decodedBytes: length, isLineBreak: breaks)
         }
-        guard start + 1 < input.count else { return nil }
+        guard start + 1 < input.count else { return Unit(length: 1, decodedBytes: 1) }
         switch input[start + 1] {
         case UInt8(ascii: "n"): return Unit(length: 2, decodedBytes: 1, isLineBreak: true, isLF: true)
         case UInt8(ascii: "r"): return Unit(length: 2, decodedBytes: 1, isLineBreak: true, isCR: true)
         case UInt8(ascii: "f"): return Unit(length: 2, decodedBytes: 1, isLineBreak: true)
         case UInt8(ascii: "u"):
-            guard let value = hex4(at: start + 2) else { return nil }
-            if (0xD800...0xDBFF).contains(value), start + 11 < input.count, input[start + 6] == UInt8(ascii: "\\"),
+            guard let value = hex4(at: start + 2) else { return Unit(length: 1, decodedBytes: 1) }
+            if (0xD800...0xDBFF).contains(value), start + 11 < input.count, input[start + 6] == backslash,
                input[start + 7] == UInt8(ascii: "u"), let low = hex4(at: start + 8), (0xDC00...0xDFFF).contains(low) {
                 return Unit(length: 12, decodedBytes: 4)
             }
@@ -157,19 +182,17 @@ private struct JSONStringScanner {
     private func hex4(at start: Int) -> UInt32? {
         guard start + 4 <= input.count else { return nil }
         var value: UInt32 = 0
-        for b in input[start..<(start + 4)] {
-            guard let digit = hexDigit(b) else { return nil }
-            value = value << 4 | digit
+        for k in start..<(start + 4) {
+            let b = input[k]
+            let digit: UInt8
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = b - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = b - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = b - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
         }
         return value
-    }
-
-    private func hexDigit(_ b: UInt8) -> UInt32? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(b - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(b - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(b - UInt8(ascii: "A") + 10)
-        default: return nil
-        }
     }
 }
