@@ -156,6 +156,26 @@ extension UmaskSensitiveTests {
         #expect(try AtomicFile.read(dir + "/missing") == nil)
     }
 
+    /// Issue 42: a link planted at the temporary name made a save write
+    /// through it into another file of the user's.
+    @Test func aLinkAtTheTemporaryNameIsRemovedNotFollowed() throws {
+        let dir = temporaryDirectory()
+        defer { clean(dir) }
+        let victim = dir + "/precious"
+        try AtomicFile.write(Array("mine\n".utf8), to: victim)
+        let temp = dir + "/listing.tmp-\(getpid())"
+        #expect(symlink(victim, temp) == 0)
+        try AtomicFile.write(Array("listing\n".utf8), to: dir + "/listing")
+        #expect(try AtomicFile.read(victim) == Array("mine\n".utf8))
+        #expect(try AtomicFile.read(dir + "/listing") == Array("listing\n".utf8))
+        #expect(FileSystem.kind(ofLink: dir + "/listing") == .regular)
+        // A link at the target itself is replaced, not written through.
+        #expect(symlink(victim, dir + "/other") == 0)
+        try AtomicFile.write([1], to: dir + "/other")
+        #expect(FileSystem.kind(ofLink: dir + "/other") == .regular)
+        #expect(try AtomicFile.read(victim) == Array("mine\n".utf8))
+    }
+
     @Test func aFailedWriteNamesTheFunctionAndErrnoText() throws {
         let path = "/nonexistent-\(getpid())/state.json"
         let error = try #require(throws: SystemError.self) { try AtomicFile.write([1], to: path) }
