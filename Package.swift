@@ -106,6 +106,7 @@ let package = Package(
                                                           "PreviewCatalog", "PreviewPlayback", "PreviewDesktop",
                                                           "PreviewTestSupport"]),
         .testTarget(name: "PreviewPlatformTests", dependencies: ["PreviewPlatform", "PreviewDBus"]),
+        .testTarget(name: "PreviewHTTPTests", dependencies: ["PreviewHTTP"]),
         .testTarget(name: "PreviewAudioTests", dependencies: ["PreviewAudio", "PreviewCore", "PreviewHTTP", "PreviewTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

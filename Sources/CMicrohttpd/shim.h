@@ -10,26 +10,41 @@
 #include <netinet/in.h>
 #include <microhttpd.h>
 
+/// MHD_OPTION_URI_LOG_CALLBACK's function: sees the request-target as
+/// sent (before percent-decoding and before the query is cut off); what
+/// it returns is the request's first `con_cls`.
+typedef void *(*pv_mhd_uri_callback)(void *context, const char *uri, struct MHD_Connection *connection);
+
 /// MHD_start_daemon(3) on one IPv4 address: a thread per connection (a
-/// handler may block on the MPD socket), at most `limit` connections, idle
-/// ones closed after `timeout` seconds, 64 KiB of memory a connection
-/// (the request line, the headers and the answer's headers: the default
-/// 32 KiB left a long query's answer unsent; each KiB more is RSS times
-/// the connections); `random` (kept by the caller for
-/// the daemon's life) seeds digest authentication's nonces. No error log:
-/// its errors are clients that left mid-answer (an event stream's page
+/// handler may block on the MPD socket), at most `limit` connections and
+/// `per_address` from one client address, idle ones closed after
+/// `timeout` seconds, 64 KiB of memory a connection (the request line, the
+/// headers and the answer's headers: the default 32 KiB left a long
+/// query's answer unsent; each KiB more is RSS times the connections);
+/// `random` (kept by the caller for the daemon's life) seeds digest
+/// authentication's nonces. `accept` (may be NULL) is asked on the
+/// listening thread whether to serve a new client; `notify` hears of each
+/// connection opened and closed, `completed` of each request done, `uri`
+/// sees each raw request-target; all get `context`. No error log: its
+/// errors are clients that left mid-answer (an event stream's page
 /// closed), which are normal here.
-static inline struct MHD_Daemon *pv_mhd_start(const struct sockaddr_in *address, unsigned int limit, unsigned int timeout,
-                                              MHD_AccessHandlerCallback handler, void *context,
-                                              const void *random, size_t random_size) {
+static inline struct MHD_Daemon *pv_mhd_start(const struct sockaddr_in *address, unsigned int limit, unsigned int per_address,
+                                              unsigned int timeout, MHD_AccessHandlerCallback handler, void *context,
+                                              const void *random, size_t random_size, MHD_AcceptPolicyCallback accept,
+                                              MHD_NotifyConnectionCallback notify, MHD_RequestCompletedCallback completed,
+                                              pv_mhd_uri_callback uri) {
     return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION,
-                            ntohs(address->sin_port), NULL, NULL, handler, context,
+                            ntohs(address->sin_port), accept, context, handler, context,
                             MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)address,
                             MHD_OPTION_CONNECTION_LIMIT, limit,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout,
                             MHD_OPTION_DIGEST_AUTH_RANDOM, random_size, random,
                             MHD_OPTION_NONCE_NC_SIZE, (unsigned int)1000,
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+                            MHD_OPTION_NOTIFY_CONNECTION, notify, context,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+                            MHD_OPTION_URI_LOG_CALLBACK, uri, context,
                             MHD_OPTION_END);
 }
 
@@ -52,6 +67,36 @@ static inline enum MHD_Result pv_mhd_ask_credentials(struct MHD_Connection *conn
 /// MHD_YES and MHD_NO, for an access handler's result.
 static inline enum MHD_Result pv_mhd_yes(void) { return MHD_YES; }
 static inline enum MHD_Result pv_mhd_no(void) { return MHD_NO; }
+
+/// The IPv4 address (`s_addr` as stored) and port (host order) of a
+/// client's `address`, as an accept policy callback gets it; 0 when it is
+/// not IPv4 (the server listens on IPv4 only).
+static inline int pv_sockaddr_ipv4(const struct sockaddr *address, socklen_t length, uint32_t *host, uint16_t *port) {
+    if (address == NULL || length < (socklen_t)sizeof(struct sockaddr_in) || address->sa_family != AF_INET) return 0;
+    const struct sockaddr_in *in = (const struct sockaddr_in *)address;
+    *host = in->sin_addr.s_addr;
+    *port = ntohs(in->sin_port);
+    return 1;
+}
+
+/// MHD_get_connection_info(3) MHD_CONNECTION_INFO_CLIENT_ADDRESS: the
+/// client's IPv4 address and port, as `pv_sockaddr_ipv4` gives them.
+static inline int pv_mhd_client_ipv4(struct MHD_Connection *connection, uint32_t *host, uint16_t *port) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL) return 0;
+    return pv_sockaddr_ipv4(info->client_addr, (socklen_t)sizeof(struct sockaddr_in), host, port);
+}
+
+/// MHD_lookup_connection_value(3) of a request header (NULL when absent).
+static inline const char *pv_mhd_header(struct MHD_Connection *connection, const char *name) {
+    return MHD_lookup_connection_value(connection, MHD_HEADER_KIND, name);
+}
+
+/// MHD_CONNECTION_NOTIFY_STARTED: whether a connection notification is
+/// of one opened (else it is of one closed).
+static inline int pv_mhd_notify_opened(enum MHD_ConnectionNotificationCode code) {
+    return code == MHD_CONNECTION_NOTIFY_STARTED;
+}
 
 /// MHD_lookup_connection_value(3) of a cookie the request carries.
 static inline const char *pv_mhd_cookie(struct MHD_Connection *connection, const char *name) {

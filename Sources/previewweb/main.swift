@@ -43,8 +43,17 @@ do { signals = try SignalPipe(catching: [.terminate, .interrupt]) } catch {
 let app = WebAppSlot()
 let server: HTTPServer
 do {
+    // Without a password, only previewweb's own user is served (on
+    // loopback, where that can be known): another local user could
+    // otherwise read the token from the page and change the queue.
+    var policy: HTTPServer.AcceptPolicy?
+    if credentials == nil {
+        let ownUser = OwnUserOnly(userID: ThisProcess.effectiveUserID, log: { writeStderr($0) })
+        policy = { client, server in ownUser.admit(client, server) }
+    }
     server = try HTTPServer(address: options.address, port: options.port, headers: WebApp.headers,
-                            credentials: credentials) { app.respond(to: $0) }
+                            credentials: credentials, acceptPolicy: policy,
+                            log: { writeStderr("previewweb: " + $0) }) { app.respond(to: $0) }
 } catch {
     writeStandardError("previewweb: cannot listen: \(error)\n")
     ThisProcess.exit(69)

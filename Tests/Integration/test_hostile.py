@@ -1,21 +1,26 @@
 """Hostile input (issue 32): what a hostile client, local user or catalog
 sends gets a refusal naming the bound, and the daemon keeps running and
 loses nothing. Each test here failed on the code before the bound."""
+import concurrent.futures
 import json
 import os
 import pwd
+import re
+import select
 import shutil
 import socket
 import stat
 import subprocess
 import tempfile
 import threading
+import time
 from urllib.request import urlopen
 
 import pytest
 
 from catalog import HOSTILE_TITLE
-from helpers import PREVIEWCTL, PREVIEWD, Daemon, restart_with_edited_queue, wait_for
+from helpers import PREVIEWCTL, PREVIEWD, Daemon, restart_with_edited_queue, url, wait_for
+from webui import Web
 
 NESTED = "ACK [2@0] {%s} filter nested too deeply (at most 64 levels)"
 
@@ -553,3 +558,130 @@ def test_a_queue_database_that_lost_its_rows_is_said(tmp_path, http):
         assert f"warning: {root}/state/queue.sqlite holds 0 songs where state.json counted 14" in d.log()
     finally:
         d.close()
+
+
+# previewweb against another local user, password guessing and slow
+# clients (issue 42).
+
+# Run as `nobody`: the attacker's requests, each on its own connection;
+# prints the status line of each answer, or "refused" when the connection
+# is closed without one. Passed with -c, as pytest's directories are 0700.
+ATTACKER = r"""
+import socket, sys
+port, token = int(sys.argv[1]), sys.argv[2]
+for request in (f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n",
+                f"POST /api/mpd?c=clear HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Previewweb-Token: {token}\r\n"
+                "Content-Length: 0\r\nConnection: close\r\n\r\n"):
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    answer = b""
+    try:
+        s.sendall(request.encode())
+        while chunk := s.recv(65536):
+            answer += chunk
+    except OSError:
+        pass
+    s.close()
+    print(answer.split(b"\r\n")[0].decode() if answer else "refused")
+"""
+
+
+@needs_root
+def test_previewweb_serves_no_other_user(site, http):
+    """Without a password previewweb keeps previewd's promise: a second
+    local user can neither read the page (and its token) nor change the
+    queue; its connections are closed before a byte is read."""
+    d, w = site
+    c = d.client()
+    assert c.cmd(f'add "{url(http, 1)}"') == ["OK"]
+    token = w.token()
+    nobody = pwd.getpwnam("nobody")
+    r = subprocess.run(["/usr/bin/python3", "-c", ATTACKER, str(w.port), token], user=nobody.pw_uid,
+                       group=nobody.pw_gid, extra_groups=[], env={"PATH": "/usr/bin:/bin"}, cwd="/",
+                       capture_output=True, text=True, timeout=30)
+    assert (r.stdout, r.stderr) == ("refused\nrefused\n", "")
+    assert c.fields("status")["playlistlength"] == "1"
+    # One line for the two refusals (at most one in 10 s).
+    assert w.proc.stderr.readline() == (f"previewweb: refused a connection from uid {nobody.pw_uid} "
+                                        f"(previewweb serves uid {os.geteuid()} only)\n")
+    # Its own user is served as before.
+    assert w.request("GET", "/")[0] == 200
+    assert w.request("POST", "/api/mpd?c=clear", {"X-Previewweb-Token": token})[:3:2] == (200, "[[]]\n")
+    assert c.fields("status")["playlistlength"] == "0"
+
+
+def digest(w, password, source):
+    """curl's (status, body) of GET /api/status with `password` (HTTP
+    digest), sent from the loopback address `source`."""
+    r = subprocess.run(["curl", "-s", "-o", "-", "-w", "%{http_code}", "--interface", source, "--digest",
+                        "-u", f"previewd:{password}", f"http://127.0.0.1:{w.port}/api/status"],
+                       capture_output=True, text=True, timeout=30)
+    return int(r.stdout[-3:]), r.stdout[:-3]
+
+
+def test_password_guesses_slow_down_then_lock_the_address_out(daemon, tmp_path):
+    """Each wrong password from an address waits longer for its 401 (0.1 s,
+    doubling); the 10th locks that address out for 5 minutes (429, even
+    with the right password), which is logged; another address with the
+    right password is let in meanwhile."""
+    secret = tmp_path / "password"
+    secret.write_text("correct horse\n")
+    os.chmod(secret, 0o600)
+    w = Web(daemon, extra=["--password-file", str(secret)], listen="0.0.0.0:0")
+    try:
+        for delay in (0.1, 0.2, 0.4, 0.8):
+            started = time.monotonic()
+            assert digest(w, "wrong", "127.0.0.1") == (401, "the user name and password are needed\n")
+            assert time.monotonic() - started >= delay  # a floor: the answer is held at least this long
+        with concurrent.futures.ThreadPoolExecutor(5) as pool:  # guesses 5 to 9, side by side
+            assert set(pool.map(lambda _: digest(w, "wrong", "127.0.0.1")[0], range(5))) == {401}
+        assert digest(w, "wrong", "127.0.0.1") == (429, "too many wrong passwords; try again in 300 s\n")
+        assert w.proc.stderr.readline() == "previewweb: 127.0.0.1 sent 10 wrong passwords: refused for 300 s\n"
+        status, body = digest(w, "correct horse", "127.0.0.1")
+        assert status == 429 and re.fullmatch(r"too many wrong passwords; try again in (300|299) s\n", body), body
+        status, body = digest(w, "correct horse", "127.0.0.2")
+        assert status == 200 and json.loads(body)["state"] == "stop", body
+    finally:
+        w.close()
+
+
+def is_closed(s):
+    """Whether the server closed `s` (an end of file or a reset waits on it)."""
+    if not select.select([s], [], [], 0)[0]:
+        return False
+    try:
+        return s.recv(1, socket.MSG_PEEK) == b""
+    except OSError:
+        return True
+
+
+def test_slow_clients_are_held_to_16_and_dropped_after_10_s(site):
+    """300 connections from one address sending their headers a byte at a
+    time: 16 are kept (the limit for one address), the rest closed at once;
+    a request from another address is answered meanwhile; and the 16 are
+    shut down 10 s after they opened, though they never fall silent."""
+    _, w = site
+    dribblers = []
+    for _ in range(300):
+        s = socket.create_connection(("127.0.0.1", w.port), timeout=10)
+        try:
+            s.sendall(b"GET / HTTP/1.1\r\n")
+        except OSError:
+            pass  # closed already: over the limit
+        dribblers.append(s)
+    assert wait_for(lambda: sum(not is_closed(s) for s in dribblers) == 16, timeout=10)
+    held = [s for s in dribblers if not is_closed(s)]
+    assert w.request("GET", "/", source="127.0.0.2")[0] == 200
+    # A byte a second: each beats the 15 s idle timeout, none the deadline.
+    for _ in range(14):
+        for s in held:
+            try:
+                s.sendall(b"X")
+            except OSError:
+                pass
+        if all(is_closed(s) for s in held):
+            break
+        time.sleep(1)
+    assert all(is_closed(s) for s in held)
+    for s in dribblers:
+        s.close()
+    assert w.request("GET", "/")[0] == 200

@@ -4,7 +4,6 @@ the Host check (DNS rebinding), the token and Origin check (CSRF), the
 status and commands over the MPD socket; and in a real headless Chromium
 (selenium), the now-playing bar at phone and desktop size, a hostile title
 shown as text, and a tap on Next."""
-import http.client
 import json
 import os
 import re
@@ -218,10 +217,14 @@ def test_a_socket_of_another_user_gets_no_command(tmp_path):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         port = int(re.match(r"previewweb: http://127\.0\.0\.1:(\d+)/", proc.stdout.readline())[1])
-        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        c.request("GET", "/api/status")
-        r = c.getresponse()
-        assert (r.status, json.loads(r.read())) == (502, {"error": f"{path} is not served by this user's previewd"})
+        # The page's client is `nobody` too: previewweb serves its own user only.
+        client = ("import http.client, sys; c = http.client.HTTPConnection('127.0.0.1', int(sys.argv[1]), timeout=10); "
+                  "c.request('GET', '/api/status'); r = c.getresponse(); print(r.status, r.read().decode(), end='')")
+        r = subprocess.run(["/usr/bin/python3", "-c", client, str(port)], user=user.pw_uid, group=user.pw_gid,
+                           extra_groups=[], env={"PATH": "/usr/bin:/bin"}, cwd="/", capture_output=True, text=True,
+                           timeout=30)
+        status, _, body = r.stdout.partition(" ")
+        assert (int(status), json.loads(body)) == (502, {"error": f"{path} is not served by this user's previewd"}), r.stderr
         assert received == []
     finally:
         stop_process(proc)

@@ -31,8 +31,12 @@ class Web:
         self.port = int(m[1])
         self.base = f"http://127.0.0.1:{self.port}"
 
-    def request(self, method, path, headers=None):
-        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+    def request(self, method, path, headers=None, source=None):
+        """(status, headers, body) of one request, sent from the loopback
+        address `source` (127.0.0.1 unless given: previewweb takes at most
+        16 connections from one address)."""
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10,
+                                       source_address=(source, 0) if source else None)
         c.request(method, path, headers=headers or {})
         r = c.getresponse()
         body = r.read()

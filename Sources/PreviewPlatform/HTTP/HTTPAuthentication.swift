@@ -59,30 +59,78 @@ final class HTTPSessions: Sendable {
 enum HTTPAuthorization {
     /// Let through; with a new session, its `Set-Cookie` value.
     case allow(setCookie: String?)
-    /// Answered 401 with a challenge (the result of queueing it).
-    case challenged(MHD_Result)
+    /// Answered already (401 with a challenge, or 429): the result of queueing it.
+    case answered(MHD_Result)
+}
+
+/// Authentication's state shared by the connections' threads: the open
+/// sessions and the count of wrong passwords by client address.
+final class HTTPAuthenticationState: Sendable {
+    let sessions = HTTPSessions()
+    let guesses = Mutex(HTTPPasswordThrottle())
+    /// Says a lockout (a line without the program's name).
+    let log: @Sendable (String) -> Void
+
+    init(log: @escaping @Sendable (String) -> Void) { self.log = log }
 }
 
 extension HTTPCredentials {
     /// Checks a request: its session cookie, else its digest
     /// (`MHD_digest_auth_check2`; nonces live 5 minutes, and a browser
-    /// renews a stale one unasked).
-    func authorize(_ connection: OpaquePointer, sessions: HTTPSessions) -> HTTPAuthorization {
-        if let cookie = pv_mhd_cookie(connection, Self.cookie), sessions.check(String(cString: cookie)) {
+    /// renews a stale one unasked). A request that carried an
+    /// `Authorization` header and failed counts against its client's
+    /// address (`HTTPPasswordThrottle`): its 401 waits on this
+    /// connection's thread, and an address locked out gets 429 before
+    /// any digest is checked. A request without the header, or with a
+    /// stale nonce, is asked for credentials and counts for nothing.
+    func authorize(_ connection: OpaquePointer, client: IPv4Endpoint?, state: HTTPAuthenticationState) -> HTTPAuthorization {
+        if let cookie = pv_mhd_cookie(connection, Self.cookie), state.sessions.check(String(cString: cookie)) {
             return .allow(setCookie: nil)
         }
+        let address = client?.address ?? 0
+        let admission = state.guesses.withLock { $0.admit(address, now: SystemClock.monotonicSeconds()) }
+        if case .lockedOut(let left) = admission { return .answered(tooManyGuesses(connection, retryAfter: left)) }
         let verdict = pv_mhd_digest_check(connection, realm, user, password, 300)
-        guard verdict == 1 else { return .challenged(challenge(connection, stale: verdict == -1)) }
-        return .allow(setCookie: "\(Self.cookie)=\(sessions.open()); Path=/; HttpOnly; SameSite=Strict")
+        if verdict == 1 {
+            state.guesses.withLock { $0.succeeded(address) }
+            return .allow(setCookie: "\(Self.cookie)=\(state.sessions.open()); Path=/; HttpOnly; SameSite=Strict")
+        }
+        if verdict == 0, pv_mhd_header(connection, "Authorization") != nil {
+            switch state.guesses.withLock({ $0.failed(address, now: SystemClock.monotonicSeconds()) }) {
+            case .delay(let seconds): ThisProcess.sleep(seconds: seconds)
+            case .lockedOutNow(let seconds):
+                let who = client?.host ?? "a client"
+                state.log("\(who) sent \(state.guesses.withLock { $0.lockoutAfter }) wrong passwords: refused for \(seconds) s")
+                return .answered(tooManyGuesses(connection, retryAfter: seconds))
+            case .lockedOut(let left): return .answered(tooManyGuesses(connection, retryAfter: left))
+            }
+        }
+        return .answered(challenge(connection, stale: verdict == -1))
     }
 
     /// A 401 answer with the digest challenge (`MHD_queue_auth_fail_response2`).
     private func challenge(_ connection: OpaquePointer, stale: Bool) -> MHD_Result {
-        let body = Array("the user name and password are needed\n".utf8)
-        guard let response = body.withUnsafeBytes({ pv_mhd_response_copy($0.count, $0.baseAddress) }) else { return pv_mhd_no() }
-        _ = MHD_add_response_header(response, "Content-Type", "text/plain; charset=utf-8")
+        guard let response = Self.text("the user name and password are needed\n") else { return pv_mhd_no() }
         let queued = pv_mhd_ask_credentials(connection, realm, "previewweb", response, stale ? 1 : 0)
         MHD_destroy_response(response)
         return queued
+    }
+
+    /// A 429 answer for an address locked out (`MHD_queue_response`).
+    private func tooManyGuesses(_ connection: OpaquePointer, retryAfter seconds: Int) -> MHD_Result {
+        guard let response = Self.text("too many wrong passwords; try again in \(seconds) s\n") else { return pv_mhd_no() }
+        _ = MHD_add_response_header(response, "Retry-After", String(seconds))
+        let queued = MHD_queue_response(connection, 429, response)
+        MHD_destroy_response(response)
+        return queued
+    }
+
+    /// A plain-text response (`MHD_create_response_from_buffer`); nil when
+    /// libmicrohttpd has no memory for it.
+    private static func text(_ line: String) -> OpaquePointer? {
+        let body = Array(line.utf8)
+        guard let response = body.withUnsafeBytes({ pv_mhd_response_copy($0.count, $0.baseAddress) }) else { return nil }
+        _ = MHD_add_response_header(response, "Content-Type", "text/plain; charset=utf-8")
+        return response
     }
 }

@@ -6,9 +6,9 @@ public struct HTTPRequest: Sendable {
     public let method: String
     /// The path, without the query.
     public let path: String
-    /// The query's `name=value` arguments, percent-decoded (a NUL kept as
-    /// a character, for the routes to refuse), in order; a name may come
-    /// more than once.
+    /// The query's `name=value` arguments, percent-decoded, in order; a
+    /// name may come more than once. None holds a NUL: `HTTPServer`
+    /// refuses a URL holding `%00` before any handler.
     public let query: [(String, String)]
     /// The headers asked for at start (`HTTPServer.init`'s `headers`), by
     /// the name given there, the first of each; a header the request lacks

@@ -1,36 +1,61 @@
 import CMicrohttpd
 import Glibc
 import PreviewPlatform
+import Synchronization
 
 /// An HTTP server on one IPv4 address, owning libmicrohttpd's daemon
 /// (`MHD_start_daemon`, `MHD_stop_daemon`). Each connection has its own
 /// thread, so a handler may block (on the MPD socket); the handler is
 /// called on those threads, as is a streamed body's `next`. A request body
 /// is read and dropped: the routes take none (their arguments are in the
-/// query).
+/// query). Hostile clients meet, before any handler: the accept policy, a
+/// limit of connections per client address, a deadline for each whole
+/// request (`HTTPRequestDeadlines`), a 400 for a URL holding `%00`, and
+/// with credentials the password's throttle (`HTTPPasswordThrottle`).
 public final class HTTPServer {
     private let daemon: OpaquePointer
     private let context: Unmanaged<Context>
     /// The port listened on (the one chosen when 0 was asked for).
     public let port: Int
 
+    /// Whether to serve a new client (`client`), asked on the listening
+    /// thread before the connection has a thread; `server` is the address
+    /// and port listened on (the port 0 until known).
+    public typealias AcceptPolicy = @Sendable (_ client: IPv4Endpoint, _ server: IPv4Endpoint) -> Bool
+
     // Unchecked: `random` is written once, here, and only read afterwards
-    // (by libmicrohttpd); everything else is immutable and Sendable.
-    private final class Context: @unchecked Sendable {
+    // (by libmicrohttpd); the port is atomic; everything else is immutable
+    // and Sendable.
+    final class Context: @unchecked Sendable {
         let headers: [String]
         let credentials: HTTPCredentials?
-        let sessions = HTTPSessions()
+        let authentication: HTTPAuthenticationState
+        let deadlines: HTTPRequestDeadlines
+        let acceptPolicy: AcceptPolicy?
+        /// `in_addr.s_addr` of the address listened on.
+        let address: UInt32
+        let port: Atomic<UInt16>
         /// Seeds the digest nonces (MHD_OPTION_DIGEST_AUTH_RANDOM keeps a pointer to it).
         let random: UnsafeMutableRawBufferPointer
         let handler: @Sendable (HTTPRequest) -> HTTPResponse
-        init(headers: [String], credentials: HTTPCredentials?, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+        init(headers: [String], credentials: HTTPCredentials?, deadline: Double, acceptPolicy: AcceptPolicy?,
+             address: sockaddr_in, log: @escaping @Sendable (String) -> Void,
+             handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
             self.headers = headers
             self.credentials = credentials
+            authentication = HTTPAuthenticationState(log: log)
+            deadlines = HTTPRequestDeadlines(seconds: deadline)
+            self.acceptPolicy = acceptPolicy
+            self.address = address.sin_addr.s_addr
+            port = Atomic(UInt16(bigEndian: address.sin_port))
             random = .allocate(byteCount: 32, alignment: 8)
             for i in random.indices { random[i] = UInt8.random(in: .min ... .max) }
             self.handler = handler
         }
         deinit { random.deallocate() }
+
+        /// The endpoint listened on.
+        var listening: IPv4Endpoint { IPv4Endpoint(address: address, port: port.load(ordering: .relaxed)) }
     }
 
     /// Starts listening.
@@ -39,14 +64,23 @@ public final class HTTPServer {
     ///   - port: 0 for any free port.
     ///   - maxConnections: connections served at once, each a thread (more
     ///     are closed at once: a browser keeps up to 6 idle ones a host).
+    ///   - maxConnectionsPerAddress: of those, from one client address (a
+    ///     browser needs 6 and an event stream).
     ///   - idleTimeout: seconds a connection may stay silent before it is closed.
+    ///   - requestDeadline: seconds a connection has to send a whole
+    ///     request, from its opening or its last answer, however it
+    ///     dribbles it.
     ///   - headers: the request headers the handler reads.
     ///   - credentials: asked of every request before the handler sees it
     ///     (401 with a challenge otherwise); nil: none.
+    ///   - acceptPolicy: asked of each new client; nil: all are served.
+    ///   - log: where a line about an attack goes (a lockout); without the program's name.
     /// - Throws: `SystemError` of `inet_pton` for a bad address, or of
     ///   `MHD_start_daemon` (with errno: the port in use, no permission).
-    public init(address: String, port: Int, maxConnections: Int = 256, idleTimeout: Int = 15, headers: [String],
-                credentials: HTTPCredentials? = nil,
+    public init(address: String, port: Int, maxConnections: Int = 256, maxConnectionsPerAddress: Int = 16,
+                idleTimeout: Int = 15, requestDeadline: Double = 10, headers: [String],
+                credentials: HTTPCredentials? = nil, acceptPolicy: AcceptPolicy? = nil,
+                log: @escaping @Sendable (String) -> Void = { _ in },
                 handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws(SystemError) {
         var socketAddress = sockaddr_in()
         socketAddress.sin_family = sa_family_t(AF_INET)
@@ -54,31 +88,44 @@ public final class HTTPServer {
         guard inet_pton(AF_INET, address, &socketAddress.sin_addr) == 1 else {
             throw SystemError("inet_pton", errno: EINVAL, path: address)
         }
-        let box = Context(headers: headers, credentials: credentials, handler: handler)
+        let box = Context(headers: headers, credentials: credentials, deadline: requestDeadline, acceptPolicy: acceptPolicy,
+                          address: socketAddress, log: log, handler: handler)
         let context = Unmanaged.passRetained(box)
         errno = 0
-        guard let daemon = pv_mhd_start(&socketAddress, UInt32(maxConnections), UInt32(idleTimeout), HTTPServer.access,
-                                        context.toOpaque(), box.random.baseAddress, box.random.count) else {
+        guard let daemon = pv_mhd_start(&socketAddress, UInt32(maxConnections), UInt32(maxConnectionsPerAddress),
+                                        UInt32(idleTimeout), HTTPServer.access, context.toOpaque(),
+                                        box.random.baseAddress, box.random.count, acceptPolicy == nil ? nil : HTTPServer.accept,
+                                        HTTPServer.notify, HTTPServer.completed, HTTPServer.uri) else {
+            box.deadlines.stop()
             context.release()
             throw SystemError("MHD_start_daemon", errno: errno == 0 ? EADDRINUSE : errno, path: "\(address):\(port)")
         }
         self.daemon = daemon
         self.context = context
         self.port = Int(pv_mhd_port(daemon))
+        box.port.store(UInt16(clamping: self.port), ordering: .relaxed)
     }
 
     deinit {
         MHD_stop_daemon(daemon)
+        context.takeUnretainedValue().deadlines.stop()
         context.release()
     }
 
     /// libmicrohttpd's access handler: called once with the headers (kept
     /// for later by marking `state`), then with any body chunks (dropped),
-    /// then once more to answer.
+    /// then once more to answer. A URL that held `%00` (marked by `uri`)
+    /// is answered 400 at once: libmicrohttpd decodes the path and the NUL
+    /// would cut it (`/app.js%00.html` would serve the script).
     private static let access: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, uploadSize, state in
         guard let context, let connection, let uploadSize, let state else { return pv_mhd_no() }
-        if state.pointee == nil {
-            state.pointee = UnsafeMutableRawPointer(bitPattern: 1)
+        if state.pointee == nil || state.pointee == RequestMark.urlHoldsNUL {
+            if state.pointee == RequestMark.urlHoldsNUL {
+                let refusal = Array("the URL holds a NUL\n".utf8)
+                return queue(HTTPResponse(status: 400, headers: [("Content-Type", "text/plain; charset=utf-8")], body: refusal),
+                             on: connection)
+            }
+            state.pointee = RequestMark.headersRead
             return pv_mhd_yes()
         }
         if uploadSize.pointee != 0 {
@@ -86,10 +133,11 @@ public final class HTTPServer {
             return pv_mhd_yes()
         }
         let box = Unmanaged<Context>.fromOpaque(context).takeUnretainedValue()
+        box.deadlines.forget(connection)
         var setCookie: String?
         if let credentials = box.credentials {
-            switch credentials.authorize(connection, sessions: box.sessions) {
-            case .challenged(let queued): return queued
+            switch credentials.authorize(connection, client: clientAddress(connection), state: box.authentication) {
+            case .answered(let queued): return queued
             case .allow(let cookie): setCookie = cookie
             }
         }
@@ -105,7 +153,7 @@ public final class HTTPServer {
     }
 
     /// Queues `answer` (`MHD_queue_response`), whole or streamed.
-    private static func queue(_ answer: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    static func queue(_ answer: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
         let made: OpaquePointer?
         if let stream = answer.stream {
             let reader = Unmanaged.passRetained(StreamReader(stream))
@@ -122,8 +170,8 @@ public final class HTTPServer {
     }
 }
 
-/// A value as libmicrohttpd hands it with its length: a decoded NUL stays
-/// in the text (as U+0000), for the routes to refuse.
+/// A value as libmicrohttpd hands it, read to its length (not to a NUL,
+/// which would cut it short; a URL holding `%00` is refused before this).
 private func text(_ bytes: UnsafePointer<CChar>?, _ count: Int) -> String {
     guard let bytes else { return "" }
     return bytes.withMemoryRebound(to: UInt8.self, capacity: count) {
