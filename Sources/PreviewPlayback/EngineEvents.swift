@@ -23,6 +23,8 @@ extension PlayerController {
             gainChosen(id, gain)
         case .outputChanged(let lost):
             because(lost == nil ? .outputBack : .outputLost) { outputChanged(lost: lost) }
+        case .followerChanged(let index, let failed):
+            because(failed == nil ? .outputBack : .outputLost) { followerChanged(index, failed: failed) }
         }
     }
 

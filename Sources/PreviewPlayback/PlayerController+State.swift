@@ -8,7 +8,8 @@ extension PlayerController {
     package func snapshot() -> SavedState {
         SavedState(queue: queue.songs, queueVersion: queue.version, nextID: queue.upcomingID,
                    current: player.current, state: player.state, elapsed: player.state == .stop ? 0 : elapsed,
-                   modes: player.modes, volume: volume, outputEnabled: outputEnabled, replayGainMode: replayGainMode,
+                   modes: player.modes, volume: volume, outputEnabled: outputEnabled, disabledOutputs: disabledOutputs,
+                   replayGainMode: replayGainMode,
                    crossfade: streams.crossfadeSeconds,
                    mixRampDecibels: mixRamp.decibels.isFinite ? Double(mixRamp.decibels) : nil,
                    mixRampDelay: mixRamp.delayIsOn && mixRamp.delaySeconds.isFinite ? Double(mixRamp.delaySeconds) : nil)
@@ -18,7 +19,8 @@ extension PlayerController {
     /// from it when `playing`.
     package func restore(_ saved: SavedState, playing: Bool) {
         queue = Queue(restoring: SongInterning.shared(saved.queue), nextID: saved.nextID, version: saved.queueVersion, maxLength: queue.maxLength)
-        restoreSettings(volume: saved.volume, outputEnabled: saved.outputEnabled, replayGainMode: saved.replayGainMode)
+        restoreSettings(volume: saved.volume, outputEnabled: saved.outputEnabled, disabledOutputs: saved.disabledOutputs,
+                        replayGainMode: saved.replayGainMode)
         streams.crossfadeSeconds = Crossfade.clamped(saved.crossfade ?? 0)
         mixRamp = MixRamp()
         if let db = saved.mixRampDecibels { mixRamp.decibels = Float(db) }

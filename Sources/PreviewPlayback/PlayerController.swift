@@ -68,11 +68,17 @@ package final class PlayerController {
         package let name: String
         package let plugin: String
         package var enabled: Bool
+
+        /// - Parameters: name: as `outputs` lists it; plugin: its kind's.
+        package init(name: String, plugin: String, enabled: Bool) {
+            self.name = name
+            self.plugin = plugin
+            self.enabled = enabled
+        }
     }
-    /// `outputs`: the configured output (id 0) and, beside PulseAudio, a
-    /// null output (id 1). Playback goes to PulseAudio while it is enabled,
-    /// else to the null output, which keeps time and holds no device. A
-    /// disabled output with nothing beside it plays silence.
+    /// `outputs`: the engine's outputs in its order (`OutputKind.listed`),
+    /// each switched on and off by `setOutput`. With none enabled playback
+    /// goes on, heard nowhere, as mpd's does.
     package private(set) var outputs: [OutputEntry]
     /// Whether output 0 is enabled (saved with the state).
     var outputEnabled: Bool { outputs[0].enabled }
@@ -99,15 +105,14 @@ package final class PlayerController {
     ///   - loudness: the measurements known (default: none, kept in memory).
     package init(engine: AudioEngine, catalog: CatalogBrowser, log: Log, seed: UInt64, clock: Clock = .system,
          loudness: LoudnessBook? = nil,
-         output: (name: String, plugin: String) = ("previewd", "previewd"),
+         outputs: [OutputEntry] = [OutputEntry(name: "previewd", plugin: "previewd", enabled: true)],
          maxQueueLength: Int = Queue.defaultMaxLength,
          schedule: @escaping (Double, @escaping () -> Void) -> Void = { _, _ in }) {
         self.schedule = schedule
         self.clock = clock
         startTime = clock.monotonic()
         queue = Queue(maxLength: maxQueueLength)
-        outputs = [OutputEntry(name: output.name, plugin: output.plugin, enabled: true)]
-        if output.plugin == "pulse" { outputs.append(OutputEntry(name: "null", plugin: "null", enabled: false)) }
+        self.outputs = outputs.isEmpty ? [OutputEntry(name: "previewd", plugin: "previewd", enabled: true)] : outputs
         self.engine = engine
         previewURLs = catalog.previewURLs
         self.catalog = catalog
@@ -241,6 +246,20 @@ package final class PlayerController {
         notify([.player, .output])
     }
 
+    /// An output beside the one that sets the pace failed (its PCM is
+    /// dropped meanwhile; the others play on) or works again.
+    func followerChanged(_ index: Int, failed: String?) {
+        let name = outputs.indices.contains(index) ? outputs[index].name : "\(index)"
+        if let failed {
+            log.warning("output \(name) failed: \(failed); the others play on")
+            outputError = "output \(name): \(failed)"
+        } else {
+            log.info("output \(name) works again")
+            if outputError?.hasPrefix("output \(name): ") == true { outputError = nil }
+        }
+        notify([.player, .output])
+    }
+
     // MARK: volume and outputs
 
     /// `setvol`: 0...100.
@@ -248,7 +267,7 @@ package final class PlayerController {
         // mpd reports `mixer` for every setvol, a change or not.
         if percent != volume {
             volume = percent
-            if outputs.count > 1 || outputEnabled { engine.setVolume(percent) }
+            engine.setVolume(percent)
         }
         notify(.mixer)
     }
@@ -260,28 +279,34 @@ package final class PlayerController {
         let now = enabled(outputs[id].enabled)
         guard now != outputs[id].enabled else { return }
         outputs[id].enabled = now
+        // Like a `stop`, turning an output off silences it at once.
+        if !now { dropUnheardEnd() }
         applyOutputs()
         notify(.output)
     }
 
     /// Restores the volume, the outputs and the replay gain mode (from the
     /// state file), and tells the engine.
-    func restoreSettings(volume: Int, outputEnabled: Bool, replayGainMode: String) {
+    /// - Parameter disabledOutputs: the names of the outputs that were off
+    ///   (nil in a state saved before there were several: output 0's
+    ///   `outputEnabled` alone, the others as configured).
+    func restoreSettings(volume: Int, outputEnabled: Bool, disabledOutputs: [String]? = nil, replayGainMode: String) {
         self.volume = max(0, min(100, volume))
-        outputs[0].enabled = outputEnabled
+        if let disabledOutputs {
+            for i in outputs.indices { outputs[i].enabled = !disabledOutputs.contains(outputs[i].name) }
+        } else {
+            outputs[0].enabled = outputEnabled
+        }
         loudness.mode = ReplayGainMode(rawValue: replayGainMode) ?? .off
         applyOutputs()
     }
 
+    /// The names of the outputs turned off, as the state saves them.
+    var disabledOutputs: [String] { outputs.filter { !$0.enabled }.map(\.name) }
+
     private func applyOutputs() {
-        if outputs.count > 1 {
-            // Like a `stop`, turning the sound device off silences it at once.
-            if !outputs[0].enabled { dropUnheardEnd() }
-            engine.selectOutput(main: outputs[0].enabled)
-            engine.setVolume(volume)
-        } else {
-            engine.setVolume(outputEnabled ? volume : 0)
-        }
+        engine.setOutputs(enabled: outputs.map(\.enabled))
+        engine.setVolume(volume)
     }
 
     /// `replay_gain_mode`: applies from the next song on (a gain that

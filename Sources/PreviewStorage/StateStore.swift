@@ -19,6 +19,9 @@ package struct SavedState: Codable, Equatable {
     package var modes: PlaybackModes
     package var volume: Int
     package var outputEnabled: Bool
+    /// The names of the outputs turned off (absent in files from before
+    /// there were several outputs).
+    package var disabledOutputs: [String]?
     package var replayGainMode: String
     /// Seconds of crossfade (absent in files from before it existed).
     package var crossfade: Int?
@@ -33,7 +36,8 @@ package struct SavedState: Codable, Equatable {
     /// - Parameters: elapsed: seconds into `current`; crossfade: seconds;
     ///   mixRampDecibels: dB; mixRampDelay: seconds.
     package init(queue: [QueuedSong], queueVersion: UInt32, nextID: SongID, current: SongID?, state: PlaybackState,
-                 elapsed: Double, modes: PlaybackModes, volume: Int, outputEnabled: Bool, replayGainMode: String,
+                 elapsed: Double, modes: PlaybackModes, volume: Int, outputEnabled: Bool, disabledOutputs: [String]? = nil,
+                 replayGainMode: String,
                  crossfade: Int?, mixRampDecibels: Double? = nil, mixRampDelay: Double? = nil) {
         self.queue = queue
         self.queueVersion = queueVersion
@@ -44,6 +48,7 @@ package struct SavedState: Codable, Equatable {
         self.modes = modes
         self.volume = volume
         self.outputEnabled = outputEnabled
+        self.disabledOutputs = disabledOutputs
         self.replayGainMode = replayGainMode
         self.crossfade = crossfade
         self.mixRampDecibels = mixRampDecibels

@@ -1,5 +1,6 @@
 // previewd: parse options, wire the real engine to the server, run.
 import PreviewAudio
+import PreviewCore
 import PreviewPlatform
 import PreviewServer
 
@@ -38,7 +39,7 @@ if options.showVersion {
     ThisProcess.exit(0)
 }
 
-if case .wav(let path) = options.output {
+for case .wav(let path) in options.outputs {
     // Fail now, not on every song, when the WAV files cannot be written.
     let dir = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
     do { try FileSystem.checkWritable(dir.isEmpty ? "/" : dir) } catch {
@@ -47,7 +48,7 @@ if case .wav(let path) = options.output {
     }
 }
 let network = CurlNetwork()
-let engine = Engine(network: network, output: options.output, paced: options.realtimePace, stallTimeout: options.streamTimeout,
+let engine = Engine(network: network, outputs: OutputKind.listed(options.outputs).map(\.kind), paced: options.realtimePace, stallTimeout: options.streamTimeout,
                     prefetchBudget: options.prefetchMemory)
 do {
     try Server(options: options, engine: engine, http: network).run()

@@ -13,7 +13,7 @@ final class SilentEngine: AudioEngine, @unchecked Sendable {
     func measureLoudness(_ key: String) {}
     func resume(stream id: StreamID, url: String) {}
     func setPaused(_ paused: Bool) {}
-    func selectOutput(main: Bool) {}
+    func setOutputs(enabled: [Bool]) {}
     func stop() {}
     func dropBuffered() {}
     func setVolume(_ percent: Int) {}

@@ -60,7 +60,7 @@ def test_help_version_and_usage_errors():
     assert r.returncode == 0 and r.stdout.startswith("previewd ")
     r = subprocess.run([PREVIEWD, "--output", "alsa"], capture_output=True, text=True)
     assert r.returncode == 64
-    assert r.stderr.strip() == 'previewd: --output must be pulse, pulse:SINK, null or wav:PATH, not "alsa"'
+    assert r.stderr.strip() == 'previewd: --output must be pulse, pulse:SINK, null, wav:PATH, fifo:PATH or http:HOST:PORT, not "alsa"'
     r = subprocess.run([PREVIEWD, "--bogus"], capture_output=True, text=True)
     assert r.returncode == 64
 

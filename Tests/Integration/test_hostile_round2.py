@@ -12,7 +12,7 @@ import subprocess
 from urllib.request import urlopen
 
 from catalog import BIDI_TITLE, CORPUS, CRLF_ARTIST, CRLF_TITLE, HUGE_TITLE
-from helpers import PREVIEWCTL, control, playlist_file, wait_for
+from helpers import PREVIEWCTL, Client, control, playlist_file, wait_for
 
 # CRLF_TITLE and CRLF_ARTIST as previewd keeps them: each break a space, CR LF one.
 CLEAN_TITLE = "Evil http://127.0.0.1:9/injected.mp3 state=hacked file: forged"
@@ -83,7 +83,7 @@ def test_a_1_mib_title_is_cut_to_1_kib_on_its_way_in(daemon_factory, http, tmp_p
 
 
 def test_tags_added_to_the_whole_queue_hold_at_most_16_mib(daemon):
-    c = daemon.client()
+    c = Client(daemon.socket, timeout=120)  # 16 MiB of tags: a debug build on a busy machine takes its time
     c.send("command_list_begin\n" + "add deezer:track:3135556\n" * 300 + "command_list_end\n")
     assert c.reply() == ["OK"]
     value = "v" * 65000  # 65,023 bytes counted a song: its bytes, "Comment" and 16
@@ -101,7 +101,7 @@ def test_tags_added_to_the_whole_queue_hold_at_most_16_mib(daemon):
 
 
 def test_one_add_of_a_lying_album_is_refused_at_10000_songs(daemon, http):
-    c = daemon.client()
+    c = Client(daemon.socket, timeout=120)  # 12,000 tracks decoded: slow in a debug build on a busy machine
     before = urlopen(f"{http}/_control/count").read()
     control(http, "endless-album?id=302127")
     try:

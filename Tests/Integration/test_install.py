@@ -13,6 +13,7 @@ from helpers import BIN, ROOT, Client, wait_for
 INSTALL = os.path.join(ROOT, "contrib", "install")
 FILES = ["bin/previewd", "bin/previewctl", "bin/previewweb", "share/systemd/user/previewd.service",
          "share/systemd/user/previewd.socket", "share/systemd/user/previewweb.service",
+         "share/systemd/user/previewd-snapserver.service",
          "share/bash-completion/completions/previewctl",
          "share/zsh/site-functions/_previewctl", "share/fish/vendor_completions.d/previewctl.fish",
          "share/man/man1/previewd.1", "share/man/man1/previewctl.1",

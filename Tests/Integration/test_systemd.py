@@ -16,10 +16,11 @@ def test_units_pass_systemd_analyze_verify(tmp_path):
     os.symlink(os.path.join(os.path.dirname(PREVIEWD), "previewweb"), home / ".local" / "bin" / "previewweb")
     units = tmp_path / "units"
     units.mkdir()
-    for name in ("previewd.service", "previewd.socket", "previewweb.service"):
+    for name in ("previewd.service", "previewd.socket", "previewweb.service", "previewd-snapserver.service"):
         shutil.copy(os.path.join(ROOT, "systemd", name), units / name)
     env = dict(os.environ, HOME=str(home), XDG_RUNTIME_DIR=str(tmp_path))
-    p = subprocess.run(["systemd-analyze", "--user", "verify", "previewd.socket", "previewd.service", "previewweb.service"],
+    p = subprocess.run(["systemd-analyze", "--user", "verify", "previewd.socket", "previewd.service", "previewweb.service",
+                        "previewd-snapserver.service"],
                        cwd=units, env=env, capture_output=True, text=True)
     assert (p.returncode, p.stderr) == (0, "")
 

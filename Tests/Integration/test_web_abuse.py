@@ -108,7 +108,9 @@ def test_web_traffic_leaves_room_for_other_clients(site, http):
     holds at most 48 connections to previewd and answers the rest 503, so
     an MPD client still gets in."""
     d, w = site
-    control(http, "delay?ms=1500")
+    # Long enough that all 120 are under way together on a busy machine
+    # (each connection is checked against /proc/net/tcp as it comes).
+    control(http, "delay?ms=4000")
     try:
         with concurrent.futures.ThreadPoolExecutor(120) as pool:
             answers = pool.map(lambda n: w.request("GET", f"/api/mpd?c=catalogsearch%20albums%20zz{n}",

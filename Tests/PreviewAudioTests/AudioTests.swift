@@ -168,3 +168,47 @@ extension Corpus {
         #expect(samples == [2000, -2000, 32767, -32768, 6])
     }
 }
+
+/// Issue 43: an output beside the one that sets the pace is fed on its own
+/// thread; one that stalls loses PCM, never delays the caller.
+@Suite struct OutputBranchTests {
+    /// Takes one write and then blocks until told to go on (a stalled listener).
+    final class StalledOutput: AudioOutput, @unchecked Sendable {
+        let gate = Monitor()
+        var open = false
+        var taken = 0
+        func configure(_ format: AudioFormat) throws(StreamFailure) {}
+        func write(_ pcm: UnsafeRawBufferPointer, interrupted: () -> Bool) throws(StreamFailure) -> Int {
+            gate.locked { while !open && !interrupted() { gate.wait(seconds: 0.05) } }
+            gate.locked { taken += pcm.count }
+            return pcm.count
+        }
+        func setPaused(_ paused: Bool) {}
+        func discard() {}
+        func trackEnded() {}
+        func setVolume(_ percent: Int) {}
+        var hasMixer: Bool { false }
+        func wake() {}
+        func close() {}
+    }
+
+    @Test func aStalledOutputDropsWhatDoesNotFitAndTheCallerNeverWaits() {
+        let output = StalledOutput()
+        let branch = OutputBranch(output, capacity: 4096) { _ in }
+        let chunk = [UInt8](repeating: 1, count: 1024)
+        let format = AudioFormat(sampleRate: 44100, channels: 2)
+        var kept = 0
+        for _ in 0..<100 { if chunk.withUnsafeBytes({ branch.push($0, format: format) }) { kept += 1 } }
+        // One chunk in the stalled write, four in the queue: the rest dropped.
+        #expect(kept <= 5 && branch.droppedBytes == (100 - kept) * 1024)
+        output.gate.locked { output.open = true }
+        branch.suspend(release: false)
+        branch.close()
+        #expect(!branch.isActive)
+    }
+
+    @Test func monoIsWrittenAsStereoIntoAPipe() {
+        let mono: [UInt8] = [1, 2, 3, 4]
+        #expect(mono.withUnsafeBytes { FifoOutput.stereo(fromMono: $0) } == [1, 2, 1, 2, 3, 4, 3, 4])
+    }
+}

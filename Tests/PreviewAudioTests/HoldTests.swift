@@ -73,7 +73,7 @@ import Testing
         }
         let dir = directory()
         defer { rmdir(dir) }
-        let engine = Engine(network: CurlNetwork(), output: .wav(dir + "/out.wav"), paced: false)
+        let engine = Engine(network: CurlNetwork(), outputs: [.wav(dir + "/out.wav")], paced: false)
         if let holdLimit { engine.holdLimit = holdLimit }
         if let holdWait { engine.holdWait = holdWait }
         let events = Events()

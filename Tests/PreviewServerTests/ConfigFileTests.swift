@@ -21,7 +21,7 @@ import Testing
             on-event = mixer:true
             socket = "/run/x socket "
             """)
-        #expect(o.output == .pulse(sink: "usb") && o.prefetch == 4 && o.restorePlaying)
+        #expect(o.outputs == [.pulse(sink: "usb")] && o.prefetch == 4 && o.restorePlaying)
         #expect(o.hooks.map(\.setting) == ["player:notify-send \"$PREVIEWD_TITLE\"", "mixer:true"])
         #expect(o.socketPath == "/run/x socket ", "quotes keep the spaces at the ends")
         #expect(o.sources["prefetch"] == "/c/previewd.conf:3" && o.sources["output"] == "/c/previewd.conf:2")
@@ -32,6 +32,26 @@ import Testing
         #expect(o.prefetch == 1 && o.sources["prefetch"] == "command line")
         #expect(o.hooks.map(\.command) == ["c"], "the command line's hooks replace the file's")
         #expect(try parse("restore-playing = yes", ["--prefetch", "1"]).restorePlaying)
+    }
+
+    /// Issue 43: outputs repeat, in the file and on the command line, and
+    /// the command line's replace the file's, as its hooks do.
+    @Test func outputsRepeatAndTheCommandLineReplacesTheFiles() throws {
+        let file = "output = pulse\noutput = fifo:/run/snapfifo\n"
+        #expect(try parse(file).outputs == [.pulse(sink: nil), .fifo("/run/snapfifo")])
+        #expect(try parse(file, ["--output", "null", "--output", "http:127.0.0.1:8000"]).outputs
+                == [.null, .http(host: "127.0.0.1", port: 8000)])
+        #expect(try parse("").outputs == [.pulse(sink: nil)])
+        #expect(try parse(file).printedConfig(file: "f").contains("output = pulse\n# output: /c/previewd.conf:2\noutput = fifo:/run/snapfifo\n"))
+    }
+
+    @Test func listedOutputsAndTheirNames() {
+        #expect(OutputKind.listed([.pulse(sink: nil)]).map(\.enabled) == [true, false])
+        #expect(OutputKind.listed([.pulse(sink: nil)]).map(\.kind) == [.pulse(sink: nil), .null])
+        #expect(OutputKind.listed([.pulse(sink: nil), .fifo("/p")]).map(\.kind) == [.pulse(sink: nil), .fifo("/p")])
+        #expect(OutputKind.names(of: [.fifo("/a"), .wav("/w"), .fifo("/b"), .fifo("/c")]) == ["fifo", "wav", "fifo 2", "fifo 3"])
+        #expect([OutputKind.pulse(sink: nil), .null, .wav("/w"), .fifo("/f"), .http(host: "127.0.0.1", port: 1)].map(\.isDevice)
+                == [true, true, true, false, false])
     }
 
     @Test(arguments: [

@@ -300,25 +300,25 @@ import PreviewCore
         #expect(o.socketPath == "/run/user/1/previewd/socket")
         #expect(o.apiBase == "http://127.0.0.1:9/api")
         #expect(o.stateDirectory == "/home/u/.local/state/previewd")
-        #expect(o.output == .pulse(sink: nil))
+        #expect(o.outputs == [.pulse(sink: nil)])
     }
 
     @Test func options() throws {
         let o = try DaemonOptions.parse(["--output", "wav:/tmp/x.wav", "--pace=none", "--socket", "/s", "--log-level", "debug"],
                                         environment: { _ in nil }, uid: 0)
-        #expect(o.output == .wav("/tmp/x.wav"))
+        #expect(o.outputs == [.wav("/tmp/x.wav")])
         #expect(!o.realtimePace)
         #expect(o.socketPath == "/s")
         #expect(o.logLevel == .debug)
         let p = try DaemonOptions.parse(["--output=pulse:alsa_output.usb", "--prefetch", "0", "--prefetch-memory", "16"],
                                         environment: { _ in nil }, uid: 0)
-        #expect(p.output == .pulse(sink: "alsa_output.usb"))
+        #expect(p.outputs == [.pulse(sink: "alsa_output.usb")])
         #expect(p.prefetch == 0)
         #expect(p.prefetchMemory == 16 << 20)
     }
 
     @Test func usageErrors() {
-        #expect(throws: DaemonOptions.UsageError(description: "--output must be pulse, pulse:SINK, null or wav:PATH, not \"alsa\"")) {
+        #expect(throws: DaemonOptions.UsageError(description: "--output must be pulse, pulse:SINK, null, wav:PATH, fifo:PATH or http:HOST:PORT, not \"alsa\"")) {
             try DaemonOptions.parse(["--output", "alsa"], environment: { _ in nil }, uid: 0)
         }
         #expect(throws: DaemonOptions.UsageError(description: "--prefetch takes a number of songs from 0 to 16, not \"-1\"")) {

@@ -39,9 +39,9 @@ package final class FakeEngine: AudioEngine, @unchecked Sendable {
     package var infos: [StreamInfo] = []
     package func resume(stream id: StreamID, url: String) { resumes.append((id, url)) }
     package func setPaused(_ paused: Bool) { calls.append(.paused(paused)) }
-    /// Each `selectOutput` argument, in order.
-    package var outputSelections: [Bool] = []
-    package func selectOutput(main: Bool) { outputSelections.append(main) }
+    /// Each `setOutputs` argument, in order.
+    package var outputSelections: [[Bool]] = []
+    package func setOutputs(enabled: [Bool]) { outputSelections.append(enabled) }
     package func stop() { calls.append(.stop) }
     package func dropBuffered() { calls.append(.dropBuffered) }
     /// Each `queueNext`, in order: the stream (nil: none) and the overlap.

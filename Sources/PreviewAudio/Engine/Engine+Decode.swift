@@ -169,7 +169,7 @@ extension Engine {
     /// Decodes one stream from `feed` to the output until its end (or the
     /// request's end point), dropping the frames before its start point.
     func decode(_ request: Request, feed: inout Feed) -> Outcome {
-        guard output != nil else { return .failed(.output("no output"), 0) }
+        guard clock != nil else { return .failed(.output("no output"), 0) }
         var pass: DecodePass
         do { pass = try DecodePass(request) } catch { return .failed(error, 0) }
         positionState.withLock { $0 = PositionState(position: PlaybackPosition(stream: request.id, frames: 0, format: nil, bitrate: 0)) }

@@ -31,6 +31,17 @@ extension Engine {
         return .stopOutput
     }
 
+    /// A stream begins: the output that leads hears of it now, the others
+    /// in order with their PCM (the clock and the idle outputs too, for
+    /// the sound server's stream name when they lead next).
+    private func songStarts(_ info: StreamInfo) {
+        let lead = leader()
+        lead.nowPlaying(info)
+        for slot in slots where slot.output !== lead {
+            if slot.branch.isActive { slot.branch.mark(.songStarts(info)) } else { slot.output.nowPlaying(info) }
+        }
+    }
+
     /// The decode thread's body: one request at a time, played to its end
     /// (or its crossfade into the next) and reported, until `shutdown`.
     func decodeLoop() {
@@ -45,7 +56,7 @@ extension Engine {
                 // (its body is in memory) and measured, as any other.
                 handover = nil
                 (id, feed) = (next.request.id, next.feed)
-                for o in outputs { o.nowPlaying(next.request.info) }
+                songStarts(next.request.info)
                 outcome = playThrough(&next.pass, feed: &feed, plan: next.request.info.measure)
             } else {
                 let step = monitor.locked { nextStepLocked() }
@@ -54,16 +65,18 @@ extension Engine {
                 case .exit: return
                 case .drop:
                     configuredOutput?.discard()
+                    markFollowers(nil, discard: true)
                     continue
                 case .stopOutput:
                     configuredOutput?.stopped()
+                    markFollowers(.stopped)
                     configuredFormat = nil
                     continue
                 case .play(let r, let opened): (request, feed) = (r, opened)
                 }
                 id = request.id
                 if let t = feed.transfer { startTransfer(t) }
-                for o in outputs { o.nowPlaying(request.info) }
+                songStarts(request.info)
                 outcome = decode(request, feed: &feed)
             }
             if let t = feed.transfer { stopTransfer(t) }
@@ -71,12 +84,15 @@ extension Engine {
             switch outcome {
             case .finished(let frames):
                 configuredOutput?.trackEnded()
+                markFollowers(.trackEnded)
                 events?(.streamFinished(id, frames: frames))
             case .failed(let failure, let frames):
                 configuredOutput?.trackEnded()
+                markFollowers(.trackEnded)
                 events?(.streamFailed(id, failure, frames: frames))
             case .cancelled:
                 configuredOutput?.discard()
+                markFollowers(nil, discard: true)
             case .faded(let next):
                 events?(.streamFaded(id, frames: next.fadedAt, into: next.request.id))
                 handover = next

@@ -13,11 +13,8 @@ extension Engine {
             || (configuredOutput != nil && selectedOutput() !== configuredOutput)
     }
 
-    /// The output `selectOutput` asks for.
-    func selectedOutput() -> AudioOutput {
-        if let nullOutput, !useMainOutput.load(ordering: .acquiring) { return nullOutput }
-        return output!
-    }
+    /// The output that sets the pace now (`leader`).
+    func selectedOutput() -> AudioOutput { leader() }
 
     /// How a `write` ended: with `n` bytes taken, the output failed for good,
     /// or the stream was dropped while the output was being waited for.
@@ -27,8 +24,9 @@ extension Engine {
         case cancelled
     }
 
-    /// Writes `chunk` to the selected output, opening it for `format` first
-    /// when it is new or the format changed. A lost output that can come
+    /// Writes `chunk` to the output that sets the pace, opening it for
+    /// `format` first when it is new or the format changed, and hands what
+    /// it took to the other enabled outputs. A lost output that can come
     /// back (the sound server restarting) holds the stream's place, tries
     /// again with back-off, and the same samples go out once it is back.
     func write(_ chunk: UnsafeRawBufferPointer, format: AudioFormat, source: StreamInput) -> WriteOutcome {
@@ -37,6 +35,7 @@ extension Engine {
             do {
                 if out !== configuredOutput || format != configuredFormat {
                     if let old = configuredOutput, old !== out { old.release() }
+                    if out !== configuredOutput { takeLead(out) }
                     configuredOutput = nil
                     try out.configure(format)
                     configuredOutput = out
@@ -44,6 +43,7 @@ extension Engine {
                 }
                 let n = try out.write(chunk, interrupted: isInterrupted)
                 reportOutput(lost: nil)
+                feedFollowers(UnsafeRawBufferPointer(rebasing: chunk[..<n]), format: format, leader: out)
                 return .wrote(n)
             } catch {
                 guard out.canReconnect else { return .failed(error) }

@@ -22,18 +22,18 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     /// an endless junk body would play as silence forever.
     public let maxBytesBeforeAudio = 1 << 20
 
-    private let outputKind: OutputKind
-    private let paced: Bool
+    private let outputKinds: [OutputKind]
+    let paced: Bool
     /// Fetches the previews; the catalog clients share it (`HTTPClient`).
     private let network: CurlNetwork
-    /// The configured output, and beside PulseAudio a paced null output
-    /// that `selectOutput(main: false)` switches to (the sound device is
-    /// then released while the clock runs on).
-    /// Set in `start`, before the threads run; read-only afterwards.
-    var output: AudioOutput?
-    var nullOutput: NullOutput?
+    /// The configured outputs, in their order (`setOutputs` names them by
+    /// it), and the clock that sets the pace while no device is enabled (a
+    /// null output, paced as a device would be). Set in `start`, before the
+    /// threads run; read-only afterwards.
+    var slots: [OutputSlot] = []
+    var clock: NullOutput?
     /// Every output, for calls that reach them all.
-    var outputs: [AudioOutput] { [output, nullOutput].compactMap { $0 } }
+    var outputs: [AudioOutput] { slots.map(\.output) + (clock.map { [$0] } ?? []) }
     /// Where outcomes go, from any of the engine's threads. Set in `start`,
     /// before the threads run; read-only afterwards.
     var events: (@Sendable (EngineEvent) -> Void)?
@@ -121,9 +121,6 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     /// The bytes all downloads hold; thread-safe itself (its own atomic).
     let budget: MemoryBudget
 
-    /// The output `selectOutput` asks for (false: the paced null output).
-    /// Atomic; written by `selectOutput`, read by the decode thread.
-    let useMainOutput = Atomic<Bool>(true)
     /// The software volume as a Q16 gain (65536: unchanged), for outputs
     /// without a mixer. Atomic; written by `setVolume`, read by the decode thread.
     let softwareGain = Atomic<Int32>(65536)
@@ -172,16 +169,16 @@ public final class Engine: AudioEngine, @unchecked Sendable {
 
     /// - Parameters:
     ///   - network: the curl thread previews are fetched on (shut down with the engine).
-    ///   - output: where PCM goes.
+    ///   - outputs: where PCM goes, each on until `setOutputs` says otherwise.
     ///   - paced: null/wav consume PCM at real-time speed (true) or as fast as decoding allows.
     ///   - ringCapacity: bytes buffered per stream (at least 32 KiB).
     ///   - stallTimeout: seconds without a byte before a stream fails.
     ///   - prefetchBudget: bytes all in-memory downloads may hold together
     ///     (the playing one may pass it; prefetches may not).
-    public init(network: CurlNetwork, output: OutputKind, paced: Bool, ringCapacity: Int = 256 * 1024, stallTimeout: Double = 15,
+    public init(network: CurlNetwork, outputs: [OutputKind], paced: Bool, ringCapacity: Int = 256 * 1024, stallTimeout: Double = 15,
                 prefetchBudget: Int = 8 << 20) {
         self.network = network
-        outputKind = output
+        outputKinds = outputs
         self.paced = paced
         self.ringCapacity = max(ringCapacity, 32 * 1024)
         self.stallTimeout = stallTimeout
@@ -193,18 +190,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
 
     public func start(events: @escaping @Sendable (EngineEvent) -> Void) throws {
         self.events = events
-        switch outputKind {
-        case .null: output = NullOutput(paced: paced)
-        case .wav(let path): output = WavOutput(path: path, paced: paced)
-        case .pulse(let sink):
-            let pulse: PulseOutput
-            do { pulse = try PulseOutput(sink: sink) } catch { throw EngineError("\(error)") }
-            output = pulse
-            nullOutput = NullOutput(paced: true)
-            // No server yet is no reason not to start: say why, and connect
-            // when there is something to play.
-            do { try pulse.connect() } catch { reportOutput(lost: error) }
-        }
+        try makeOutputs(outputKinds)
         network.start()
         analyzer.start()
         decodeThread = startThread { [self] in decodeLoop() }
@@ -229,14 +215,15 @@ public final class Engine: AudioEngine, @unchecked Sendable {
         wakeOutputs()
     }
 
-    public func selectOutput(main: Bool) {
-        useMainOutput.store(main, ordering: .releasing)
+    public func setOutputs(enabled: [Bool]) {
+        for (slot, on) in zip(slots, enabled) { slot.enabled.store(on, ordering: .releasing) }
         // A write blocked on the old output sees the change in
-        // `isInterrupted` and returns; the next one goes to the new output.
+        // `isInterrupted` and returns; the next one goes to the new leader.
         wakeOutputs()
+        monitor.locked { monitor.broadcast() }
     }
 
-    private func wakeOutputs() { for o in outputs { o.wake() } }
+    func wakeOutputs() { for o in outputs { o.wake() } }
 
     public func prefetch(_ items: [MediaItem]) {
         var dropped: [Transfer] = []
@@ -340,7 +327,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
             interruptFlag.store(true, ordering: .releasing)
             monitor.broadcast()
         }
-        output?.wake()
+        wakeOutputs()
         positionState.withLock { $0 = nil }
     }
 
@@ -384,10 +371,11 @@ public final class Engine: AudioEngine, @unchecked Sendable {
             return !stopping
         }
         guard wasRunning else { return }
-        output?.wake()
+        wakeOutputs()
         if let decodeThread { pthread_join(decodeThread, nil) }
         analyzer.shutdown()
         network.shutdown()
+        for slot in slots { slot.branch.close() }
         for o in outputs { o.close() }
     }
 

@@ -113,6 +113,11 @@ public enum EngineEvent: Sendable {
     /// While lost, the stream holds its place and the engine reconnects by
     /// itself with back-off.
     case outputChanged(lost: String?)
+    /// An output that follows (fed on its own thread while another sets
+    /// the pace: a pipe, a stream) failed, with why (its PCM is dropped
+    /// until a write works again), or works again (nil). `output` is its
+    /// index in the engine's outputs.
+    case followerChanged(output: Int, failed: String?)
 }
 
 /// What a stream is, for the sound server's stream properties (the name a
@@ -263,11 +268,14 @@ public protocol AudioEngine: AnyObject, Sendable {
     /// command taken before that end is heard (`stop`, `previous`, a seek)
     /// is heard at once instead of after it.
     func dropBuffered()
-    /// Plays to the configured output (true) or, where there is one beside
-    /// it, to a null output that keeps real time (false), so the sound
-    /// device is let go while playback goes on. Takes effect at the next
-    /// samples written; none are lost or repeated.
-    func selectOutput(main: Bool)
+    /// Which of the configured outputs play (`enabled[i]`: output `i`, in
+    /// the order the engine was given them). The first enabled device
+    /// (`OutputKind.isDevice`) sets the pace; the others each take the same
+    /// PCM on a thread of their own, never delaying it; with no device
+    /// enabled a clock sets the pace and playback goes on. A device turned
+    /// off is let go. Takes effect at the next samples written; none are
+    /// lost or repeated on the output that sets the pace.
+    func setOutputs(enabled: [Bool])
     /// Output volume, 0...100 percent.
     func setVolume(_ percent: Int)
     /// The current stream's position, or nil when nothing has played.

@@ -3,7 +3,8 @@ import PreviewCore
 /// The settings file, `$XDG_CONFIG_HOME/previewd/previewd.conf` (or
 /// `--config FILE`): `key = value` lines named like the long options
 /// (`prefetch = 4`, `output = pulse:alsa_output.usb`), `#` comment lines
-/// and blank lines; switches take `yes` or `no`; `on-event` may repeat.
+/// and blank lines; switches take `yes` or `no`; `on-event` and `output`
+/// may repeat.
 /// A value may be put in double quotes to keep its spaces at either end.
 /// The command line overrides the file (its `--on-event`s replace the
 /// file's). Parsed without I/O: the caller reads the file.
@@ -50,7 +51,7 @@ public enum ConfigFile {
                 let hint = CommandHelp.closest(to: key, among: DaemonOptions.optionNames).map { "; did you mean \"\($0)\"?" } ?? ""
                 throw .init(description: "\(place): unknown key \"\(DaemonOptions.UsageError.shown(key))\"\(hint)")
             }
-            if key != "on-event", let first = seen[key] {
+            if key != "on-event", key != "output", let first = seen[key] {
                 throw .init(description: "\(place): \(key) is set twice (first on line \(first))")
             }
             seen[key] = n + 1
@@ -81,7 +82,7 @@ extension DaemonOptions {
             out += "# \(key): \(sources[key] ?? "default")\n\(key) = \(shown)\n"
         }
         line("socket", socketPath)
-        line("output", output.setting)
+        for output in outputs { line("output", output.setting) }
         line("pace", realtimePace ? "realtime" : "none")
         line("api-base", apiBase)
         line("state-dir", stateDirectory)

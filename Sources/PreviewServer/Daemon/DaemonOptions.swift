@@ -11,8 +11,8 @@ public struct DaemonOptions: Equatable, Sendable {
     /// `$XDG_RUNTIME_DIR/previewd` (made 0700 at start-up when the socket
     /// is there), or nil without a runtime directory.
     public var runtimeDirectory: String?
-    /// Where PCM goes (`--output`).
-    public var output = OutputKind.pulse(sink: nil)
+    /// Where PCM goes (`--output`, repeatable; PulseAudio when none is given).
+    public var outputs: [OutputKind] = []
     /// Null/WAV outputs consume PCM in real time (true) or as fast as decoding allows.
     public var realtimePace = true
     /// Base URL of the Deezer API (`https://api.deezer.com`, or a loopback stand-in).
@@ -42,6 +42,8 @@ public struct DaemonOptions: Equatable, Sendable {
     public var previousRestart = 3.0
     /// `--stream-timeout S`: a preview delivering nothing for S seconds fails.
     public var streamTimeout = 15.0
+    /// Outputs at most (`--output` repeated): each has a thread of its own.
+    public static let maxOutputs = 16
     /// `--max-clients N`: connections beyond N get an ACK saying so.
     public var maxClients = 100
     /// `--connection-timeout S`: a client that sends nothing and reads
@@ -81,7 +83,11 @@ public struct DaemonOptions: Equatable, Sendable {
       --socket PATH          Unix socket (default $PREVIEWD_SOCKET, else
                              $XDG_RUNTIME_DIR/previewd/socket)
       --output KIND          pulse (default sink, followed when it changes),
-                             pulse:SINK (that sink), null, or wav:PATH
+                             pulse:SINK (that sink), null, wav:PATH,
+                             fifo:PATH (raw s16le 44100 Hz stereo into a named
+                             pipe, as snapserver reads it) or http:HOST:PORT
+                             (MP3 and FLAC streams); repeatable: several
+                             play at once, each switched with enableoutput
       --pace realtime|none   null/wav outputs: real-time speed (default) or
                              as fast as decoding allows
       --api-base URL         Deezer API base (default $PREVIEWD_API_BASE, else
@@ -163,17 +169,26 @@ public struct DaemonOptions: Equatable, Sendable {
             }
         }
         var words = OptionWords(arguments)
-        var hooksGiven = false
+        var hooksGiven = false, outputsGiven = false
         while let option = words.next() {
             if option.name == "--on-event", !hooksGiven {
                 // The command line's hooks replace the file's.
                 hooksGiven = true
                 o.hooks = []
             }
+            if option.name == "--output", !outputsGiven {
+                // So do its outputs.
+                outputsGiven = true
+                o.outputs = []
+            }
             try o.take(option, from: &words, paths: &paths)
             if option.name.hasPrefix("--") { o.sources[String(option.name.dropFirst(2))] = "command line" }
         }
         o.applyEnvironment(paths, environment: environment, uid: uid)
+        if o.outputs.isEmpty { o.outputs = [.pulse(sink: nil)] }
+        guard o.outputs.count <= DaemonOptions.maxOutputs else {
+            throw UsageError(description: "--output: at most \(DaemonOptions.maxOutputs) outputs, not \(o.outputs.count)")
+        }
         return o
     }
 
@@ -182,7 +197,7 @@ public struct DaemonOptions: Equatable, Sendable {
     private mutating func take(_ option: OptionWords.Option, from words: inout OptionWords, paths: inout GivenPaths) throws(UsageError) {
         switch option.name {
         case "--socket": paths.socket = try words.value(of: option)
-        case "--output": output = try words.output(option)
+        case "--output": outputs.append(try words.output(option))
         case "--pace": realtimePace = try words.pace(option)
         case "--api-base": paths.apiBase = try words.webURL(option)
         case "--state-dir": paths.stateDirectory = try words.value(of: option)
@@ -348,12 +363,31 @@ struct OptionWords {
         case "pulse": return .pulse(sink: nil)
         case "null": return .null
         case _ where text.hasPrefix("pulse:") && text.count > 6: return .pulse(sink: String(text.dropFirst(6)))
+        case _ where text.hasPrefix("wav:") && text.count > 4: return .wav(String(text.dropFirst(4)))
+        case _ where text.hasPrefix("fifo:") && text.count > 5: return .fifo(String(text.dropFirst(5)))
+        case _ where text.hasPrefix("http:"): return try httpOutput(String(text.dropFirst(5)))
         default:
-            guard text.hasPrefix("wav:"), text.count > 4 else {
-                throw UsageError(description: "--output must be pulse, pulse:SINK, null or wav:PATH, not \"\(UsageError.shown(text))\"")
-            }
-            return .wav(String(text.dropFirst(4)))
+            throw UsageError(description: "--output must be pulse, pulse:SINK, null, wav:PATH, fifo:PATH or http:HOST:PORT, "
+                             + "not \"\(UsageError.shown(text))\"")
         }
+    }
+
+    /// `HOST:PORT` of `--output http:HOST:PORT`: a dotted IPv4 address and a
+    /// port (0: any free one). Beyond loopback a stream needs a password,
+    /// which previewd does not take yet.
+    private func httpOutput(_ text: String) throws(UsageError) -> OutputKind {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        let octets = parts.first?.split(separator: ".", omittingEmptySubsequences: false) ?? []
+        guard parts.count == 2, octets.count == 4, octets.allSatisfy({ UInt8($0) != nil }),
+              let port = Int(parts[1]), (0...65535).contains(port) else {
+            throw UsageError(description: "--output http: takes HOST:PORT, an IPv4 address and a port, as http:127.0.0.1:8000, "
+                             + "not \"http:\(UsageError.shown(text))\"")
+        }
+        guard octets[0] == "127" else {
+            throw UsageError(description: "--output http:\(text): beyond loopback (127.x.x.x) a stream needs a password, "
+                             + "which previewd does not take yet; serve it on loopback")
+        }
+        return .http(host: String(parts[0]), port: port)
     }
 
     /// `--pace realtime|none`: whether null/WAV outputs keep real time.

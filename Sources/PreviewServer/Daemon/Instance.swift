@@ -51,7 +51,7 @@ final class Instance {
         loudness.preamp = options.replayGainPreamp
         browser = CatalogBrowser(client: catalog, previewURLs: PreviewURLCache(wallClock: clock.wall), maxSongs: maxQueueLength)
         controller = PlayerController(engine: engine, catalog: browser, log: log, seed: seed, clock: clock, loudness: loudness,
-                                      output: (options.output.name, options.output.name), maxQueueLength: maxQueueLength,
+                                      outputs: Instance.outputEntries(options.outputs), maxQueueLength: maxQueueLength,
                                       schedule: schedule)
         controller.addListener(listener)
         controller.previousRestartSeconds = options.previousRestart
@@ -70,6 +70,14 @@ final class Instance {
 
     /// `sticker.sqlite` under the state directory, or why it cannot be
     /// opened (a damaged file is left for the user: stickers are theirs).
+    /// The controller's `outputs` for the configured ones, as the engine runs them.
+    static func outputEntries(_ configured: [OutputKind]) -> [PlayerController.OutputEntry] {
+        let listed = OutputKind.listed(configured)
+        return zip(listed, OutputKind.names(of: listed.map(\.kind))).map { output, name in
+            PlayerController.OutputEntry(name: name, plugin: output.kind.name, enabled: output.enabled)
+        }
+    }
+
     private static func stickerStore(_ options: DaemonOptions) -> Result<StickerStore, StorageError> {
         let path = options.stateDirectory + "/sticker.sqlite"
         do { return .success(try StickerStore(path: path)) } catch { return .failure(.unreadable(path: path, error)) }

@@ -1,0 +1,170 @@
+"""Several outputs at once (issue 43): a WAV file and a FIFO side by side,
+each switched with mpc, each receiving the same PCM bit-exact while it is
+on; a pipe nobody reads delays nothing; playback goes on with every
+output off. Multi-room through Snapcast is in test_multiroom.py."""
+import os
+import select
+import threading
+import time
+
+from catalog import preview_file_for
+from helpers import FRAME, RATE, reference_pcm, run_mpc, wait_for, wav_pcm
+
+SONGS = (3135556, 3135555)
+
+
+class PipeReader:
+    """Reads a FIFO into memory on a thread of its own, as snapserver does."""
+
+    def __init__(self, path):
+        if not os.path.exists(path):
+            os.mkfifo(path, 0o600)
+        self.data = bytearray()
+        self.fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        self.running = True
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self):
+        while self.running:
+            if not select.select([self.fd], [], [], 0.1)[0]:
+                continue
+            try:
+                chunk = os.read(self.fd, 65536)
+            except BlockingIOError:
+                continue
+            if chunk:
+                self.data += chunk
+            else:
+                time.sleep(0.02)  # no writer now: the end of file repeats
+
+    def close(self):
+        self.running = False
+        time.sleep(0.15)
+        os.close(self.fd)
+
+
+def first_seconds(track, seconds):
+    return reference_pcm(preview_file_for(track))[:int(seconds * RATE) * FRAME]
+
+
+def queue_ranges(c, seconds):
+    for n, track in enumerate(SONGS, start=1):
+        assert c.cmd(f"addid deezer:track:{track}") == [f"Id: {n}", "OK"]
+        assert c.cmd(f"rangeid {n} 0:{seconds}") == ["OK"]
+
+
+def test_mpc_lists_and_switches_the_outputs(daemon_factory, tmp_path):
+    d = daemon_factory(extra=("--output", f"fifo:{tmp_path}/pipe"))
+    assert run_mpc(d, "outputs").stdout == "Output 1 (wav) is enabled\nOutput 2 (fifo) is enabled\n"
+    idle = d.client()
+    idle.send("idle output\n")
+    assert run_mpc(d, "disable", "2").returncode == 0
+    assert idle.reply() == ["changed: output", "OK"]
+    assert run_mpc(d, "outputs").stdout == "Output 1 (wav) is enabled\nOutput 2 (fifo) is disabled\n"
+    assert run_mpc(d, "toggleoutput", "1").returncode == 0
+    assert run_mpc(d, "enable", "2").returncode == 0
+    assert run_mpc(d, "outputs").stdout == "Output 1 (wav) is disabled\nOutput 2 (fifo) is enabled\n"
+    assert d.client().cmd("outputs") == ["outputid: 0", "outputname: wav", "plugin: wav", "outputenabled: 0",
+                                         "outputid: 1", "outputname: fifo", "plugin: fifo", "outputenabled: 1", "OK"]
+
+
+def test_a_fifo_beside_a_wav_file_gets_the_same_pcm_bit_exact(daemon_factory, tmp_path):
+    reader = PipeReader(str(tmp_path / "pipe"))
+    try:
+        d = daemon_factory(pace="realtime", extra=("--output", f"fifo:{tmp_path}/pipe"))
+        c = d.client()
+        queue_ranges(c, 2)
+        assert c.cmd("play 0") == ["OK"]
+        expected = first_seconds(SONGS[0], 2) + first_seconds(SONGS[1], 2)
+        wait_for(lambda: len(reader.data) >= len(expected), timeout=30, what="both songs in the pipe",
+                 detail=lambda: len(reader.data))
+        d.wait_state(c, "stop")
+    finally:
+        reader.close()
+    assert bytes(reader.data) == expected
+    assert wav_pcm(d.wav)[3] == expected
+
+
+def test_outputs_switched_off_get_nothing_and_playback_goes_on(daemon_factory, tmp_path):
+    reader = PipeReader(str(tmp_path / "pipe"))
+    try:
+        d = daemon_factory(pace="realtime", extra=("--output", f"fifo:{tmp_path}/pipe"))
+        c = d.client()
+        queue_ranges(c, 1)
+        assert run_mpc(d, "disable", "2").returncode == 0
+        assert c.cmd("play 0") == ["OK"]
+        d.wait_state(c, "stop")
+        assert reader.data == b"" and wav_pcm(d.wav)[3] == first_seconds(SONGS[0], 1) + first_seconds(SONGS[1], 1)
+        # The FIFO alone: the WAV file gets no more, the pipe both songs.
+        assert run_mpc(d, "enable", "2").returncode == 0
+        assert run_mpc(d, "disable", "1").returncode == 0
+        assert c.cmd("play 0") == ["OK"]
+        d.wait_state(c, "stop")
+        expected = first_seconds(SONGS[0], 1) + first_seconds(SONGS[1], 1)
+        wait_for(lambda: len(reader.data) >= len(expected), what="the pipe's songs")
+        assert bytes(reader.data) == expected
+        assert wav_pcm(d.wav)[3] == expected  # unchanged since the first play
+        # None at all: the songs play to no one, in real time.
+        assert run_mpc(d, "disable", "2").returncode == 0
+        assert c.cmd("play 0") == ["OK"]
+        wait_for(lambda: float(c.fields("status").get("elapsed", "0")) >= 0.5, what="elapsed to move")
+        assert c.fields("status")["state"] == "play"
+        d.wait_state(c, "stop")
+    finally:
+        reader.close()
+    assert bytes(reader.data) == expected
+
+
+def test_a_fifo_nobody_reads_delays_no_other_output(daemon_factory, tmp_path, http):
+    # As fast as decoding allows: a pipe that waited for its reader would
+    # hold the WAV file up.
+    d = daemon_factory(extra=("--output", f"fifo:{tmp_path}/pipe"))
+    c = d.client()
+    for track in SONGS:
+        assert c.cmd(f"add deezer:track:{track}") == ["OK"]
+    assert c.cmd("play 0") == ["OK"]
+    d.wait_state(c, "stop", timeout=30)
+    whole = reference_pcm(preview_file_for(SONGS[0])) + reference_pcm(preview_file_for(SONGS[1]))
+    assert wav_pcm(d.wav)[3] == whole
+    assert os.path.exists(tmp_path / "pipe") and "error" not in c.fields("status")
+
+
+def test_a_fifo_path_that_is_no_fifo_is_an_error_while_the_wav_file_plays_on(daemon_factory, tmp_path):
+    (tmp_path / "not-a-pipe").write_text("mine\n")
+    d = daemon_factory(pace="realtime", extra=("--output", f"fifo:{tmp_path}/not-a-pipe"))
+    c = d.client()
+    queue_ranges(c, 1)
+    assert c.cmd("play 0") == ["OK"]
+    d.wait_state(c, "stop")
+    assert c.fields("status")["error"] == f"output fifo: output error: fifo {tmp_path}/not-a-pipe: there is something else than a FIFO there"
+    assert wav_pcm(d.wav)[3] == first_seconds(SONGS[0], 1) + first_seconds(SONGS[1], 1)
+    assert (tmp_path / "not-a-pipe").read_text() == "mine\n"
+    assert "output fifo failed: output error: fifo" in d.log()
+
+
+def test_outputs_are_kept_off_across_a_restart(daemon_factory, tmp_path, http):
+    from helpers import restart
+    d = daemon_factory(extra=("--output", f"fifo:{tmp_path}/pipe"))
+    assert run_mpc(d, "disable", "2").returncode == 0
+    d2 = restart(d, http, extra=("--output", f"fifo:{tmp_path}/pipe"))
+    try:
+        assert run_mpc(d2, "outputs").stdout == "Output 1 (wav) is enabled\nOutput 2 (fifo) is disabled\n"
+    finally:
+        d2.close()
+
+
+def test_output_options_are_checked(daemon_factory, tmp_path):
+    import subprocess
+    from helpers import PREVIEWD
+    for value, why in [
+        ("http:0.0.0.0:8000", "--output http:0.0.0.0:8000: beyond loopback (127.x.x.x) a stream needs a password, "
+                              "which previewd does not take yet; serve it on loopback"),
+        ("http:localhost", '--output http: takes HOST:PORT, an IPv4 address and a port, as http:127.0.0.1:8000, '
+                           'not "http:localhost"'),
+        ("fifo:", '--output must be pulse, pulse:SINK, null, wav:PATH, fifo:PATH or http:HOST:PORT, not "fifo:"'),
+    ]:
+        p = subprocess.run([PREVIEWD, "--output", value], capture_output=True, text=True, timeout=10)
+        assert (p.returncode, p.stderr) == (64, f"previewd: {why}\n")
+    many = [a for i in range(17) for a in ("--output", f"fifo:{tmp_path}/p{i}")]
+    p = subprocess.run([PREVIEWD, *many], capture_output=True, text=True, timeout=10)
+    assert (p.returncode, p.stderr) == (64, "previewd: --output: at most 16 outputs, not 17\n")
