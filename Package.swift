@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // previewd: a headless Deezer-preview player that speaks the MPD protocol.
 // Layering (lower never imports upper; ARCHITECTURE.md says why):
-//   PreviewCore (pure), PreviewPlatform (OS; PreviewDBus beside it)
+//   PreviewCore (pure), PreviewPlatform (OS; PreviewDBus and PreviewHTTP beside it)
 //     -> PreviewAudio (C libraries)                            -> previewd
 //     -> PreviewStorage -> PreviewCatalog -> PreviewPlayback
 //          -> PreviewDesktop -> PreviewServer                  -> previewd, previewfuzz
@@ -56,13 +56,23 @@ let package = Package(
         .systemLibrary(
             name: "CMicrohttpd", path: "Sources/CMicrohttpd", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]),
+        // The HTTP stream's encoders (LAME has no pkg-config file; the module
+        // map links it) and the resampler before them.
+        .systemLibrary(name: "CLame", path: "Sources/CLame", providers: [.apt(["libmp3lame-dev"])]),
+        .systemLibrary(
+            name: "CFLAC", path: "Sources/CFLAC", pkgConfig: "flac",
+            providers: [.apt(["libflac-dev"])]),
+        .systemLibrary(
+            name: "CSoxr", path: "Sources/CSoxr", pkgConfig: "soxr",
+            providers: [.apt(["libsoxr-dev"])]),
         .target(name: "PreviewCore", swiftSettings: perCommandPath),
         .target(name: "PreviewPlatform", dependencies: ["CSQLite", "CMalloc"], exclude: ["DBus", "HTTP"]),
         // PreviewPlatform's D-Bus connection (sd-bus), a target of its own
         // because previewctl links PreviewPlatform statically and Debian
         // ships no libsystemd.a.
         .target(name: "PreviewDBus", dependencies: ["PreviewPlatform", "CSystemd"], path: "Sources/PreviewPlatform/DBus"),
-        .target(name: "PreviewAudio", dependencies: ["PreviewCore", "PreviewPlatform", "CCurl", "CMpg123", "CPulse", "CEbur128"]),
+        .target(name: "PreviewAudio", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewHTTP", "CCurl", "CMpg123", "CPulse", "CEbur128",
+                                                "CLame", "CFLAC", "CSoxr"]),
         // The control side, by concern; each imports only the ones above it.
         .target(name: "PreviewStorage", dependencies: ["PreviewCore", "PreviewPlatform"], swiftSettings: perCommandPath),
         .target(name: "PreviewCatalog", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewStorage"],
@@ -78,7 +88,7 @@ let package = Package(
         .executableTarget(name: "previewd", dependencies: ["PreviewServer", "PreviewAudio", "PreviewPlatform"]),
         // The web front end: libmicrohttpd beside the platform (as sd-bus is),
         // the routes over the MPD socket, and the executable that wires them.
-        .target(name: "PreviewHTTP", dependencies: ["PreviewPlatform", "CMicrohttpd"], path: "Sources/PreviewPlatform/HTTP"),
+        .target(name: "PreviewHTTP", dependencies: ["PreviewCore", "PreviewPlatform", "CMicrohttpd"], path: "Sources/PreviewPlatform/HTTP"),
         .target(name: "PreviewWeb", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewHTTP"]),
         .executableTarget(name: "previewweb", dependencies: ["PreviewWeb", "PreviewHTTP", "PreviewCore", "PreviewPlatform"]),
         .executableTarget(
