@@ -4,6 +4,8 @@ on; a pipe nobody reads delays nothing; playback goes on with every
 output off. Multi-room through Snapcast is in test_multiroom.py."""
 import os
 import select
+import socket
+import subprocess
 import threading
 import time
 
@@ -154,7 +156,6 @@ def test_outputs_are_kept_off_across_a_restart(daemon_factory, tmp_path, http):
 
 
 def test_output_options_are_checked(daemon_factory, tmp_path):
-    import subprocess
     from helpers import PREVIEWD
     for value, why in [
         ("http:0.0.0.0:8000", "--output http:0.0.0.0:8000: beyond loopback (127.x.x.x) a stream needs a password, "
@@ -168,3 +169,49 @@ def test_output_options_are_checked(daemon_factory, tmp_path):
     many = [a for i in range(17) for a in ("--output", f"fifo:{tmp_path}/p{i}")]
     p = subprocess.run([PREVIEWD, *many], capture_output=True, text=True, timeout=10)
     assert (p.returncode, p.stderr) == (64, "previewd: --output: at most 16 outputs, not 17\n")
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def test_a_flac_listener_gets_two_songs_bit_exact_and_gapless(daemon_factory, tmp_path):
+    """The HTTP stream output beside a paced null output: a listener that
+    connects before `play` receives both songs, lossless, back to back;
+    the stream ends with the queue."""
+    port = free_port()
+    d = daemon_factory(output="null", pace="realtime", extra=("--output", f"http:127.0.0.1:{port}"))
+    assert run_mpc(d, "outputs").stdout == ("Output 1 (null) is enabled\nOutput 2 (httpd) is enabled\n")
+    assert f"HTTP stream on http://127.0.0.1:{port}/stream.mp3 and /stream.flac" in d.log()
+    listener = socket.create_connection(("127.0.0.1", port), timeout=30)
+    listener.sendall(f"GET /stream.flac HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    c = d.client()
+    queue_ranges(c, 2)
+    assert c.cmd("play 0") == ["OK"]
+    body = b""
+    while chunk := listener.recv(65536):
+        body += chunk
+    listener.close()
+    head, _, chunked = body.partition(b"\r\n\r\n")
+    assert head.split(b"\r\n")[0] == b"HTTP/1.1 200 OK" and b"Content-Type: audio/flac" in head
+    flac = dechunk(chunked)
+    (tmp_path / "got.flac").write_bytes(flac)
+    subprocess.run(["flac", "-s", "-d", "-f", "-o", str(tmp_path / "got.wav"), str(tmp_path / "got.flac")], check=True)
+    assert wav_pcm(str(tmp_path / "got.wav"))[3] == first_seconds(SONGS[0], 2) + first_seconds(SONGS[1], 2)
+
+
+def dechunk(data):
+    """The body of an HTTP/1.1 chunked transfer."""
+    out = b""
+    while data:
+        size, _, rest = data.partition(b"\r\n")
+        n = int(size.split(b";")[0], 16)
+        if n == 0:
+            break
+        out += rest[:n]
+        data = rest[n + 2:]
+    return out

@@ -207,8 +207,4 @@ extension Corpus {
         #expect(!branch.isActive)
     }
 
-    @Test func monoIsWrittenAsStereoIntoAPipe() {
-        let mono: [UInt8] = [1, 2, 3, 4]
-        #expect(mono.withUnsafeBytes { FifoOutput.stereo(fromMono: $0) } == [1, 2, 1, 2, 3, 4, 3, 4])
-    }
 }

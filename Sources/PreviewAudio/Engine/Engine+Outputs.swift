@@ -31,7 +31,15 @@ extension Engine {
             case .null: output = NullOutput(paced: paced)
             case .wav(let path): output = WavOutput(path: path, paced: paced)
             case .fifo(let path): output = FifoOutput(path: path)
-            case .http: throw EngineError("output \(kind.setting): the HTTP stream output is not built into this previewd yet")
+            case .http(let host, let port):
+                let log = self.log
+                do {
+                    let stream = try HTTPStreamOutput(host: host, port: port) { log?($0) }
+                    log?("HTTP stream on http://\(host):\(stream.port)/stream.mp3 and /stream.flac")
+                    output = stream
+                } catch {
+                    throw EngineError("output \(kind.setting): \(error)")
+                }
             case .pulse(let sink):
                 let pulse: PulseOutput
                 do { pulse = try PulseOutput(sink: sink) } catch { throw EngineError("\(error)") }

@@ -34,6 +34,9 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     var clock: NullOutput?
     /// Every output, for calls that reach them all.
     var outputs: [AudioOutput] { slots.map(\.output) + (clock.map { [$0] } ?? []) }
+    /// Where a line for the log goes (an HTTP stream's address, a listener
+    /// dropped), from any thread; nil: nowhere.
+    let log: (@Sendable (String) -> Void)?
     /// Where outcomes go, from any of the engine's threads. Set in `start`,
     /// before the threads run; read-only afterwards.
     var events: (@Sendable (EngineEvent) -> Void)?
@@ -170,13 +173,15 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     /// - Parameters:
     ///   - network: the curl thread previews are fetched on (shut down with the engine).
     ///   - outputs: where PCM goes, each on until `setOutputs` says otherwise.
+    ///   - log: where the outputs' lines for the log go.
     ///   - paced: null/wav consume PCM at real-time speed (true) or as fast as decoding allows.
     ///   - ringCapacity: bytes buffered per stream (at least 32 KiB).
     ///   - stallTimeout: seconds without a byte before a stream fails.
     ///   - prefetchBudget: bytes all in-memory downloads may hold together
     ///     (the playing one may pass it; prefetches may not).
     public init(network: CurlNetwork, outputs: [OutputKind], paced: Bool, ringCapacity: Int = 256 * 1024, stallTimeout: Double = 15,
-                prefetchBudget: Int = 8 << 20) {
+                prefetchBudget: Int = 8 << 20, log: (@Sendable (String) -> Void)? = nil) {
+        self.log = log
         self.network = network
         outputKinds = outputs
         self.paced = paced

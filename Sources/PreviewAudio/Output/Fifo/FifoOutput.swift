@@ -20,7 +20,8 @@ final class FifoOutput: AudioOutput, @unchecked Sendable {
     private var fd: Int32 = -1
     private var readEnd: Int32 = -1
     private var lastOpenAttempt = -Double.infinity
-    private var format = FifoOutput.pipeFormat
+    /// From the decoder's format to the pipe's (nil: it is the pipe's).
+    private var converter: PCMConverter?
     /// Bytes emptied out of a full pipe unread (for tests and logs).
     private(set) var drainedBytes = 0
 
@@ -29,14 +30,13 @@ final class FifoOutput: AudioOutput, @unchecked Sendable {
     init(path: String) { self.path = path }
 
     /// Makes the FIFO when missing (mkfifo(3)) and opens both its ends.
+    /// PCM in another format than the pipe's is converted (`PCMConverter`:
+    /// mono copied to both channels, another rate resampled by libsoxr).
     /// - Throws: `StreamFailure.output` when `path` is something else than
-    ///   a FIFO, cannot be made or opened, or `format` is not one the pipe
-    ///   can carry (44,100 Hz, mono or stereo: mono is written as stereo).
+    ///   a FIFO, cannot be made or opened, or `format` cannot be converted.
     func configure(_ format: AudioFormat) throws(StreamFailure) {
-        guard format.sampleRate == FifoOutput.pipeFormat.sampleRate, (1...2).contains(format.channels) else {
-            throw .output("fifo \(path): \(format.sampleRate) Hz, \(format.channels) channels cannot go into a 44100:16:2 pipe")
-        }
-        self.format = format
+        if let converter { converter.flush { send(UnsafeRawBufferPointer($0)) } }
+        converter = format == FifoOutput.pipeFormat ? nil : try PCMConverter(from: format, to: FifoOutput.pipeFormat)
         var st = stat()
         if lstat(path, &st) == 0 {
             guard st.st_mode & S_IFMT == S_IFIFO else { throw .output("fifo \(path): there is something else than a FIFO there") }
@@ -46,29 +46,16 @@ final class FifoOutput: AudioOutput, @unchecked Sendable {
         if fd < 0, !open() { throw .output("fifo \(path): cannot open it: \(String(cString: strerror(errno)))") }
     }
 
-    /// Writes `pcm` (as stereo).
+    /// Writes `pcm`, converted to the pipe's format when it is not in it.
     /// - Returns: all of `pcm`'s bytes.
     func write(_ pcm: UnsafeRawBufferPointer, interrupted: () -> Bool) throws(StreamFailure) -> Int {
         guard fd >= 0 || open() else { return pcm.count }
-        if format.channels == 2 {
-            send(pcm)
+        if let converter {
+            converter.convert(pcm) { send(UnsafeRawBufferPointer($0)) }
         } else {
-            let stereo = FifoOutput.stereo(fromMono: pcm)
-            stereo.withUnsafeBytes { send($0) }
+            send(pcm)
         }
         return pcm.count
-    }
-
-    /// Both channels of each mono sample, as the pipe carries stereo only.
-    static func stereo(fromMono pcm: UnsafeRawBufferPointer) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: pcm.count * 2)
-        for i in stride(from: 0, to: pcm.count - 1, by: 2) {
-            out[2 * i] = pcm[i]
-            out[2 * i + 1] = pcm[i + 1]
-            out[2 * i + 2] = pcm[i]
-            out[2 * i + 3] = pcm[i + 1]
-        }
-        return out
     }
 
     /// open(2) of the read end, then the write end, both non-blocking, at
@@ -86,6 +73,7 @@ final class FifoOutput: AudioOutput, @unchecked Sendable {
 
     /// write(2) of all of `bytes`: a pipe full for a second is emptied first.
     private func send(_ bytes: UnsafeRawBufferPointer) {
+        guard fd >= 0, !bytes.isEmpty else { return }
         var offset = 0
         while offset < bytes.count {
             let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
@@ -120,7 +108,7 @@ final class FifoOutput: AudioOutput, @unchecked Sendable {
     }
 
     func setPaused(_ paused: Bool) {}
-    func discard() {}
+    func discard() { converter?.reset() }
     func trackEnded() {}
     func setVolume(_ percent: Int) {}
     var hasMixer: Bool { false }
