@@ -48,6 +48,15 @@ MANIFEST = manifest()
 
 # ---- waiting and processes
 
+def free_port():
+    """A TCP port free on 127.0.0.1 now (for a server the test starts)."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
 def wait_for(predicate, timeout=15, interval=0.05, what=None, detail=None):
     """Calls `predicate` every `interval` s until it returns a truthy value,
     and returns that value. It is always called once more at or after the

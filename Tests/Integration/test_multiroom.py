@@ -4,23 +4,14 @@ real snapclients (two "rooms", `--player file`) both receive the songs
 previewd played, sample for sample."""
 import os
 import shutil
-import socket
 import subprocess
 
 import pytest
 
 from catalog import preview_file_for
-from helpers import FRAME, RATE, reference_pcm, stop_process, wait_for
+from helpers import FRAME, RATE, free_port, reference_pcm, stop_process, wait_for
 
 pytestmark = pytest.mark.skipif(shutil.which("snapserver") is None, reason="snapserver is not installed (contrib/setup installs it)")
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 @pytest.fixture

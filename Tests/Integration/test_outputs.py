@@ -10,7 +10,7 @@ import threading
 import time
 
 from catalog import preview_file_for
-from helpers import FRAME, RATE, reference_pcm, run_mpc, wait_for, wav_pcm
+from helpers import FRAME, RATE, free_port, reference_pcm, run_mpc, wait_for, wav_pcm
 
 SONGS = (3135556, 3135555)
 
@@ -169,14 +169,6 @@ def test_output_options_are_checked(daemon_factory, tmp_path):
     many = [a for i in range(17) for a in ("--output", f"fifo:{tmp_path}/p{i}")]
     p = subprocess.run([PREVIEWD, *many], capture_output=True, text=True, timeout=10)
     assert (p.returncode, p.stderr) == (64, "previewd: --output: at most 16 outputs, not 17\n")
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def test_a_flac_listener_gets_two_songs_bit_exact_and_gapless(daemon_factory, tmp_path):
