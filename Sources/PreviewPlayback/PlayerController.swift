@@ -272,6 +272,9 @@ package final class PlayerController {
         notify(.mixer)
     }
 
+    /// Where output `index` serves listeners (an HTTP stream's base URL), or nil.
+    package func listeningAddress(ofOutput index: Int) -> String? { engine.listeningAddress(ofOutput: index) }
+
     /// `enableoutput`/`disableoutput`/`toggleoutput ID`.
     /// - Throws: `.noExist` "No such audio output".
     package func setOutput(_ id: Int, enabled: (Bool) -> Bool) throws(ProtocolError) {

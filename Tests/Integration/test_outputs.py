@@ -178,6 +178,8 @@ def test_a_flac_listener_gets_two_songs_bit_exact_and_gapless(daemon_factory, tm
     port = free_port()
     d = daemon_factory(output="null", pace="realtime", extra=("--output", f"http:127.0.0.1:{port}"))
     assert run_mpc(d, "outputs").stdout == ("Output 1 (null) is enabled\nOutput 2 (httpd) is enabled\n")
+    assert d.client().cmd("outputs")[4:] == ["outputid: 1", "outputname: httpd", "plugin: httpd", "outputenabled: 1",
+                                             f"attribute: stream=http://127.0.0.1:{port}/", "OK"]
     assert f"HTTP stream on http://127.0.0.1:{port}/stream.mp3 and /stream.flac" in d.log()
     listener = socket.create_connection(("127.0.0.1", port), timeout=30)
     listener.sendall(f"GET /stream.flac HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())

@@ -57,6 +57,12 @@ extension Engine {
         clock = NullOutput(paced: paced || hasPulse)
     }
 
+    public func listeningAddress(ofOutput index: Int) -> String? {
+        guard slots.indices.contains(index), case .http(let host, _) = slots[index].kind,
+              let stream = slots[index].output as? HTTPStreamOutput else { return nil }
+        return "http://\(host):\(stream.port)/"
+    }
+
     /// The output that sets the pace: the first enabled device, else the clock.
     func leader() -> AudioOutput {
         for slot in slots where slot.kind.isDevice && slot.enabled.load(ordering: .acquiring) { return slot.output }

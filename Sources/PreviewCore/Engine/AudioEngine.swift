@@ -276,6 +276,10 @@ public protocol AudioEngine: AnyObject, Sendable {
     /// off is let go. Takes effect at the next samples written; none are
     /// lost or repeated on the output that sets the pace.
     func setOutputs(enabled: [Bool])
+    /// Where output `index` can be listened to, for an output that serves
+    /// listeners (an HTTP stream: `http://127.0.0.1:8000/`, its port the one
+    /// bound when 0 was asked for); nil for the others, and before `start`.
+    func listeningAddress(ofOutput index: Int) -> String?
     /// Output volume, 0...100 percent.
     func setVolume(_ percent: Int)
     /// The current stream's position, or nil when nothing has played.
@@ -285,6 +289,9 @@ public protocol AudioEngine: AnyObject, Sendable {
 }
 
 extension AudioEngine {
+    /// No output of this engine serves listeners.
+    public func listeningAddress(ofOutput index: Int) -> String? { nil }
+
     /// Plays `url` from its beginning to its end.
     public func play(stream id: StreamID, url: String) { play(stream: id, url: url, key: nil, from: 0, until: nil, info: StreamInfo()) }
 }

@@ -47,6 +47,9 @@ extension Commands {
             call.reply.field("outputname", output.name)
             call.reply.field("plugin", output.plugin)
             call.reply.field("outputenabled", output.enabled ? 1 : 0)
+            // mpd's `attribute: NAME=VALUE` lines: where an HTTP stream is
+            // listened to (previewweb's "Play on this device" reads it).
+            if let address = s.controller.listeningAddress(ofOutput: id) { call.reply.field("attribute", "stream=" + address) }
         }
         return .done
     }
