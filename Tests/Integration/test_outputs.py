@@ -177,7 +177,8 @@ def test_a_flac_listener_gets_two_songs_bit_exact_and_gapless(daemon_factory, tm
     the stream ends with the queue."""
     port = free_port()
     d = daemon_factory(output="null", pace="realtime", extra=("--output", f"http:127.0.0.1:{port}"))
-    assert run_mpc(d, "outputs").stdout == ("Output 1 (null) is enabled\nOutput 2 (httpd) is enabled\n")
+    assert run_mpc(d, "outputs").stdout == ("Output 1 (null) is enabled\nOutput 2 (httpd) is enabled\n"
+                                            f'\tstream="http://127.0.0.1:{port}/"\n')
     assert d.client().cmd("outputs")[4:] == ["outputid: 1", "outputname: httpd", "plugin: httpd", "outputenabled: 1",
                                              f"attribute: stream=http://127.0.0.1:{port}/", "OK"]
     assert f"HTTP stream on http://127.0.0.1:{port}/stream.mp3 and /stream.flac" in d.log()
