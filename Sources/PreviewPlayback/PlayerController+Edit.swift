@@ -216,9 +216,11 @@ extension PlayerController {
         case .title: key = \.title
         default: key = nil
         }
-        // A NUL or another control character would reach every client's
-        // listing as it is (tab stays; a line break cannot arrive).
-        if let value, value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
+        // A NUL or another control character (C0 but tab, DEL, C1) or a
+        // line separator would reach every client's listing as it is.
+        if let value, value.unicodeScalars.contains(where: {
+            ($0.value < 0x20 && $0 != "\t") || (0x7F...0x9F).contains($0.value) || CatalogText.isLineBreak($0)
+        }) {
             throw ProtocolError(.argument, "tag values may not hold control characters")
         }
         // A value for an empty title, artist or album takes that one place;

@@ -63,7 +63,7 @@ final class Connection {
         } catch {
             if error.wouldBlock {
                 throw Failure(message: "previewd at \(path) did not take the connection within \(Connection.seconds(timeout)) "
-                              + "(is it stopped? --timeout S waits longer)", code: Connection.timedOut)
+                              + "(busy or stopped? --timeout S waits longer)", code: Connection.timedOut)
             }
             throw Failure(message: "cannot reach previewd at \(path): \(error.reason) (is it running?)", code: 69)
         }
@@ -81,7 +81,7 @@ final class Connection {
             fd.close()
             if error.wouldBlock {
                 throw Failure(message: "previewd at \(path) did not greet within \(Connection.seconds(timeout)) "
-                              + "(is it stopped? --timeout S waits longer)", code: Connection.timedOut)
+                              + "(busy or stopped? --timeout S waits longer)", code: Connection.timedOut)
             }
             throw Failure(message: "\(path) does not speak the MPD protocol", code: 69)
         }
@@ -131,11 +131,13 @@ final class Connection {
         try? fd.setReceiveTimeout(seconds: seconds)
     }
 
-    private func readLine() -> String? {
+    /// The next line; nil at the end of the connection (and, unless
+    /// `exitOnTimeout`, when SO_RCVTIMEO ran out).
+    private func readLine(exitOnTimeout: Bool = true) -> String? {
         do { return try reader.next() } catch {
             // SO_RCVTIMEO ran out.
-            if error.wouldBlock {
-                fail("previewd did not answer within \(Connection.seconds(timeout)) (is it stopped? --timeout S waits longer)",
+            if error.wouldBlock, exitOnTimeout {
+                fail("previewd did not answer within \(Connection.seconds(timeout)) (busy or stopped? --timeout S waits longer)",
                      Connection.timedOut)
             }
             return nil
@@ -195,14 +197,16 @@ final class Connection {
 
     /// Reads previewd's `events` stream (a `tick` every `interval` seconds
     /// if given), calling `record` with each record's fields; returns when
-    /// the daemon goes away (exits 1 on an ACK).
+    /// the daemon goes away, or with ticks asked for, when none came for
+    /// `interval` + `timeout` seconds (a stopped daemon); exits 1 on an ACK.
     func events(interval: Double?, _ record: ([String: String]) -> Void) {
-        // Records come when something changes, which may be never.
-        setReplyTimeout(0)
+        // Records come when something changes, which may be never; ticks
+        // come on time from a daemon that runs.
+        setReplyTimeout(interval.map { $0 + timeout } ?? 0)
         _ = try? fd.send(Array(("events" + (interval.map { " \($0)" } ?? "") + "\n").utf8)[...])
         var fields: [String: String] = [:]
         while true {
-            guard let line = readLine() else { return }
+            guard let line = readLine(exitOnTimeout: false) else { return }
             if line == "OK" {
                 record(fields)
                 fields = [:]

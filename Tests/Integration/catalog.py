@@ -139,6 +139,7 @@ class State:
         self.ignore_range = False  # answer Range requests with the whole body
         self.preview_files = {}  # track id -> path of the file served as its preview instead
         self.endless_album = None  # album id whose track list never ends (/_control/endless-album)
+        self.endless_search = False  # every track search answers 3,000 a page, without end (/_control/endless-search)
         self.web = False  # the web tests' mode (/_control/web): PNG covers, synthetic_album()
         self.tracks = _index_tracks()
 
@@ -473,6 +474,12 @@ class Handler(BaseHTTPRequestHandler):
             body = self._rewrite(_load(f"track-{api.rsplit('/', 1)[1]}.json"))
             body["title"] = HOSTILE_TITLE
             return self._json(body)
+        if fault == "many-genres":
+            # A recorded album whose genre list a hostile catalog filled:
+            # 100 genres of 1,000 bytes.
+            body = self._rewrite(_load(f"album-{api.rsplit('/', 1)[1]}.json"))
+            body["genres"]["data"] = [{"id": n, "name": f"Genre {n} " + "x" * 990, "type": "genre"} for n in range(100)]
+            return self._json(body)
         if fault in ("crlf-title", "bidi-title"):
             body = self._rewrite(_load(f"track-{api.rsplit('/', 1)[1]}.json"))
             body["title"] = CRLF_TITLE if fault == "crlf-title" else BIDI_TITLE
@@ -499,6 +506,13 @@ class Handler(BaseHTTPRequestHandler):
                 return self._json(self._rewrite(json.loads(json.dumps(STATE.tracks[tid]))))
             return self._json(NO_DATA)
         m = re.fullmatch(r"/search(?:/(track|album|artist|playlist|radio))?", api)
+        if m and STATE.endless_search and m[1] in (None, "track"):
+            # NOT A RECORDING: a lying catalog's search, 3,000 copies of a
+            # recorded track a page (30 times what was asked) and always a next page.
+            index = int(query.get("index", ["0"])[0])
+            track = self._rewrite(_load("track-3135556.json"))
+            return self._json({"data": [track] * 3000, "total": 10 ** 9,
+                               "next": f"https://api.deezer.com/search?q=x&index={index + 3000}&limit=100"})
         if m:
             q = query.get("q", [""])[0].lower()
             for words, fname in SEARCHES[m[1] or "track"]:
@@ -716,6 +730,10 @@ class Handler(BaseHTTPRequestHandler):
             with STATE.lock:
                 STATE.preview_files[int(query["track"][0])] = query["path"][0]
             return self._json({"ok": True})
+        if path == "/_control/endless-search":
+            with STATE.lock:
+                STATE.endless_search = query.get("on", ["1"])[0] == "1"
+            return self._json({"ok": True})
         if path == "/_control/endless-album":
             with STATE.lock:
                 STATE.endless_album = int(query["id"][0]) if query.get("id") else None
@@ -746,6 +764,7 @@ class Handler(BaseHTTPRequestHandler):
                 STATE.preview_files.clear()
                 STATE.web = False
                 STATE.endless_album = None
+                STATE.endless_search = False
             return self._json({"ok": True})
         return self._send(404, b"unknown control", "text/plain")
 

@@ -171,10 +171,10 @@ def test_previewctl_gives_up_on_a_stopped_daemon(daemon):
         p = daemon.ctl("--timeout", "1", "status")
         assert (p.returncode, p.stdout) == (75, "")
         assert p.stderr == (f"previewctl: previewd at {daemon.socket} did not greet within 1 s "
-                            "(is it stopped? --timeout S waits longer)\n")
+                            "(busy or stopped? --timeout S waits longer)\n")
         p = daemon.ctl("--timeout=0.5", "status")
         assert p.stderr == (f"previewctl: previewd at {daemon.socket} did not greet within 0.5 s "
-                            "(is it stopped? --timeout S waits longer)\n")
+                            "(busy or stopped? --timeout S waits longer)\n")
     finally:
         os.kill(daemon.proc.pid, signal.SIGCONT)
     assert daemon.ctl("status").returncode == 0
@@ -207,7 +207,7 @@ def test_previewctl_gives_up_when_a_stopped_daemon_takes_no_connection(tmp_path)
         server.close()
     assert (p.returncode, p.stdout) == (75, "")
     assert p.stderr == (f"previewctl: previewd at {path} did not take the connection within 1 s "
-                        "(is it stopped? --timeout S waits longer)\n")
+                        "(busy or stopped? --timeout S waits longer)\n")
 
 
 def test_an_endless_preview_fails_at_60_seconds_with_the_reason(daemon, http, tmp_path):
@@ -252,3 +252,88 @@ def test_no_temporary_file_is_written_through_a_link(daemon, tmp_path):
     assert not os.path.lexists(planted)
     assert open(playlist_file(daemon, "mix")).read().splitlines()[-1] == "deezer:track:3135556"
 
+
+
+# What a second attack found (a lying search, an album's genres, a dribbling
+# client, a stale `watch`, the key in a settings file others may read).
+
+def test_a_lying_search_is_cut_to_what_was_asked(daemon, http):
+    """A search page of 3,000 where 100 were asked (500,000 once queued
+    them all, at 609 MiB): previewd keeps what it asked for."""
+    c = Client(daemon.socket, timeout=120)
+    control(http, "endless-search?on=1")
+    try:
+        tracks = [line for line in c.cmd("catalogsearch tracks x limit 25") if line.startswith("file: ")]
+        assert len(tracks) == 25
+        assert c.cmd("searchadd any daft") == ["OK"]  # one page of 100 (searchadd reads one)
+        assert c.fields("status")["playlistlength"] == "100"
+        assert len([line for line in c.cmd('search any daft window 0:1000') if line.startswith("file: ")]) == 1000
+    finally:
+        control(http, "endless-search?on=0")
+
+
+def test_an_album_brings_at_most_8_genres_to_its_songs(daemon, http):
+    control(http, "fault?path=/album/302127&kind=many-genres")
+    c = daemon.client()
+    assert c.cmd("add deezer:album:302127") == ["OK"]
+    genres = [line for line in c.cmd("playlistinfo 0") if line.startswith("Genre: ")]
+    assert genres == [f"Genre: Genre {n} " + "x" * 990 for n in range(8)]
+
+
+def test_a_client_dribbling_a_line_is_closed_as_a_silent_one(daemon_factory):
+    d = daemon_factory(extra=("--max-clients", "2", "--connection-timeout", "1"))
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(10)
+    s.connect(d.socket)
+    assert s.recv(100) == b"OK MPD 0.23.5\n"
+    closed = False
+    for byte in b"status" * 10:  # a byte every 0.2 s, never a whole line
+        try:
+            s.sendall(bytes([byte]))
+        except OSError:
+            closed = True
+            break
+        import select
+        if select.select([s], [], [], 0.2)[0] and s.recv(100) == b"":
+            closed = True
+            break
+    assert closed
+    assert d.client().cmd("ping") == ["OK"]
+
+
+def test_watch_says_a_stopped_daemon_is_not_running(daemon):
+    watch = subprocess.Popen([PREVIEWCTL, "--socket", daemon.socket, "--timeout", "1", "watch", "--interval", "0.5",
+                              "--format", "%state%"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert watch.stdout.readline() == "stopped\n"
+        os.kill(daemon.proc.pid, signal.SIGSTOP)
+        try:
+            line = watch.stdout.readline()
+            while line == "stopped\n":  # ticks already sent
+                line = watch.stdout.readline()
+            assert line == "previewd not running\n"
+        finally:
+            os.kill(daemon.proc.pid, signal.SIGCONT)
+        assert watch.stdout.readline() == "stopped\n"
+    finally:
+        watch.kill()
+        watch.wait()
+
+
+def test_a_lastfm_key_in_a_settings_file_others_may_read_gets_a_warning(daemon_factory, http, tmp_path):
+    conf = tmp_path / "previewd.conf"
+    conf.write_text("lastfm-key = test-key\n")
+    os.chmod(conf, 0o644)
+    d = daemon_factory(extra=("--config", str(conf), "--lastfm-base", http + "/lastfm/2.0/"))
+    assert d.client().cmd("catalogchart tracks tag rock")[-1] == "OK"
+    assert (f"warning: {conf}: permissions 0644 are too open: others may read the Last.fm key it holds; "
+            f"chmod 600 {conf}") in d.log()
+
+
+def test_addtagid_refuses_c1_controls_and_line_separators(daemon):
+    c = daemon.client()
+    assert c.cmd("addid deezer:track:3135556") == ["Id: 1", "OK"]
+    for value in ("a\u009b2Jb", "a\u0085b", "a\u2028b"):
+        assert c.cmd(f'addtagid 1 comment "{value}"') == [
+            "ACK [2@0] {addtagid} tag values may not hold control characters"]
+    assert c.cmd('addtagid 1 comment "a\u00e9b"') == ["OK"]

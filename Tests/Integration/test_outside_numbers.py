@@ -231,7 +231,7 @@ def test_previewctl_gives_up_on_a_server_that_never_answers(tmp_path):
         p = ctl(path, "status", env={"MPD_TIMEOUT": "1"})
     finally:
         server.close()
-    assert (p.returncode, p.stderr) == (75, "previewctl: previewd did not answer within 1 s (is it stopped? --timeout S waits longer)\n")
+    assert (p.returncode, p.stderr) == (75, "previewctl: previewd did not answer within 1 s (busy or stopped? --timeout S waits longer)\n")
 
 
 def test_previewctl_reads_a_bare_ack_and_numbers_past_int(tmp_path):

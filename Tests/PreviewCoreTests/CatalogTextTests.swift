@@ -7,7 +7,8 @@ import Testing
 @Suite struct CatalogTextTests {
     /// Every line break a catalog string can carry, as JSON writes it.
     static let escapedBreaks = [#"\n"#, #"\r"#, #"\r\n"#, #"\f"#, #"\u000b"#, #"\u000D\u000A"#, #"\u0085"#, #"\u2028"#,
-                                #"\u2029"#, "\u{2028}", "\u{2029}", "\u{85}"]
+                                #"\u2029"#, "\u{2028}", "\u{2029}", "\u{85}", #"\u001c"#, #"\u001D"#, #"\u001e"#,
+                                #"\u0000"#]
 
     func normalized(_ json: String) -> String { String(decoding: CatalogText.normalizeJSON(Array(json.utf8)), as: UTF8.self) }
 
@@ -35,7 +36,8 @@ import Testing
         #expect(normalized(#"{"a":"open"#) == #"{"a":"open"#)
     }
 
-    @Test(arguments: ["\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"])
+    @Test(arguments: ["\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}", "\u{1C}", "\u{1D}", "\u{1E}",
+                      "\u{0}"])
     func oneLineTurnsEachFormIntoASpace(_ form: String) {
         #expect(CatalogText.oneLine("Evil" + form + "PREVIEWD_STATE=hacked") == "Evil PREVIEWD_STATE=hacked")
     }

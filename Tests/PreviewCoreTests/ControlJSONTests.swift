@@ -56,7 +56,7 @@ import Testing
 
     /// Issue 42: U+202E in a title showed "evil\u{202E}3pm.exe" as "evilexe.mp3".
     @Test(arguments: [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069, 0x200E, 0x200F, 0x061C,
-                      0x200B, 0x2060, 0x2064, 0xFEFF, 0x180E])
+                      0x200B, 0x2060, 0x2064, 0xFEFF, 0x180E, 0xE0041, 0xE0042, 0x3164, 0x115F, 0x00AD, 0x034F, 0x17B4])
     func bidiControlsAndInvisibleCharactersAreDropped(_ value: Int) {
         let u = String(Unicode.Scalar(UInt32(value))!)
         #expect(TerminalSafe.text("evil" + u + "3pm.exe") == "evil3pm.exe")

@@ -221,7 +221,7 @@ package final class CatalogBrowser {
             if !filter.requirements.isEmpty { return .now(.success([])) }
             return .now(.failure(ProtocolError(.argument, "The filter needs a tag to search for (any, artist, album or title)")))
         }
-        let path = "/search?q=" + percentEncodeQueryValue(terms.joined(separator: " ")) + "&limit=100"
+        let path = "/search?q=" + percentEncodeQueryValue(terms.joined(separator: " ")) + "&limit=\(Self.searchPageSize)"
         return searchPages(from: path, filter: filter, wanted: wanted, found: [], read: 0)
     }
 
@@ -255,6 +255,8 @@ package final class CatalogBrowser {
     /// Most pages of 100 one `search` reads (a `window` past 1,000 results
     /// finds nothing more).
     static let maxSearchPages = 10
+    /// Entries a search page asks for, and keeps.
+    static let searchPageSize = 100
 
     /// Reads the search page at `path` and, while fewer than `wanted`
     /// results pass `filter`, the pages after it. A page that fails after
@@ -268,8 +270,10 @@ package final class CatalogBrowser {
             case .failure(let e): return .now(read == 0 ? .failure(e) : .success(found))
             case .success(let p): page = p
             }
-            for track in page.data { self.previewURLs.remember(track) }
-            let all = found + self.tags.completed(page.data.map { $0.song() }).filter { filter.matches($0) }
+            // No more than a page holds, whatever the catalog sent.
+            let tracks = page.data.prefix(Self.searchPageSize)
+            for track in tracks { self.previewURLs.remember(track) }
+            let all = found + self.tags.completed(tracks.map { $0.song() }).filter { filter.matches($0) }
             guard let wanted, all.count < wanted, read + 1 < Self.maxSearchPages, !page.data.isEmpty,
                   let next = page.next.flatMap(self.client.path(ofNextLink:)) else { return .now(.success(all)) }
             return self.searchPages(from: next, filter: filter, wanted: wanted, found: all, read: read + 1)

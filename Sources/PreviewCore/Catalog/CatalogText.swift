@@ -12,12 +12,14 @@ public enum CatalogText {
     /// under 400.
     public static let maxStringBytes = 1024
 
-    /// Whether `scalar` ends a line in some reader: LF, VT, FF, CR (C0),
-    /// NEL (C1), LINE SEPARATOR and PARAGRAPH SEPARATOR (Unicode's
-    /// mandatory breaks).
+    /// Whether `scalar` ends a line in some reader: LF, VT, FF, CR, the
+    /// file, group and record separators (C0; Python's `splitlines` breaks
+    /// at them), NEL (C1), LINE SEPARATOR and PARAGRAPH SEPARATOR
+    /// (Unicode's mandatory breaks); and NUL, which ends a C string (a
+    /// hook's environment variable) where it stands.
     public static func isLineBreak(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x0A...0x0D, 0x85, 0x2028, 0x2029: return true
+        case 0x00, 0x0A...0x0D, 0x1C...0x1E, 0x85, 0x2028, 0x2029: return true
         default: return false
         }
     }

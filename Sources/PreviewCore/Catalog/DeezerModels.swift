@@ -71,9 +71,27 @@ public struct DeezerTrack: Decodable, Sendable, Equatable {
 
 /// A paged list: `{"data":[...],"total":N,"next":URL}`.
 public struct DeezerPage<Item: Decodable & Sendable>: Decodable, Sendable {
+    /// The page's entries, at most `maxEntries` (more are dropped as it is
+    /// read: previewd asks for 100 at most, and a catalog that sent half a
+    /// million on one page once queued them all).
     public var data: [Item]
     public var total: Int?
     public var next: String?
+
+    /// Entries one page keeps at most.
+    public static var maxEntries: Int { 2000 }
+
+    private enum Keys: String, CodingKey { case data, total, next }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        var entries = try c.nestedUnkeyedContainer(forKey: .data)
+        var data: [Item] = []
+        while !entries.isAtEnd, data.count < Self.maxEntries { data.append(try entries.decode(Item.self)) }
+        self.data = data
+        total = try c.decodeIfPresent(Int.self, forKey: .total)
+        next = try c.decodeIfPresent(String.self, forKey: .next)
+    }
 }
 
 /// An album object (`/album/ID`, and the items of album lists).
@@ -97,9 +115,15 @@ public struct DeezerAlbum: Decodable, Sendable {
 
     /// The tags the album gives each of its tracks.
     public var tags: AlbumTags {
-        AlbumTags(id: id, artist: artist?.name, date: release_date, genres: genres?.data.compactMap(\.name) ?? [],
+        AlbumTags(id: id, artist: artist?.name, date: release_date,
+                  genres: Array((genres?.data.compactMap(\.name) ?? []).prefix(Self.maxGenres)),
                   label: label, trackCount: nb_tracks, complete: true)
     }
+
+    /// Genres an album's songs carry at most: every song of the album holds
+    /// its album's tags (in its queue row too), and a catalog once sent
+    /// 15,000 of 1 KiB, which made one `add` write 3 GB.
+    public static let maxGenres = 8
 }
 
 /// An artist object (`/artist/ID`, and the items of artist lists).

@@ -16,7 +16,8 @@ extension Commands {
         // One page of KIND, each item written by `write`, then the total.
         func page<Item: Decodable & Sendable>(_: Item.Type, _ write: @escaping (Item) -> Void) {
             catalogRequest(b, search.path, as: DeezerPage<Item>.self, call: call) { page in
-                page.data.forEach(write)
+                // No more than asked for, whatever the catalog sent.
+                page.data.prefix(search.limit).forEach(write)
                 call.reply.total(page.total)
             }
         }
@@ -286,6 +287,8 @@ extension Commands {
 struct CatalogSearch {
     let kind: DeezerSearch.Kind
     let path: String
+    /// Entries asked for: no more are written, whatever the catalog sends.
+    let limit: Int
 
     init(_ args: [String]) throws(ProtocolError) {
         let kindName = args[0].hasSuffix("s") ? args[0] : args[0] + "s"
@@ -321,6 +324,7 @@ struct CatalogSearch {
         guard !terms.isEmpty else { throw ProtocolError(.argument, "empty search") }
         let endpoint = "/search/" + kind.rawValue.dropLast()
         path = endpoint + "?q=" + percentEncodeQueryValue(terms.joined(separator: " ")) + "&index=\(index)&limit=\(limit)"
+        self.limit = limit
     }
 }
 

@@ -98,9 +98,17 @@ final class Instance {
     /// private key's: the key is still used.
     private static func lastfmKey(_ options: DaemonOptions, log: Log) -> String? {
         if let key = options.lastfmKey {
-            if options.sources["lastfm-key"] == "command line" {
+            let source = options.sources["lastfm-key"]
+            if source == "command line" {
                 log.warning("--lastfm-key: other users of this machine can read a command line (/proc/PID/cmdline, ps); "
                             + "put the key in \(options.lastfmKeyFile) (chmod 600) instead")
+            } else if let place = source, let colon = place.lastIndex(of: ":") {
+                // A settings file's `FILE:LINE`: the file holds the key.
+                let file = String(place[..<colon])
+                if let mode = FileSystem.permissions(file), mode & 0o077 != 0 {
+                    log.warning("\(file): permissions 0\(String(mode, radix: 8)) are too open: others may read the Last.fm key "
+                                + "it holds; chmod 600 \(file)")
+                }
             }
             return key
         }

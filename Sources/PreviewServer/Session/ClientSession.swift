@@ -111,9 +111,12 @@ final class ClientSession {
     private var lastSpec: CommandSpec?
     private var waiting = false  // a `.pending` command is outstanding
 
-    /// When the client last sent or read something (monotonic seconds),
-    /// as the server saw it: for `--connection-timeout`.
+    /// When the client last sent a whole line or read a reply (monotonic
+    /// seconds), as the server saw it: for `--connection-timeout`. A byte
+    /// alone is no sign of life: a slow-loris client dribbles one a line.
     var lastActive = 0.0
+    /// Lines (and over-long lines) taken from the input so far.
+    private(set) var linesTaken = 0
     /// Whether silence is this client's right: it waits in `idle` or
     /// `events`, or for a command previewd has not answered yet.
     var mayBeSilent: Bool { waitingFor.isWaiting || waiting || execution != nil }
@@ -183,6 +186,7 @@ final class ClientSession {
     /// the list fails at that line when it runs) and skipped.
     private func nextLine() -> String? {
         while let next = framer.next() {
+            linesTaken &+= 1
             switch next {
             case .success(let line): return line
             case .failure(let error):

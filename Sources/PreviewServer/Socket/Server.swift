@@ -270,7 +270,6 @@ public final class Server {
     private func read(_ ready: ArraySlice<PollDescriptor>, now: Double) {
         for pfd in ready where !pfd.returnedEvents.isDisjoint(with: [.readable, .hangUp, .error]) {
             guard let session = clients[pfd.descriptor] else { continue }
-            session.lastActive = now
             let r: Int
             do { r = try pfd.descriptor.read(into: &readBuffer) } catch {
                 if !error.wouldBlock { drop(pfd.descriptor) }
@@ -282,7 +281,9 @@ public final class Server {
                 if session.finished { drop(pfd.descriptor) }
                 continue
             }
+            let lines = session.linesTaken
             readBuffer.withUnsafeBytes { session.receive(UnsafeRawBufferPointer(rebasing: $0[0..<r])) }
+            if session.linesTaken != lines { session.lastActive = now }
         }
     }
 
