@@ -18,7 +18,9 @@ import Synchronization
 /// - `GET /api/events`: Server-Sent Events from `idle` (`IdleEventStream`),
 ///   at most `maxEventStreams` at once (503 beyond);
 /// - `GET /cover?uri=URI`: the cover of a track, album, artist, playlist
-///   or radio, through `CoverCache` (404 when it has none).
+///   or radio, through `CoverCache` (404 when it has none);
+/// - `GET /stream.mp3`, `/stream.flac`: previewd's HTTP stream, relayed
+///   (`stream(path:client:headOnly:)`), at most `WebStream.maxRelays` at once.
 ///
 /// Every answer carries a strict Content-Security-Policy: the page loads
 /// nothing from elsewhere and runs no inline script, so catalog text
@@ -28,6 +30,8 @@ public struct WebApp: Sendable {
     public let mpd: MPDClient
     public let covers: CoverCache?
     private let streams = Places(limit: WebApp.maxEventStreams)
+    /// Relays of previewd's HTTP stream under way (`WebStreamRelay.swift`).
+    let relays = Places(limit: WebStream.maxRelays)
 
     /// Event streams open at once, at most (each holds a thread and a
     /// connection to previewd).
@@ -74,6 +78,8 @@ public struct WebApp: Sendable {
         case (_, "/api/mpd"): return relay(request.arguments("c"), changing: !reading)
         case (true, "/api/events"): return events(client: request.client)
         case (true, "/cover"): return cover(request.arguments("uri").first ?? "")
+        case (true, "/stream.mp3"), (true, "/stream.flac"):
+            return stream(path: request.path, client: request.client, headOnly: request.method == "HEAD")
         default: return .text(reading ? 404 : 405, "not here\n")
         }
     }
@@ -144,7 +150,7 @@ public struct WebApp: Sendable {
         }
     }
 
-    private func failure(_ error: MPDFailure) -> WebResponse {
+    func failure(_ error: MPDFailure) -> WebResponse {
         switch error {
         case .refused(_, let message): return WebResponse(status: 409, type: "application/json", body: Self.error(message))
         case .busy(let why): return WebResponse(status: 503, type: "application/json", body: Self.error(why))
@@ -187,8 +193,8 @@ public struct WebResponse: Sendable {
     public var headers: [(String, String)] {
         [("Content-Type", type),
          ("Content-Security-Policy",
-          "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-            + "manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
+          "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; media-src 'self'; "
+            + "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
          ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"), ("Cache-Control", cacheControl)]
     }
 }

@@ -12,6 +12,7 @@ public enum WebCommands {
         "listplaylists", "listplaylist", "listplaylistinfo",
         "catalognow", "catalogsearch", "catalogchart", "cataloginfo", "cataloggenres", "catalogeditorial",
         "catalogradios", "catalogalbums", "catalogrelated", "catalogradio", "wantlist", "librarylist",
+        "outputs",
     ]
 
     /// Commands that change state, allowed in a `POST` only.
@@ -21,6 +22,7 @@ public enum WebCommands {
         "repeat", "random", "single", "consume",
         "load", "save", "playlistadd", "playlistdelete", "playlistclear", "playlistmove", "rm", "rename",
         "wantadd", "wantrm", "wanttoggle", "wantplay", "libraryadd", "libraryrm",
+        "enableoutput", "disableoutput",
     ]
 
     /// Command lines in one request, at most.

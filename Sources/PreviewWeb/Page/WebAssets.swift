@@ -45,6 +45,7 @@ public enum WebAssets {
             <input type="range" id="progress" min="0" max="1" step="0.1" value="0" aria-label="Position in the song">
             <span id="duration">0:00</span>
             <input type="range" id="volume" min="0" max="100" step="1" value="0" aria-label="Volume">
+            <button id="outputs-button" class="icon" aria-label="Outputs" hidden><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M3 9v6h4l5 5V4L7 9zm13.5 3A4.5 4.5 0 0 0 14 8v8a4.5 4.5 0 0 0 2.5-4zM14 3.2v2.1a7 7 0 0 1 0 13.4v2.1a9 9 0 0 0 0-17.6z"/></svg></button>
           </div>
         </footer>
         <dialog id="menu" aria-label="Menu"></dialog>
@@ -54,7 +55,7 @@ public enum WebAssets {
     }
 
     /// The whole script: its parts in the order they are defined in.
-    public static let script = [WebScript.core, WebScript.browse, WebScript.detail, WebScript.queue, WebScript.shell].joined()
+    public static let script = [WebScript.core, WebScript.browse, WebScript.detail, WebScript.queue, WebScript.outputs, WebScript.shell].joined()
 
     /// The style sheet.
     public static let style = WebStyle.sheet

@@ -115,6 +115,7 @@ extension WebScript {
           document.title = song.file ? title + " \u2014 previewd" : "previewd";
           if (status.error) say("error: " + status.error);
           mediaSession(playing);
+          deviceFollow();
         }
 
         function showProgress() {
@@ -164,6 +165,7 @@ extension WebScript {
           window.addEventListener("unhandledrejection", (event) => event.preventDefault());
           window.addEventListener("hashchange", () => route(false));
           setInterval(() => { if (status.state === "play" && !seeking) showProgress(); }, 250);
+          setUpOutputs();
           listen();
           route(false);
           refreshStatus();
@@ -215,11 +217,12 @@ extension WebScript {
           if (type === "ready") {
             document.body.dataset.live = "true";
             // After a reconnect, what changed meanwhile is read anew.
-            if (streamed) { refreshStatus(); redraw(); }
+            if (streamed) { refreshStatus(); refreshOutputs(); redraw(); }
             streamed = true;
           } else if (type === "idle") {
             const changed = data.split(" ");
             if (changed.some((s) => ["player", "mixer", "options", "playlist"].includes(s))) refreshStatus();
+            if (changed.includes("output")) refreshOutputs();
             if (current && current[3].some((s) => changed.includes(s)) && !$("menu").open) redraw();
           } else if (type === "down") {
             document.body.dataset.live = "false";

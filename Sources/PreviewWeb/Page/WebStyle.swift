@@ -112,8 +112,20 @@ enum WebStyle {
         body[data-state="play"] #toggle .pause { display: inline; }
         .position { grid-column: 1 / -1; display: flex; align-items: center; gap: .5rem; font-size: .75rem; color: var(--muted);
           font-variant-numeric: tabular-nums; }
-        .position input[type="range"] { flex: 1; min-height: 1.5rem; padding: 0; background: none; border: 0; accent-color: var(--accent); }
+        .position input[type="range"] { flex: 1; min-width: 0; min-height: 1.5rem; padding: 0; background: none; border: 0;
+          accent-color: var(--accent); }
         #volume { flex: 0 1 6rem; }
+        #outputs-button { flex: none; min-height: 2rem; min-width: 2.25rem; color: var(--muted); }
+        #outputs-button svg { width: 1.35rem; height: 1.35rem; fill: currentColor; vertical-align: middle; }
+        #outputs-button.on-device { color: var(--accent); }
+        .switch-row { display: flex; align-items: center; gap: .75rem; padding: .45rem 0; border-bottom: 1px solid var(--line); }
+        .switch-row .text { flex: 1; display: flex; flex-direction: column; min-width: 0; }
+        button[role="switch"] { position: relative; flex: none; width: 3.25rem; height: 2rem; min-height: 2rem; padding: 0;
+          border-radius: 1rem; background: var(--line); }
+        button[role="switch"]::after { content: ""; position: absolute; top: .2rem; left: .2rem; width: 1.6rem; height: 1.6rem;
+          border-radius: 50%; background: #fff; box-shadow: 0 1px 3px #0005; transition: left .15s; }
+        button[role="switch"][aria-checked="true"] { background: var(--accent); }
+        button[role="switch"][aria-checked="true"]::after { left: 1.45rem; }
 
         @media (min-width: 900px) {
           :root { --player: 5.5rem; }
