@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 
-import benchlib  # noqa: F401  (puts the stand-in on the path)
+import benchlib  # also puts the stand-in on the path
 
 argv = sys.argv[1:]
 runs = 5
@@ -50,18 +50,18 @@ def main():
         for name in (["A", "B"] if i % 2 == 0 else ["B", "A"]):
             compare.BIN = sides[name]
             p, sock = compare.start_previewd(tmp, http)
-            before = compare.cpu_seconds(p.pid)
+            before = benchlib.thread_cpu_seconds(p.pid)
             compare.pipelined_status(sock)
-            status[name].append((compare.cpu_seconds(p.pid) - before) / 100_000 * 1e9)
+            status[name].append((benchlib.thread_cpu_seconds(p.pid) - before) / 100_000 * 1e9)
             compare.stop(p)
             p, sock = compare.start_previewd(tmp, http, output="pulse", env=env)
             c = compare.Conn(sock)
             c.cmd(f'add "{http}/corpus/preview-01.mp3"')
             c.cmd("play")
             time.sleep(1)
-            cpu0 = compare.cpu_seconds(p.pid)
+            cpu0 = benchlib.thread_cpu_seconds(p.pid)
             time.sleep(10)
-            pulse_cpu[name].append((compare.cpu_seconds(p.pid) - cpu0) / 10 * 1e6)
+            pulse_cpu[name].append((benchlib.thread_cpu_seconds(p.pid) - cpu0) / 10 * 1e6)
             compare.stop(p)
     compare.stop(pulse)
     for label, figures, unit in [("status", status, "ns a reply"), ("pulse", pulse_cpu, "µs CPU a second of audio")]:

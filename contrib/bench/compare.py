@@ -41,17 +41,6 @@ def rss_kb(pid, key="VmHWM"):
     return 0
 
 
-def cpu_seconds(pid):
-    """CPU time of all the process's threads, in seconds, to the
-    nanosecond (schedstat), not in 10 ms clock ticks."""
-    total = 0
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
-                total += int(f.read().split()[0])
-        except OSError:
-            pass  # a thread that just ended
-    return total / 1e9
 
 
 class Conn:
@@ -294,9 +283,9 @@ def main():
             c.cmd(f'add "{http}/corpus/preview-01.mp3"')
             c.cmd("play")
             time.sleep(1)
-            cpu0 = cpu_seconds(p.pid)
+            cpu0 = benchlib.thread_cpu_seconds(p.pid)
             time.sleep(10)
-            results.setdefault("cpu_seconds_per_audio_second" + suffix, {})[name] = (cpu_seconds(p.pid) - cpu0) / 10
+            results.setdefault("cpu_seconds_per_audio_second" + suffix, {})[name] = (benchlib.thread_cpu_seconds(p.pid) - cpu0) / 10
             results.setdefault("peak_rss_kib_playing" + suffix, {})[name] = rss_kb(p.pid)
             stop(p)
     playing("", [("previewd", lambda: start_previewd(tmp, http)), ("mpd", lambda: start_mpd(tmp))])
@@ -362,9 +351,9 @@ def main():
     for name, proc, sock in [("previewd", pd, psock), ("mpd", md, msock)]:
         rates, cpu = [], []
         for _ in range(RUNS):
-            before = cpu_seconds(proc.pid)
+            before = benchlib.thread_cpu_seconds(proc.pid)
             rates.append(pipelined_status(sock))
-            cpu.append((cpu_seconds(proc.pid) - before) / 100_000 * 1e9)
+            cpu.append((benchlib.thread_cpu_seconds(proc.pid) - before) / 100_000 * 1e9)
         results.setdefault("status_round_trips_per_second", {})[name] = statistics.median(rates)
         results.setdefault("status_server_cpu_ns_per_reply", {})[name] = statistics.median(cpu)
     stop(pd)

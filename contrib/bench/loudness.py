@@ -26,16 +26,6 @@ import catalog  # noqa: E402
 BIN, ARGS = benchlib.arguments(runs=3)
 
 
-def cpu_seconds(pid):
-    """CPU time of all the process's threads (schedstat, in ns)."""
-    total = 0
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
-                total += int(f.read().split()[0])
-        except OSError:
-            pass
-    return total / 1e9
 
 
 def measured(db):
@@ -85,7 +75,7 @@ def one_run(http, tracks, tmp):
     figures = {}
     for name, mode in (("off", "off"), ("track, not measured", "track"), ("track, measured", "track")):
         send(f, f"replay_gain_mode {mode}")
-        before = cpu_seconds(p.pid)
+        before = benchlib.thread_cpu_seconds(p.pid)
         started = time.perf_counter()
         play_through(f)
         figures[name + " wall"] = time.perf_counter() - started
@@ -95,18 +85,18 @@ def one_run(http, tracks, tmp):
             db = os.path.join(state, "loudness.sqlite")
             while time.time() < deadline and measured(db) < len(tracks):
                 time.sleep(0.05)
-        figures[name] = cpu_seconds(p.pid) - before
+        figures[name] = benchlib.thread_cpu_seconds(p.pid) - before
     p.terminate()
     p.wait()
     p, f, state = daemon(http, tmp, tracks)
     send(f, "crossfade 3")
     send(f, "replay_gain_mode track")
     for name in ("track, not measured, crossfade 3", "track, measured, crossfade 3"):
-        before = cpu_seconds(p.pid)
+        before = benchlib.thread_cpu_seconds(p.pid)
         started = time.perf_counter()
         play_through(f)
         figures[name + " wall"] = time.perf_counter() - started
-        figures[name] = cpu_seconds(p.pid) - before
+        figures[name] = benchlib.thread_cpu_seconds(p.pid) - before
     p.terminate()
     p.wait()
     return figures

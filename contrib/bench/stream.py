@@ -12,7 +12,9 @@ on the same songs, everything on loopback:
      on the httpd output alone, mpd with a listener stalled 4.4 s at the
      switch to the 48 kHz preview). CPU is utime+stime of the daemon
      (/proc/PID/stat, all its threads, dead ones too) from `play` to the
-     end of the queue, over the audio seconds played;
+     end of the queue, over the audio seconds played (in brackets: the
+     same from schedstat, to the nanosecond, of the threads alive from
+     `play` to the last second of the queue);
   2. `play` to the first encoded byte at a listener: previewd's listener
      connected before `play`; and, for both daemons, a listener that
      connects from `play` on (mpd accepts a listener only while its
@@ -29,7 +31,10 @@ on the same songs, everything on loopback:
 Each run starts a fresh daemon. The queue is the nine corpus previews
 (44.1 kHz CBR and VBR, 48 kHz, 22.05 kHz mono) as http URLs from the
 stand-in, each played for --song-seconds (default 3; `rangeid 0:S`), in
-real time. It takes about seven minutes. Figures, never pass/fail.
+real time; then LAME alone (the lame CLI) at previewd's quality 5 and at
+LAME's default 3, which mpd's lame encoder keeps (it sets no quality for
+a CBR bitrate). It takes about five and a half minutes. Figures, never
+pass/fail.
 
   contrib/bench/stream.py [BIN_DIR] [--song-seconds S] [--tries N] [--listeners N] [--stall S]
 """
@@ -69,17 +74,6 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
-def schedstat_seconds(pid):
-    """CPU time of the process's threads alive now, to the nanosecond
-    (schedstat): finer than clock ticks, but a thread that ended is gone."""
-    total = 0
-    for task in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
-                total += int(f.read().split()[0])
-        except OSError:
-            pass
-    return total / 1e9
 
 
 def memory_kib(pid):
@@ -300,7 +294,7 @@ def program(daemon, urls, listeners=0, path="/stream.mp3", save=False):
                 break
             time.sleep(0.01)
         time.sleep(0.2)
-    cpu0, sched0 = cpu_seconds(daemon.p.pid), schedstat_seconds(daemon.p.pid)
+    cpu0, sched0 = cpu_seconds(daemon.p.pid), benchlib.thread_cpu_seconds(daemon.p.pid)
     t0 = time.perf_counter()
     daemon.c.cmd("play 0")
     if daemon.name == "mpd":  # its output is open from now on
@@ -311,12 +305,12 @@ def program(daemon, urls, listeners=0, path="/stream.mp3", save=False):
         rss_peak = max(rss_peak, memory_kib(daemon.p.pid)[0])
         # Near the end, every thread still there: the precise reading.
         if window is None and int(st.get("song", 0)) == len(urls) - 1 and float(st.get("elapsed", 0)) >= SONG_SECONDS - 1:
-            window = (schedstat_seconds(daemon.p.pid) - sched0,
+            window = (benchlib.thread_cpu_seconds(daemon.p.pid) - sched0,
                       (len(urls) - 1) * SONG_SECONDS + float(st["elapsed"]))
         time.sleep(0.1)
     wall = time.perf_counter() - t0
     cpu = cpu_seconds(daemon.p.pid) - cpu0
-    rss, hwm, threads_now = memory_kib(daemon.p.pid)
+    rss, hwm, _ = memory_kib(daemon.p.pid)
     for l in group:
         l.thread.join(5)
         l.close()
@@ -387,7 +381,6 @@ def stall(tmp, http, binary, urls):
         t0 = time.perf_counter()
         samples = []  # (wall, audio position)
         stall_from = stall_to = dropped = None
-        first_song = None
         while True:
             now = time.perf_counter() - t0
             st = status(d)
@@ -470,7 +463,7 @@ def versions(binary):
     libs = run(["dpkg-query", "-W", "-f", "${Package} ${Version}, ", "libmp3lame0", "libflac12", "libmicrohttpd12",
                 "libmpg123-0", "libsoxr0"]).rstrip(", ")
     head = run(["git", "-C", benchlib.ROOT, "log", "-1", "--format=%h %cs"])
-    return {"previewd": f"{run([binary, '--version'])} (release build, {BIN}; checkout {head})",
+    return {"previewd": f"{run([binary, '--version'])} (release build in {BIN}; the checkout at run time: {head})",
             "swift": run([swift, "--version"]), "mpd": run(["mpd", "--version"]), "libraries": libs,
             "cpu": run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"]) + f", {os.cpu_count()} cores"}
 
@@ -566,8 +559,9 @@ def main():
         p, m = runs[(label, "previewd")], runs[(label, "mpd")]
         row(f"CPU per second of audio, {label}", both(p), both(m), f"{p['cpu_per_s'] / m['cpu_per_s']:.2f}", target)
     p, m = runs[(many, "previewd")], runs[(many, "mpd")]
-    row(f"CPU per second of audio, {LISTENERS} MP3 listeners asked (accepted: previewd {p['accepted']} "
-        f"{p['outcome']}, mpd {m['accepted']})", both(p), both(m), f"{p['cpu_per_s'] / m['cpu_per_s']:.2f}", "")
+    refused = ", ".join(f"{n} {k}" for k, n in p["outcome"].items() if k != "200")
+    row(f"CPU per second of audio, {LISTENERS} MP3 listeners asked (accepted: previewd {p['accepted']}"
+        + (f", refused {refused}" if refused else "") + f"; mpd {m['accepted']})", both(p), both(m), f"{p['cpu_per_s'] / m['cpu_per_s']:.2f}", "")
     per = {}
     for name in ("previewd", "mpd"):
         r1, rn = runs[("1 MP3 listener", name)], runs[(many, name)]

@@ -261,7 +261,12 @@ extension Engine {
             // A pause during a crossfade ends it: the incoming song resumes alone.
             if pass.tail != nil, pausedFlag.load(ordering: .acquiring) { abandonFade(&pass) }
             if waitWhilePaused(source) { return .cancelled }
-            let chunk = UnsafeRawBufferPointer(rebasing: pass.pcm[offset..<range.upperBound])
+            // In pieces of at most `maxWriteFrames`: the outputs that follow
+            // get each piece as the one setting the pace takes it, so a
+            // listener hears the first samples at once, and a block of a
+            // low-rate song (2.5 s of 22 kHz mono) never comes in one burst.
+            let piece = min(range.upperBound, offset + Engine.maxWriteFrames * format.bytesPerFrame)
+            let chunk = UnsafeRawBufferPointer(rebasing: pass.pcm[offset..<piece])
             publishPosition(of: pass, in: format, pending: chunk.count / format.bytesPerFrame)
             let n: Int
             switch write(chunk, format: format, source: source) {

@@ -20,6 +20,10 @@ final class OutputSlot: Sendable {
 // The outputs as a set: made at start, which one sets the pace (leads),
 // and the same PCM handed to every other enabled one (follows).
 extension Engine {
+    /// Frames handed to the output that sets the pace in one write, at
+    /// most (46 ms at 44.1 kHz): what it took then goes to the others.
+    static let maxWriteFrames = 2048
+
     /// Makes an output of each kind, each with its branch, and the clock.
     /// - Throws: `EngineError` when an output cannot be made at all (no
     ///   PulseAudio library context); a sound server not running yet is
