@@ -49,7 +49,7 @@ for case .wav(let path) in options.outputs {
 }
 let network = CurlNetwork()
 let engine = Engine(network: network, outputs: OutputKind.listed(options.outputs).map(\.kind), paced: options.realtimePace, stallTimeout: options.streamTimeout,
-                    prefetchBudget: options.prefetchMemory, log: { [log = Log(level: options.logLevel)] in log.info($0) })
+                    prefetchBudget: options.prefetchMemory, streamListeners: options.streamListeners, log: { [log = Log(level: options.logLevel)] in log.info($0) })
 do {
     try Server(options: options, engine: engine, http: network).run()
 } catch {

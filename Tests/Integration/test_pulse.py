@@ -93,6 +93,22 @@ def test_pulse_output_is_bit_exact(pulse, daemon_factory, http, tmp_path):
     assert_whole(stop_recording(recorder, rec_path), reference_pcm("preview-05.mp3"))
 
 
+def test_a_fifo_nobody_reads_leaves_pulseaudio_bit_exact(pulse, daemon_factory, http, tmp_path):
+    """Issue 43: beside PulseAudio, a FIFO output with no reader: the pipe
+    fills and is emptied by previewd on its own thread, and the sink gets
+    every sample, as without it."""
+    rec_path = tmp_path / "monitor.wav"
+    recorder = record(pulse, rec_path)
+    time.sleep(0.3)
+    d = daemon_factory(output="pulse", extra=("--output", f"fifo:{tmp_path}/pipe"))
+    c = d.client()
+    assert c.cmd(f'add "{http}/corpus/preview-05.mp3"') == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    d.wait_state(c, "stop", timeout=60)
+    assert_whole(stop_recording(recorder, rec_path), reference_pcm("preview-05.mp3"))
+    assert "error" not in c.fields("status") and os.path.exists(tmp_path / "pipe")
+
+
 def test_pause_corks_and_resume_continues(pulse, daemon_factory, http):
     d = daemon_factory(output="pulse")
     c = d.client()

@@ -42,6 +42,10 @@ import Testing
         #expect(try parse(file, ["--output", "null", "--output", "http:127.0.0.1:8000"]).outputs
                 == [.null, .http(host: "127.0.0.1", port: 8000)])
         #expect(try parse("").outputs == [.pulse(sink: nil)])
+        #expect(try parse("").streamListeners == 16 && parse("stream-listeners = 50").streamListeners == 50)
+        #expect(throws: DaemonOptions.UsageError(description: "--stream-listeners takes a number from 1 to 256, not \"257\"")) {
+            try parse("", ["--stream-listeners", "257"])
+        }
         #expect(try parse(file).printedConfig(file: "f").contains("output = pulse\n# output: /c/previewd.conf:2\noutput = fifo:/run/snapfifo\n"))
     }
 

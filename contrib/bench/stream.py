@@ -20,7 +20,7 @@ on the same songs, everything on loopback:
      connects from `play` on (mpd accepts a listener only while its
      output is open, i.e. playing), median of --tries;
   3. the same songs with --listeners MP3 listeners (default 50; previewd
-     takes 16 at most and answers the rest 503): CPU per audio second,
+     is started with `--stream-listeners` that many): CPU per audio second,
      VmRSS (highest seen) and VmHWM, and the cost of each listener past
      the first, as % of one core;
   4. previewd only: one MP3 listener stops reading for --stall seconds
@@ -110,6 +110,7 @@ class Previewd:
         with open(self.log_path, "w") as log:
             self.p = subprocess.Popen([binary, "--socket", self.sock, "--output", "null",
                                        "--output", f"http:127.0.0.1:{self.port}", "--pace", "realtime",
+                                       "--stream-listeners", str(max(LISTENERS, 16)),
                                        "--api-base", http + "/api", "--state-dir", os.path.join(self.dir, "state"),
                                        "--no-mpris"], stdout=subprocess.DEVNULL, stderr=log)
         STARTED.append(self.p)

@@ -37,6 +37,8 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     /// Where a line for the log goes (an HTTP stream's address, a listener
     /// dropped), from any thread; nil: nowhere.
     let log: (@Sendable (String) -> Void)?
+    /// Listeners each HTTP stream output serves at once (`--stream-listeners`).
+    let streamListeners: Int
     /// Where outcomes go, from any of the engine's threads. Set in `start`,
     /// before the threads run; read-only afterwards.
     var events: (@Sendable (EngineEvent) -> Void)?
@@ -173,6 +175,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     /// - Parameters:
     ///   - network: the curl thread previews are fetched on (shut down with the engine).
     ///   - outputs: where PCM goes, each on until `setOutputs` says otherwise.
+    ///   - streamListeners: listeners an HTTP stream output serves at once.
     ///   - log: where the outputs' lines for the log go.
     ///   - paced: null/wav consume PCM at real-time speed (true) or as fast as decoding allows.
     ///   - ringCapacity: bytes buffered per stream (at least 32 KiB).
@@ -180,8 +183,9 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     ///   - prefetchBudget: bytes all in-memory downloads may hold together
     ///     (the playing one may pass it; prefetches may not).
     public init(network: CurlNetwork, outputs: [OutputKind], paced: Bool, ringCapacity: Int = 256 * 1024, stallTimeout: Double = 15,
-                prefetchBudget: Int = 8 << 20, log: (@Sendable (String) -> Void)? = nil) {
+                prefetchBudget: Int = 8 << 20, streamListeners: Int = 16, log: (@Sendable (String) -> Void)? = nil) {
         self.log = log
+        self.streamListeners = streamListeners
         self.network = network
         outputKinds = outputs
         self.paced = paced

@@ -57,6 +57,9 @@ public struct DaemonOptions: Equatable, Sendable {
     public var replayGainPreamp = 0.0
     /// `--prefetch-memory MIB`: bytes all in-memory downloads may hold.
     public var prefetchMemory = 8 << 20
+    /// `--stream-listeners N`: listeners an HTTP stream output serves at
+    /// once (both formats together); one more is answered 503.
+    public var streamListeners = 16
     /// `--on-event [EVENTS:]CMD`, repeatable: hooks run for each change.
     public var hooks: [Hook] = []
     /// `--hook-timeout S`: a hook still running after S seconds is killed.
@@ -113,6 +116,8 @@ public struct DaemonOptions: Equatable, Sendable {
       --prefetch N           songs downloaded ahead of the current one
                              (default 2; 0 off)
       --prefetch-memory MIB  memory all downloads may hold (default 8)
+      --stream-listeners N   listeners an http: output serves at once (default
+                             16, at most 256: a thread and 4 s of audio each)
       --replay-gain-preamp DB
                              dB added to the replay gain (-15 to 15, default 0;
                              the gain still never lifts a peak past full scale)
@@ -213,6 +218,7 @@ public struct DaemonOptions: Equatable, Sendable {
         case "--connection-timeout": connectionTimeout = try words.seconds(option, allowZero: true)
         case "--prefetch": prefetch = try words.whole(option, 0...16, "a number of songs")
         case "--prefetch-memory": prefetchMemory = try words.whole(option, 1...1024, "MiB") << 20
+        case "--stream-listeners": streamListeners = try words.whole(option, 1...256, "a number")
         case "--replay-gain-preamp": replayGainPreamp = try words.decibels(option)
         case "--on-event": hooks.append(try words.hook(option))
         case "--hook-timeout": hookTimeout = try words.seconds(option, allowZero: false)
