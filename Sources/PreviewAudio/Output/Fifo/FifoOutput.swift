@@ -22,8 +22,6 @@ final class FifoOutput: AudioOutput, @unchecked Sendable {
     private var lastOpenAttempt = -Double.infinity
     /// From the decoder's format to the pipe's (nil: it is the pipe's).
     private var converter: PCMConverter?
-    /// Bytes emptied out of a full pipe unread (for tests and logs).
-    private(set) var drainedBytes = 0
 
     /// - Parameter path: the FIFO; made (mode 0600) at the first `configure`
     ///   when missing.
@@ -103,7 +101,6 @@ final class FifoOutput: AudioOutput, @unchecked Sendable {
         while true {
             let n = buffer.withUnsafeMutableBytes { Glibc.read(readEnd, $0.baseAddress, $0.count) }
             if n <= 0 { return }
-            drainedBytes += n
         }
     }
 
