@@ -85,7 +85,7 @@ let package = Package(
                 dependencies: ["PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewCatalog", "PreviewPlayback",
                                "PreviewDesktop"],
                 swiftSettings: perCommandPath),
-        .executableTarget(name: "previewd", dependencies: ["PreviewServer", "PreviewAudio", "PreviewPlatform"]),
+        .executableTarget(name: "previewd", dependencies: ["PreviewServer", "PreviewAudio", "PreviewHTTP", "PreviewPlatform"]),
         // The web front end: libmicrohttpd beside the platform (as sd-bus is),
         // the routes over the MPD socket, and the executable that wires them.
         .target(name: "PreviewHTTP", dependencies: ["PreviewCore", "PreviewPlatform", "CMicrohttpd"], path: "Sources/PreviewPlatform/HTTP"),

@@ -1,6 +1,7 @@
 // previewd: parse options, wire the real engine to the server, run.
 import PreviewAudio
 import PreviewCore
+import PreviewHTTP
 import PreviewPlatform
 import PreviewServer
 
@@ -47,9 +48,22 @@ for case .wav(let path) in options.outputs {
         ThisProcess.exit(1)
     }
 }
+// The HTTP stream's password, read once: a stream beyond loopback needs it.
+var streamCredentials: HTTPCredentials?
+if let file = options.streamPasswordFile {
+    do {
+        let (read, readableByOthers) = try HTTPCredentials.fromPasswordFile(file)
+        streamCredentials = read
+        if readableByOthers { writeStderr("previewd: warning: \(file) can be read by others (chmod 600 it)") }
+    } catch {
+        writeStderr("previewd: --stream-password-file \(file): \(error.reason)")
+        ThisProcess.exit(66)
+    }
+}
 let network = CurlNetwork()
 let engine = Engine(network: network, outputs: OutputKind.listed(options.outputs).map(\.kind), paced: options.realtimePace, stallTimeout: options.streamTimeout,
-                    prefetchBudget: options.prefetchMemory, streamListeners: options.streamListeners, log: { [log = Log(level: options.logLevel)] in log.info($0) })
+                    prefetchBudget: options.prefetchMemory, streamListeners: options.streamListeners,
+                    streamCredentials: streamCredentials, log: { [log = Log(level: options.logLevel)] in log.info($0) })
 do {
     try Server(options: options, engine: engine, http: network).run()
 } catch {

@@ -15,20 +15,13 @@ let socket = options.socket ?? SocketPath.resolve(explicit: nil, environment: En
 // never crosses the network in the clear; the rest of the traffic does).
 var credentials: HTTPCredentials?
 if let file = options.passwordFile {
-    func refuse(_ why: String) -> Never {
-        writeStandardError("previewweb: --password-file \(file): \(why)\n")
-        ThisProcess.exit(66)
-    }
-    let bytes: [UInt8]?
-    do { bytes = try AtomicFile.read(file) } catch { refuse("\(error)") }
-    guard let bytes else { refuse("no such file") }
     do {
-        credentials = HTTPCredentials(realm: "previewd", user: "previewd", password: try WebOptions.password(fromFile: bytes))
+        let (read, readableByOthers) = try HTTPCredentials.fromPasswordFile(file)
+        credentials = read
+        if readableByOthers { writeStandardError("previewweb: warning: \(file) can be read by others (chmod 600 it)\n") }
     } catch {
-        refuse(error.message)
-    }
-    if let mode = FileSystem.permissions(file), mode & 0o077 != 0 {
-        writeStandardError("previewweb: warning: \(file) can be read by others (chmod 600 it)\n")
+        writeStandardError("previewweb: --password-file \(file): \(error.reason)\n")
+        ThisProcess.exit(66)
     }
 }
 // The token: 128 bits from the system's random source (getrandom(2) under Swift's).

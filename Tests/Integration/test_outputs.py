@@ -158,14 +158,17 @@ def test_outputs_are_kept_off_across_a_restart(daemon_factory, tmp_path, http):
 def test_output_options_are_checked(daemon_factory, tmp_path):
     from helpers import PREVIEWD
     for value, why in [
-        ("http:0.0.0.0:8000", "--output http:0.0.0.0:8000: beyond loopback (127.x.x.x) a stream needs a password, "
-                              "which previewd does not take yet; serve it on loopback"),
+        ("http:0.0.0.0:8000", "--output http:0.0.0.0:8000: beyond loopback (127.x.x.x) a stream needs a password: "
+                              "--stream-password-file FILE"),
         ("http:localhost", '--output http: takes HOST:PORT, an IPv4 address and a port, as http:127.0.0.1:8000, '
                            'not "http:localhost"'),
         ("fifo:", '--output must be pulse, pulse:SINK, null, wav:PATH, fifo:PATH or http:HOST:PORT, not "fifo:"'),
     ]:
         p = subprocess.run([PREVIEWD, "--output", value], capture_output=True, text=True, timeout=10)
         assert (p.returncode, p.stderr) == (64, f"previewd: {why}\n")
+    p = subprocess.run([PREVIEWD, "--output", "http:0.0.0.0:0", "--stream-password-file", str(tmp_path / "none")],
+                       capture_output=True, text=True, timeout=10)
+    assert (p.returncode, p.stderr) == (66, f"previewd: --stream-password-file {tmp_path}/none: no such file\n")
     many = [a for i in range(17) for a in ("--output", f"fifo:{tmp_path}/p{i}")]
     p = subprocess.run([PREVIEWD, *many], capture_output=True, text=True, timeout=10)
     assert (p.returncode, p.stderr) == (64, "previewd: --output: at most 16 outputs, not 17\n")
@@ -197,6 +200,71 @@ def test_a_flac_listener_gets_two_songs_bit_exact_and_gapless(daemon_factory, tm
     (tmp_path / "got.flac").write_bytes(flac)
     subprocess.run(["flac", "-s", "-d", "-f", "-o", str(tmp_path / "got.wav"), str(tmp_path / "got.flac")], check=True)
     assert wav_pcm(str(tmp_path / "got.wav"))[3] == first_seconds(SONGS[0], 2) + first_seconds(SONGS[1], 2)
+
+
+def test_a_paused_stream_sends_silence_between_the_song_s_two_parts(daemon_factory, tmp_path):
+    """As MPD's httpd output: while paused the listener gets silence, so
+    its player waits instead of giving up; around the silence the song is
+    still bit-exact."""
+    port = free_port()
+    d = daemon_factory(output="null", pace="realtime", extra=("--output", f"http:127.0.0.1:{port}"))
+    wait_for(lambda: "HTTP stream on" in d.log(), what="the stream listening")
+    listener = socket.create_connection(("127.0.0.1", port), timeout=30)
+    listener.sendall(f"GET /stream.flac HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    c = d.client()
+    assert c.cmd(f"addid deezer:track:{SONGS[0]}") == ["Id: 1", "OK"]
+    assert c.cmd("rangeid 1 0:3") == ["OK"]
+    assert c.cmd("play 0") == ["OK"]
+    wait_for(lambda: float(c.fields("status").get("elapsed", 0)) >= 1, what="a second played")
+    assert c.cmd("pause 1") == ["OK"]
+    time.sleep(2.5)
+    assert c.cmd("pause 0") == ["OK"]
+    body = b""
+    while chunk := listener.recv(65536):
+        body += chunk
+    listener.close()
+    (tmp_path / "got.flac").write_bytes(dechunk(body.partition(b"\r\n\r\n")[2]))
+    subprocess.run(["flac", "-s", "-d", "-f", "-o", str(tmp_path / "got.wav"), str(tmp_path / "got.flac")], check=True)
+    got, song = wav_pcm(str(tmp_path / "got.wav"))[3], first_seconds(SONGS[0], 3)
+    head = next(i for i in range(0, len(song), FRAME) if got[i:i + FRAME] != song[i:i + FRAME])
+    tail = len(song) - head
+    assert got[len(got) - tail:] == song[head:], "the song goes on after the silence where it paused"
+    silence = got[head:len(got) - tail]
+    assert len(silence) >= RATE * FRAME and silence == bytes(len(silence)), \
+        f"{len(silence) // FRAME} frames between the parts, all zero"
+
+
+def test_a_stream_beyond_loopback_asks_for_the_password(daemon_factory, tmp_path):
+    """`--stream-password-file` guards an HTTP stream on all addresses, as
+    previewweb's `--password-file` guards the page: HTTP digest, user
+    "previewd"; HEAD answers what the stream is."""
+    port = free_port()
+    secret = tmp_path / "stream-password"
+    secret.write_text("correct horse\n")
+    secret.chmod(0o600)
+    d = daemon_factory(output="null", pace="realtime",
+                       extra=("--output", f"http:0.0.0.0:{port}", "--stream-password-file", str(secret)))
+    url = f"http://127.0.0.1:{port}/stream.mp3"
+    wait_for(lambda: "HTTP stream on" in d.log(), what="the stream listening")
+
+    def curl(*args):
+        p = subprocess.run(["curl", "-s", "-o", str(tmp_path / "body"), "-D", "-", *args, url],
+                           capture_output=True, text=True, timeout=30)
+        # The last response's head (a digest first meets a 401).
+        return p.returncode, p.stdout.strip().split("\n\n")[-1].split("\n")
+
+    assert curl("-I")[1][0] == "HTTP/1.1 401 Unauthorized"
+    assert curl("-I", "--digest", "-u", "previewd:wrong")[1][0] == "HTTP/1.1 401 Unauthorized"
+    rc, head = curl("-I", "--digest", "-u", "previewd:correct horse")
+    assert rc == 0 and "Content-Type: audio/mpeg" in head, head
+    assert head[0] == "HTTP/1.1 200 OK" and not any(h.startswith("Content-Length") for h in head), head
+    c = d.client()
+    assert c.cmd(f"addid deezer:track:{SONGS[0]}") == ["Id: 1", "OK"]
+    assert c.cmd("play 0") == ["OK"]
+    rc, head = curl("--digest", "-u", "previewd:correct horse", "--max-time", "3")
+    assert (rc, head[0]) == (28, "HTTP/1.1 200 OK")  # 28: still streaming when curl gave up
+    mp3 = (tmp_path / "body").read_bytes()
+    assert len(mp3) > 4096 and mp3[0] == 0xFF and mp3[1] & 0xE0 == 0xE0, mp3[:4]
 
 
 def dechunk(data):

@@ -337,3 +337,28 @@ final class LogLines: Sendable {
         }
     }
 }
+
+@Suite struct PauseSilenceTests {
+    @Test func owesTheFramesTheClockAdvancedAndNoMore() {
+        var silence = PauseSilence(sampleRate: 44100, now: 100)
+        #expect(silence.take(now: 100) == 0)
+        #expect(silence.take(now: 100.1) == 4410)
+        #expect(silence.take(now: 100.1) == 0)
+        #expect(silence.take(now: 100.25) == 6615)
+        #expect(silence.fed == 11025)
+    }
+
+    @Test func audioWrittenDuringThePauseMovesTheStart() {
+        var silence = PauseSilence(sampleRate: 44100, now: 10)
+        #expect(silence.take(now: 10.5) == 22050)
+        silence.restart(now: 11)
+        #expect(silence.since == 11 && silence.fed == 0)
+        #expect(silence.take(now: 11.2) == 8820)
+    }
+
+    @Test func aLongStallIsForgivenNotFlooded() {
+        var silence = PauseSilence(sampleRate: 44100, now: 0)
+        #expect(silence.take(now: 60) == PauseSilence.maxFrames)
+        #expect(silence.take(now: 60.1) == 4410)
+    }
+}

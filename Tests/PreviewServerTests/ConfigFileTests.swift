@@ -47,6 +47,14 @@ import Testing
             try parse("", ["--stream-listeners", "257"])
         }
         #expect(try parse(file).printedConfig(file: "f").contains("output = pulse\n# output: /c/previewd.conf:2\noutput = fifo:/run/snapfifo\n"))
+        // Beyond loopback a stream needs the password file, from either place.
+        #expect(throws: DaemonOptions.UsageError(description: "--output http:0.0.0.0:8000: beyond loopback (127.x.x.x) "
+                                                 + "a stream needs a password: --stream-password-file FILE")) {
+            try parse("", ["--output", "http:0.0.0.0:8000"])
+        }
+        let guarded = try parse("stream-password-file = /c/stream.pass", ["--output", "http:0.0.0.0:8000"])
+        #expect(guarded.streamPasswordFile == "/c/stream.pass" && guarded.outputs == [.http(host: "0.0.0.0", port: 8000)])
+        #expect(guarded.printedConfig(file: "f").contains("# stream-password-file: /c/previewd.conf:1\nstream-password-file = /c/stream.pass\n"))
     }
 
     @Test func listedOutputsAndTheirNames() {
@@ -90,11 +98,12 @@ import Testing
         #expect(!printed.contains("secret"), "the key itself is not shown")
         // Every key a file may set is shown, and the text reads back as a
         // settings file with the same settings.
-        for key in DaemonOptions.optionNames where key != "lastfm-key" && key != "country" {
+        for key in DaemonOptions.optionNames where !["lastfm-key", "country", "stream-password-file"].contains(key) {
             #expect(lines.contains { $0.hasPrefix(key + " = ") }, "\(key)")
         }
         // No locale in this environment names a country: said, not set.
         #expect(lines.contains("# country: default: none (no locale names one)"))
+        #expect(lines.contains("# stream-password-file: default: none (an http: output serves loopback only)"))
         var again = try DaemonOptions.parse([], environment: none, uid: 0, config: ("/p.conf", printed))
         again.sources = o.sources
         again.lastfmKey = o.lastfmKey

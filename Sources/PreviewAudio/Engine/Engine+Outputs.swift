@@ -38,7 +38,8 @@ extension Engine {
             case .http(let host, let port):
                 let log = self.log
                 do {
-                    let stream = try HTTPStreamOutput(host: host, port: port, maxListeners: streamListeners) { log?($0) }
+                    let stream = try HTTPStreamOutput(host: host, port: port, maxListeners: streamListeners,
+                                                      credentials: streamCredentials) { log?($0) }
                     log?("HTTP stream on http://\(host):\(stream.port)/stream.mp3 and /stream.flac")
                     output = stream
                 } catch {

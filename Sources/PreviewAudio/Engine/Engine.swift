@@ -1,5 +1,6 @@
 import Glibc
 import PreviewCore
+import PreviewHTTP
 import Synchronization
 import PreviewPlatform
 
@@ -39,6 +40,8 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     let log: (@Sendable (String) -> Void)?
     /// Listeners each HTTP stream output serves at once (`--stream-listeners`).
     let streamListeners: Int
+    /// The password an HTTP stream output asks for (`--stream-password-file`); nil: none.
+    let streamCredentials: HTTPCredentials?
     /// Where outcomes go, from any of the engine's threads. Set in `start`,
     /// before the threads run; read-only afterwards.
     var events: (@Sendable (EngineEvent) -> Void)?
@@ -176,6 +179,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     ///   - network: the curl thread previews are fetched on (shut down with the engine).
     ///   - outputs: where PCM goes, each on until `setOutputs` says otherwise.
     ///   - streamListeners: listeners an HTTP stream output serves at once.
+    ///   - streamCredentials: what an HTTP stream output asks for (needed beyond loopback).
     ///   - log: where the outputs' lines for the log go.
     ///   - paced: null/wav consume PCM at real-time speed (true) or as fast as decoding allows.
     ///   - ringCapacity: bytes buffered per stream (at least 32 KiB).
@@ -183,9 +187,11 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     ///   - prefetchBudget: bytes all in-memory downloads may hold together
     ///     (the playing one may pass it; prefetches may not).
     public init(network: CurlNetwork, outputs: [OutputKind], paced: Bool, ringCapacity: Int = 256 * 1024, stallTimeout: Double = 15,
-                prefetchBudget: Int = 8 << 20, streamListeners: Int = 16, log: (@Sendable (String) -> Void)? = nil) {
+                prefetchBudget: Int = 8 << 20, streamListeners: Int = 16, streamCredentials: HTTPCredentials? = nil,
+                log: (@Sendable (String) -> Void)? = nil) {
         self.log = log
         self.streamListeners = streamListeners
+        self.streamCredentials = streamCredentials
         self.network = network
         outputKinds = outputs
         self.paced = paced

@@ -66,7 +66,7 @@ extension DaemonOptions {
     public static let optionNames = [
         "socket", "output", "pace", "api-base", "state-dir", "log-level", "lastfm-key", "lastfm-base", "country",
         "catalog-cache-ttl", "restore-playing", "stream-timeout", "previous-restart", "max-clients", "connection-timeout", "prefetch",
-        "prefetch-memory", "stream-listeners", "replay-gain-preamp", "on-event", "hook-timeout", "max-command-list", "no-mpris",
+        "prefetch-memory", "stream-listeners", "stream-password-file", "replay-gain-preamp", "on-event", "hook-timeout", "max-command-list", "no-mpris",
     ]
 
     /// What `--print-config` shows: each setting in effect as a settings
@@ -106,6 +106,11 @@ extension DaemonOptions {
         line("prefetch", "\(prefetch)")
         line("prefetch-memory", "\(prefetchMemory >> 20)")
         line("stream-listeners", "\(streamListeners)")
+        if let streamPasswordFile {
+            line("stream-password-file", streamPasswordFile)
+        } else {
+            out += "# stream-password-file: default: none (an http: output serves loopback only)\n"
+        }
         line("replay-gain-preamp", Self.number(replayGainPreamp))
         for hook in hooks { line("on-event", hook.setting) }
         line("hook-timeout", Self.number(hookTimeout))

@@ -60,6 +60,10 @@ public struct DaemonOptions: Equatable, Sendable {
     /// `--stream-listeners N`: listeners an HTTP stream output serves at
     /// once (both formats together); one more is answered 503.
     public var streamListeners = 16
+    /// `--stream-password-file FILE`: the file whose first line is the
+    /// password an HTTP stream output beyond loopback asks for (user
+    /// `previewd`, HTTP digest, as previewweb's `--password-file`); nil: none.
+    public var streamPasswordFile: String?
     /// `--on-event [EVENTS:]CMD`, repeatable: hooks run for each change.
     public var hooks: [Hook] = []
     /// `--hook-timeout S`: a hook still running after S seconds is killed.
@@ -118,6 +122,9 @@ public struct DaemonOptions: Equatable, Sendable {
       --prefetch-memory MIB  memory all downloads may hold (default 8)
       --stream-listeners N   listeners an http: output serves at once (default
                              16, at most 256: a thread and 4 s of audio each)
+      --stream-password-file FILE
+                             an http: output beyond loopback asks for user
+                             "previewd" and the password on FILE's first line
       --replay-gain-preamp DB
                              dB added to the replay gain (-15 to 15, default 0;
                              the gain still never lifts a peak past full scale)
@@ -194,6 +201,10 @@ public struct DaemonOptions: Equatable, Sendable {
         guard o.outputs.count <= DaemonOptions.maxOutputs else {
             throw UsageError(description: "--output: at most \(DaemonOptions.maxOutputs) outputs, not \(o.outputs.count)")
         }
+        for case .http(let host, let port) in o.outputs where !host.hasPrefix("127.") && o.streamPasswordFile == nil {
+            throw UsageError(description: "--output http:\(host):\(port): beyond loopback (127.x.x.x) a stream needs a password: "
+                             + "--stream-password-file FILE")
+        }
         return o
     }
 
@@ -219,6 +230,7 @@ public struct DaemonOptions: Equatable, Sendable {
         case "--prefetch": prefetch = try words.whole(option, 0...16, "a number of songs")
         case "--prefetch-memory": prefetchMemory = try words.whole(option, 1...1024, "MiB") << 20
         case "--stream-listeners": streamListeners = try words.whole(option, 1...256, "a number")
+        case "--stream-password-file": streamPasswordFile = try words.value(of: option)
         case "--replay-gain-preamp": replayGainPreamp = try words.decibels(option)
         case "--on-event": hooks.append(try words.hook(option))
         case "--hook-timeout": hookTimeout = try words.seconds(option, allowZero: false)
@@ -379,8 +391,8 @@ struct OptionWords {
     }
 
     /// `HOST:PORT` of `--output http:HOST:PORT`: a dotted IPv4 address and a
-    /// port (0: any free one). Beyond loopback a stream needs a password,
-    /// which previewd does not take yet.
+    /// port (0: any free one). Beyond loopback a stream needs a password
+    /// (`--stream-password-file`, checked once every option is read).
     private func httpOutput(_ text: String) throws(UsageError) -> OutputKind {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         let octets = parts.first?.split(separator: ".", omittingEmptySubsequences: false) ?? []
@@ -388,10 +400,6 @@ struct OptionWords {
               let port = Int(parts[1]), (0...65535).contains(port) else {
             throw UsageError(description: "--output http: takes HOST:PORT, an IPv4 address and a port, as http:127.0.0.1:8000, "
                              + "not \"http:\(UsageError.shown(text))\"")
-        }
-        guard octets[0] == "127" else {
-            throw UsageError(description: "--output http:\(text): beyond loopback (127.x.x.x) a stream needs a password, "
-                             + "which previewd does not take yet; serve it on loopback")
         }
         return .http(host: String(parts[0]), port: port)
     }

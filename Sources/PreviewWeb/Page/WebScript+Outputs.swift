@@ -123,9 +123,9 @@ extension WebScript {
         }
 
         /** The element follows previewd (called with each status): paused while previewd is not playing (its
-         *  stream sends nothing then), playing again with it, started anew if its stream ended meanwhile. After
-         *  10 s of pause it lets the stream go (previewweb closes a connection that was silent for 15 s once
-         *  it sends again), and starts anew on play, a few buffered seconds lost. */
+         *  stream carries silence then), playing again with it, started anew if its stream ended meanwhile.
+         *  After 10 s of pause it lets the stream go (a paused element stops reading, and previewd drops a
+         *  listener 4 s behind anyway), and starts anew on play, a few buffered seconds lost. */
         function deviceFollow() {
           const audio = device.audio;
           if (!device.wanted || !audio) return;

@@ -11,14 +11,19 @@ import Synchronization
 /// never paces it: `write` only converts, encodes and queues, and a
 /// listener that falls `StreamFeed.bufferSeconds` behind is dropped. Each
 /// format's encoder runs only while someone listens to it. ICY metadata
-/// (`StreamTitle`) goes to players that ask for it.
+/// (`StreamTitle`) goes to players that ask for it. While paused the
+/// listeners get silence (`PauseSilence`), so their players wait for more
+/// instead of giving up; when playback stops, or the output is turned
+/// off, their streams end.
 ///
 /// On a loopback address without a password only this process's user is
 /// served (`OwnUserOnly`); beyond loopback a password is required (HTTP
 /// digest, `HTTPCredentials`).
 ///
-/// The engine calls it from one thread of its own; the connections are
-/// libmicrohttpd's threads.
+/// The engine calls it from one thread of its own (`setPaused` from the
+/// control thread); the connections are libmicrohttpd's threads; a thread
+/// of its own feeds the pause's silence. `encoding` keeps the writer and
+/// that thread from feeding at once.
 final class HTTPStreamOutput: AudioOutput, @unchecked Sendable {
     /// What the streams carry, whatever the songs' format.
     static let streamFormat = AudioFormat(sampleRate: 44100, channels: 2)
@@ -29,6 +34,14 @@ final class HTTPStreamOutput: AudioOutput, @unchecked Sendable {
     private let log: @Sendable (String) -> Void
     // The writing thread's alone.
     private var converter: PCMConverter?
+    /// Held while feeding; guards the pause's state below.
+    private let encoding = Monitor()
+    private var paused = false
+    /// Audio went out since the last stop: a pause then owes silence.
+    private var live = false
+    private var closing = false
+    private var silence: PauseSilence?
+    private var silencer: pthread_t?
 
     /// Starts listening at once, so a listener may connect before anything plays.
     /// - Parameters:
@@ -70,6 +83,7 @@ final class HTTPStreamOutput: AudioOutput, @unchecked Sendable {
             throw .output("HTTP stream cannot listen on \(host):\(port): \(error)")
         }
         self.port = server?.port ?? port
+        silencer = startThread { [self] in feedSilence() }
     }
 
     deinit { close() }
@@ -78,14 +92,22 @@ final class HTTPStreamOutput: AudioOutput, @unchecked Sendable {
 
     func configure(_ format: AudioFormat) throws(StreamFailure) {
         guard format != converter?.input else { return }
-        // The old format's last samples stay in the stream: songs play gapless.
-        converter?.flush(feed)
-        converter = try PCMConverter(from: format, to: HTTPStreamOutput.streamFormat)
+        let next = try PCMConverter(from: format, to: HTTPStreamOutput.streamFormat)
+        encoding.locked {
+            // The old format's last samples stay in the stream: songs play gapless.
+            converter?.flush(feed)
+            converter = next
+        }
     }
 
     func write(_ pcm: UnsafeRawBufferPointer, interrupted: () -> Bool) throws(StreamFailure) -> Int {
         guard let converter else { throw .output("HTTP stream written before configure") }
-        if feeds.contains(where: \.isWanted) { converter.convert(pcm, feed) }
+        encoding.locked {
+            live = true
+            // Audio queued before the pause still goes out; silence follows it.
+            if paused { silence?.restart(now: SystemClock.monotonicSeconds()) }
+            if feeds.contains(where: \.isWanted) { converter.convert(pcm, feed) }
+        }
         return pcm.count
     }
 
@@ -96,32 +118,73 @@ final class HTTPStreamOutput: AudioOutput, @unchecked Sendable {
 
     func nowPlaying(_ info: StreamInfo) {
         let title = ICYInserter.streamTitle(artist: info.artist, title: info.title)
-        for feed in feeds { feed.setTitle(title) }
+        encoding.locked { for feed in feeds { feed.setTitle(title) } }
     }
 
     /// A skip: what the resampler holds belongs to the song left. What the
     /// listeners were sent is theirs (their players buffer it anyway).
-    func discard() { converter?.reset() }
+    func discard() { encoding.locked { converter?.reset() } }
 
     /// Playback stopped: the streams end, as MPD's do, after their last
     /// frames; a listener may connect again for the next playback.
     func stopped() {
-        converter?.flush(feed)
-        for feed in feeds { feed.end() }
+        encoding.locked {
+            live = false
+            converter?.flush(feed)
+            for feed in feeds { feed.end() }
+        }
     }
 
-    /// Nothing to do: while paused the listeners get nothing and wait.
-    func setPaused(_ paused: Bool) {}
+    /// The output was turned off: its listeners' streams end, as on a stop.
+    func release() { stopped() }
+
+    /// From the control thread: a pause starts the silence, a resume ends it.
+    func setPaused(_ paused: Bool) {
+        encoding.locked {
+            self.paused = paused
+            silence = paused ? PauseSilence(sampleRate: HTTPStreamOutput.streamFormat.sampleRate,
+                                            now: SystemClock.monotonicSeconds()) : nil
+            encoding.broadcast()
+        }
+    }
+
     func trackEnded() {}
     func setVolume(_ percent: Int) {}
     var hasMixer: Bool { false }
     func wake() {}
 
-    /// Ends the streams (as `stopped`) and stops listening.
+    /// Ends the streams (as `stopped`), the silence's thread, and stops listening.
     func close() {
+        let thread: pthread_t? = encoding.locked {
+            defer { silencer = nil }
+            closing = true
+            encoding.broadcast()
+            return silencer
+        }
+        if let thread { pthread_join(thread, nil) }
         guard server != nil else { return }
         stopped()
         server = nil
+    }
+
+    /// The silence's thread: while paused after audio went out, feeds what
+    /// `PauseSilence` owes every tick, to whoever listens.
+    private func feedSilence() {
+        encoding.locked {
+            while !closing {
+                guard paused, live, silence != nil else {
+                    encoding.wait()
+                    continue
+                }
+                encoding.wait(seconds: PauseSilence.tick)
+                guard paused, live, !closing, var owed = silence else { continue }
+                let frames = owed.take(now: SystemClock.monotonicSeconds())
+                silence = owed
+                guard frames > 0, feeds.contains(where: \.isWanted) else { continue }
+                let zeros = [Int16](repeating: 0, count: frames * HTTPStreamOutput.streamFormat.channels)
+                zeros.withUnsafeBufferPointer { feed($0) }
+            }
+        }
     }
 
     /// Each listener's bytes queued and not yet sent (its lag), both
@@ -134,7 +197,12 @@ final class HTTPStreamOutput: AudioOutput, @unchecked Sendable {
         guard let feed = feeds.first(where: { $0.kind.path == request.path }) else {
             return HTTPResponse(status: 404, headers: text, body: Array("no such stream: /stream.mp3 or /stream.flac\n".utf8))
         }
-        guard request.method == "GET" else { return HTTPResponse(status: 405, headers: text + [("Allow", "GET")]) }
+        var headers = [("Content-Type", feed.kind.contentType), ("Cache-Control", "no-cache, no-store"),
+                       ("X-Content-Type-Options", "nosniff"), ("icy-name", "previewd")]
+        // A player may ask what the stream is before it listens.
+        // A streamed answer of unknown length, so no `Content-Length: 0`.
+        if request.method == "HEAD" { return HTTPResponse(status: 200, headers: headers, stream: HeadOnly()) }
+        guard request.method == "GET" else { return HTTPResponse(status: 405, headers: text + [("Allow", "GET, HEAD")]) }
         guard gate.enter() else {
             return HTTPResponse(status: 503, headers: text + [("Retry-After", "30")], body: Array("too many listeners\n".utf8))
         }
@@ -146,8 +214,6 @@ final class HTTPStreamOutput: AudioOutput, @unchecked Sendable {
         let listener = StreamListener(bound: feed.kind.maxBytesPerSecond * StreamFeed.bufferSeconds, icy: icy,
                                       socket: request.client, onClose: { gate.leave() })
         feed.join(listener)
-        var headers = [("Content-Type", feed.kind.contentType), ("Cache-Control", "no-cache, no-store"),
-                       ("X-Content-Type-Options", "nosniff"), ("icy-name", "previewd")]
         if icy { headers.append(("icy-metaint", String(ICYInserter.interval))) }
         return HTTPResponse(status: 200, headers: headers, stream: listener)
     }
@@ -172,4 +238,10 @@ final class ListenerGate: Sendable {
 
     /// Frees a place.
     func leave() { count.withLock { $0 -= 1 } }
+}
+
+/// The body of an answer to `HEAD`: none, and no length either.
+private final class HeadOnly: HTTPStream {
+    func next() -> [UInt8]? { nil }
+    func close() {}
 }
