@@ -278,3 +278,41 @@ def dechunk(data):
         out += rest[:n]
         data = rest[n + 2:]
     return out
+
+
+def outputs_enabled(c):
+    """Each output's name and whether it is on, from the `outputs` reply."""
+    reply = c.cmd("outputs")
+    names = [l.split(": ", 1)[1] for l in reply if l.startswith("outputname: ")]
+    return dict(zip(names, [l.endswith(": 1") for l in reply if l.startswith("outputenabled: ")]))
+
+
+def test_ncmpc_s_outputs_screen_lists_and_switches_the_outputs(daemon_factory, tmp_path):
+    from helpers import Ncmpc
+    d = daemon_factory(output="null", pace="realtime", extra=("--output", f"fifo:{tmp_path}/pipe"))
+    app = Ncmpc(d, tmp_path)
+    try:
+        app.shows("1:Help", "2:Queue")
+        app.keys("8")
+        app.shows("[X] null", "[X] fifo")
+        app.keys("Down", "Enter")
+        app.shows("[ ] fifo", "Output 'fifo' disabled")
+        c = d.client()
+        assert wait_for(lambda: outputs_enabled(c) == {"null": True, "fifo": False}), outputs_enabled(c)
+    finally:
+        app.close()
+
+
+def test_ncmpcpp_s_outputs_screen_lists_and_switches_the_outputs(daemon_factory, tmp_path):
+    from helpers import Tmux
+    d = daemon_factory(output="null", pace="realtime", extra=("--output", f"fifo:{tmp_path}/pipe"))
+    app = Tmux(dict(os.environ, HOME=str(tmp_path), MPD_HOST=d.socket, TERM="xterm"), ["ncmpcpp"], size=(140, 30))
+    try:
+        app.keys("7")
+        app.shows("Outputs", "null", "fifo")
+        app.keys("Down", "Enter")
+        app.shows('Output "fifo" disabled')
+        c = d.client()
+        assert wait_for(lambda: outputs_enabled(c) == {"null": True, "fifo": False}), outputs_enabled(c)
+    finally:
+        app.close()
