@@ -267,6 +267,31 @@ def test_a_stream_beyond_loopback_asks_for_the_password(daemon_factory, tmp_path
     assert len(mp3) > 4096 and mp3[0] == 0xFF and mp3[1] & 0xE0 == 0xE0, mp3[:4]
 
 
+def test_ffmpeg_plays_the_mp3_stream_and_shows_each_song_s_icy_title(daemon_factory, tmp_path):
+    """ffmpeg as the player (its HTTP client asks for ICY metadata, as mpv,
+    which is built on it, does): it joins during a pause (and decodes the
+    silence), then decodes the stream to the end of the queue and reports
+    each song's title as it changes."""
+    port = free_port()
+    d = daemon_factory(output="null", pace="realtime", extra=("--output", f"http:127.0.0.1:{port}"))
+    wait_for(lambda: "HTTP stream on" in d.log(), what="the stream listening")
+    c = d.client()
+    queue_ranges(c, 2)
+    titles = [f"{t['Artist']} - {t['Title']}" for t in (c.fields(f"playlistid {n}") for n in (1, 2))]
+    assert c.cmd("play 0") == ["OK"] and c.cmd("pause 1") == ["OK"]
+    pcm = tmp_path / "got.pcm"
+    player = subprocess.Popen(["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "verbose", "-icy", "1",
+                               "-i", f"http://127.0.0.1:{port}/stream.mp3", "-f", "s16le", str(pcm)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wait_for(lambda: pcm.exists() and pcm.stat().st_size > RATE * FRAME // 2, what="ffmpeg decoding the pause's silence")
+    assert c.cmd("pause 0") == ["OK"]
+    _, log = player.communicate(timeout=60)
+    assert player.returncode == 0, log
+    shown = [l.split("StreamTitle", 1)[1] for l in log.splitlines() if "StreamTitle" in l]
+    assert [t for t in titles if any(t in s for s in shown)] == titles, shown
+    assert pcm.stat().st_size >= 4 * RATE * FRAME, f"{pcm.stat().st_size / FRAME / RATE:.2f} s decoded"
+
+
 def dechunk(data):
     """The body of an HTTP/1.1 chunked transfer."""
     out = b""
