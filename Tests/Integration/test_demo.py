@@ -97,3 +97,46 @@ def test_ctrl_c_says_interrupted_stops_everything_and_exits_130(tmp_path):
     st = subprocess.run([os.path.join(BIN, "previewctl"), "status"], capture_output=True, text=True, env=env,
                         timeout=30)
     assert (st.returncode, st.stderr.startswith("previewctl: cannot reach previewd at ")) == (69, True), st
+
+
+def test_the_offline_demo_s_page_draws_covers_and_opens_its_albums(tmp_path):
+    """A new user's first look (issue 44): Listen Now's covers draw, and an
+    album of it opens on its songs, not on "not found"."""
+    from webui import browser, drawn, script_errors, tap
+    env = demo_env(tmp_path)
+    p = subprocess.Popen([DEMO, "--offline"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                         start_new_session=True)
+    driver = None
+    try:
+        lines = []
+        while not lines or not lines[-1].startswith("playing: "):
+            line = p.stdout.readline()
+            assert line, ("the demo ended early", lines, p.stderr.read())
+            lines.append(line.rstrip("\n"))
+        address = [m for m in map(WEB_LINE.match, lines) if m][0][1]
+        driver = browser(375, 812)
+        driver.get(address)
+        drawn(driver, "/")
+        # Covers off screen load lazily; a screenful drew, and each one that
+        # did not is of an album Deezer has no cover of (recorded: null).
+        covers = lambda: driver.execute_script(
+            "const done = [...document.querySelectorAll('#view img')].filter((i) => i.complete);"
+            "return [done.filter((i) => i.naturalWidth > 0).length,"
+            " [...document.querySelectorAll('#view .art.missing')].map((a) => a.closest('[data-uri]').dataset.uri)];")
+        from helpers import fixture, wait_for
+        assert wait_for(lambda: covers()[0] >= 8), covers()
+        coverless = {f"deezer:album:{a['id']}" for a in fixture("editorial-0-selection.json")["data"] if not a["cover_xl"]}
+        assert set(covers()[1]) <= coverless, covers()
+        album = driver.execute_script(
+            "return [...document.querySelectorAll('#view a.card')].map((a) => a.getAttribute('href')).find((h) => h.startsWith('#/album/'))")
+        assert album, "no album on Listen Now"
+        tap(driver, f"#view a.card[href='{album}']")
+        drawn(driver, album[1:])
+        songs = driver.execute_script("return document.querySelectorAll('#view .song, #view li').length")
+        assert songs > 0 and "not found" not in driver.find_element("id", "view").text, driver.find_element("id", "view").text[:300]
+        assert script_errors(driver) == []
+    finally:
+        if driver:
+            driver.quit()
+        os.killpg(p.pid, signal.SIGTERM)
+        p.wait(20)
