@@ -59,6 +59,7 @@ let package = Package(
         // The HTTP stream's encoders (LAME has no pkg-config file; the module
         // map links it) and the resampler before them.
         .systemLibrary(name: "CLame", path: "Sources/CLame", providers: [.apt(["libmp3lame-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(
             name: "CFLAC", path: "Sources/CFLAC", pkgConfig: "flac",
             providers: [.apt(["libflac-dev"])]),
@@ -88,8 +89,10 @@ let package = Package(
         .executableTarget(name: "previewd", dependencies: ["PreviewServer", "PreviewAudio", "PreviewHTTP", "PreviewPlatform"]),
         // The web front end: libmicrohttpd beside the platform (as sd-bus is),
         // the routes over the MPD socket, and the executable that wires them.
-        .target(name: "PreviewHTTP", dependencies: ["PreviewCore", "PreviewPlatform", "CMicrohttpd"], path: "Sources/PreviewPlatform/HTTP"),
-        .target(name: "PreviewWeb", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewHTTP"]),
+        .target(name: "PreviewHTTP", dependencies: ["PreviewCore", "PreviewPlatform", "CMicrohttpd", "CZlib"], path: "Sources/PreviewPlatform/HTTP"),
+        // The page's files (HTML, CSS, ES modules) are compiled into the binary.
+        .target(name: "PreviewWeb", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewHTTP"],
+                resources: [.embedInCode("Page")]),
         .executableTarget(name: "previewweb", dependencies: ["PreviewWeb", "PreviewHTTP", "PreviewCore", "PreviewPlatform"]),
         .executableTarget(
             name: "previewctl", dependencies: ["PreviewCore", "PreviewPlatform"],
@@ -117,6 +120,7 @@ let package = Package(
                                                           "PreviewTestSupport"]),
         .testTarget(name: "PreviewPlatformTests", dependencies: ["PreviewPlatform", "PreviewDBus"]),
         .testTarget(name: "PreviewHTTPTests", dependencies: ["PreviewHTTP"]),
+        .testTarget(name: "PreviewWebTests", dependencies: ["PreviewWeb"]),
         .testTarget(name: "PreviewAudioTests", dependencies: ["PreviewAudio", "PreviewCore", "PreviewHTTP", "PreviewTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -6,8 +6,10 @@ import Synchronization
 /// The web front end's routes, over the MPD socket (`MPDClient`), behind
 /// `WebGuard` (docs/web.md):
 ///
-/// - `GET /`, `/app.js`, `/app.css`, `/manifest.webmanifest`, `/icon.svg`:
-///   the page (`WebAssets`), which carries the token in a `<meta>` element;
+/// - `GET /`, `/v/VERSION/app.css`, `/v/VERSION/js/*.js`,
+///   `/manifest.webmanifest`, `/icon.svg`: the page (`WebAssets`), which
+///   carries the token in a `<meta>` element; gzipped when the browser
+///   accepts it, the versioned files kept by it for good;
 /// - `GET /api/status`: the player and the current song as JSON (the same
 ///   object as `previewctl status --json`);
 /// - `GET /api/mpd?c=LINE[&c=LINE...]`: MPD commands that only read;
@@ -29,6 +31,8 @@ public struct WebApp: Sendable {
     public let guardian: WebGuard
     public let mpd: MPDClient
     public let covers: CoverCache?
+    /// The page's files, made once (with the guard's token).
+    public let assets: WebAssets
     private let streams = Places(limit: WebApp.maxEventStreams)
     /// Relays of previewd's HTTP stream under way (`WebStreamRelay.swift`).
     let relays = Places(limit: WebStream.maxRelays)
@@ -38,7 +42,7 @@ public struct WebApp: Sendable {
     public static let maxEventStreams = 32
 
     /// The request headers the routes read.
-    public static let headers = WebGuard.headers
+    public static let headers = WebGuard.headers + ["Accept-Encoding"]
 
     /// Bytes of a request's query (decoded), at most: even percent-encoded
     /// (3 bytes each) with the headers it leaves room for the answer
@@ -53,6 +57,7 @@ public struct WebApp: Sendable {
         self.guardian = guardian
         self.mpd = mpd
         self.covers = covers
+        assets = WebAssets(token: guardian.token)
     }
 
     /// The answer to one request.
@@ -67,13 +72,10 @@ public struct WebApp: Sendable {
                                      fetchSite: request.headers["Sec-Fetch-Site"], fetchMode: request.headers["Sec-Fetch-Mode"])
         if case .refuse(let status, let reason) = verdict { return .text(status, reason + "\n") }
         let reading = request.method == "GET" || request.method == "HEAD"
+        if reading, let file = assets.files[request.path] {
+            return .file(file, gzip: WebAssets.acceptsGzip(request.headers["Accept-Encoding"]))
+        }
         switch (reading, request.path) {
-        case (true, "/"): return WebResponse(status: 200, type: "text/html; charset=utf-8", body: WebAssets.page(token: guardian.token))
-        case (true, "/app.js"): return WebResponse(status: 200, type: "text/javascript; charset=utf-8", body: WebAssets.script)
-        case (true, "/app.css"): return WebResponse(status: 200, type: "text/css; charset=utf-8", body: WebAssets.style)
-        case (true, "/manifest.webmanifest"):
-            return WebResponse(status: 200, type: "application/manifest+json", body: WebAssets.manifest)
-        case (true, "/icon.svg"): return WebResponse(status: 200, type: "image/svg+xml", body: WebAssets.icon)
         case (true, "/api/status"): return status()
         case (_, "/api/mpd"): return relay(request.arguments("c"), changing: !reading)
         case (true, "/api/events"): return events(client: request.client)
@@ -171,8 +173,12 @@ public struct WebResponse: Sendable {
     public var bytes: [UInt8]?
     /// Sent instead of either when set (event streams).
     public var stream: HTTPStream?
-    /// `no-store` but for covers, which do not change.
+    /// `no-store` but for covers, which do not change, and the page's files.
     public var cacheControl = "no-store"
+    /// `Content-Encoding` (`gzip`), when the body is encoded.
+    public var encoding: String?
+    /// Whether another `Accept-Encoding` gets another body (`Vary`).
+    public var variesByEncoding = false
 
     public init(status: Int, type: String, body: String) {
         self.status = status
@@ -182,6 +188,24 @@ public struct WebResponse: Sendable {
 
     static func text(_ status: Int, _ body: String) -> WebResponse {
         WebResponse(status: status, type: "text/plain; charset=utf-8", body: body)
+    }
+
+    /// One of the page's files, gzipped when `gzip` (the browser accepts it) and it has a gzip.
+    static func file(_ file: WebAssets.File, gzip: Bool) -> WebResponse {
+        var response = WebResponse(status: 200, type: file.type, body: "")
+        response.bytes = file.body
+        if let gzipped = file.gzipped {
+            response.variesByEncoding = true
+            if gzip {
+                response.bytes = gzipped
+                response.encoding = "gzip"
+            }
+        }
+        // The page itself (with the token) is asked for anew; what it
+        // names by version never changes; the manifest and icon may.
+        response.cacheControl = file.immutable ? "public, max-age=31536000, immutable" : file.type.hasPrefix("text/html")
+            ? "no-store" : "max-age=86400"
+        return response
     }
 
     /// As `HTTPServer` sends it.
@@ -196,6 +220,7 @@ public struct WebResponse: Sendable {
           "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; media-src 'self'; "
             + "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
          ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"), ("Cache-Control", cacheControl)]
+            + (encoding.map { [("Content-Encoding", $0)] } ?? []) + (variesByEncoding ? [("Vary", "Accept-Encoding")] : [])
     }
 }
 

@@ -37,7 +37,8 @@ def test_the_page_carries_a_strict_policy_and_a_token(web):
     assert headers["Content-Security-Policy"].startswith("default-src 'none'; script-src 'self';")
     assert headers["X-Content-Type-Options"] == "nosniff"
     assert re.fullmatch(r"[0-9a-f]+-[0-9a-f]+", w.token())
-    assert w.request("GET", "/app.js")[1]["Content-Type"] == "text/javascript; charset=utf-8"
+    script = re.search(r'<script type="module" src="(/v/[0-9a-f]{16}/js/shell\.js)">', page)[1]
+    assert w.request("GET", script)[1]["Content-Type"] == "text/javascript; charset=utf-8"
     assert w.request("GET", "/nothing")[0] == 404
 
 

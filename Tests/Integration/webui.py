@@ -44,6 +44,16 @@ class Web:
         kind = r.getheader("Content-Type") or ""
         return r.status, dict(r.getheaders()), body if kind.startswith("image/") else body.decode()
 
+    def raw(self, method, path, headers=None):
+        """(status, headers, body bytes) of one request, the body as sent
+        (still gzipped when it was)."""
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        c.request(method, path, headers=headers or {})
+        r = c.getresponse()
+        body = r.read()
+        c.close()
+        return r.status, dict(r.getheaders()), body
+
     def token(self):
         _, _, page = self.request("GET", "/")
         return re.search(r'<meta name="previewweb-token" content="([^"]+)">', page)[1]

@@ -1,0 +1,226 @@
+// previewweb's page: one page over previewd's MPD protocol (/api/mpd),
+// kept live by the daemon's idle events (/api/events). Catalog text is
+// third-party input: it reaches the page only as text nodes (h() below).
+import { route } from "./shell.js";
+
+const token = /** @type {HTMLMetaElement} */ (document.querySelector('meta[name="previewweb-token"]')).content;
+/** The element of an id, typed loosely: each caller knows its kind (an input, a dialog). */
+export const $ = (id) => /** @type {any} */ (document.getElementById(id));
+export const view = $("view");
+
+// ---- MPD over HTTP ----
+
+/** An MPD argument, quoted as the protocol quotes it. */
+function quote(value) { return '"' + String(value).replace(/[\\"]/g, (c) => "\\" + c) + '"'; }
+/** One MPD command line. */
+export function cmd(name, ...args) { return [name, ...args.map(quote)].join(" "); }
+
+async function mpd(lines, changing) {
+  const query = lines.map((line) => "c=" + encodeURIComponent(line)).join("&");
+  /** @type {RequestInit} */
+  const init = changing ? { method: "POST", headers: { "X-Previewweb-Token": token } } : { cache: "no-store" };
+  const answer = await fetch("/api/mpd?" + query, init);
+  const body = await answer.json().catch(() => ({ error: answer.statusText }));
+  if (!answer.ok) throw new Error(body.error || answer.statusText);
+  return body;
+}
+/** Replies (arrays of [key, value]) to commands that only read. */
+export const read = (...lines) => mpd(lines, false);
+/** The same, each command asked on its own: a refusal (Deezer had no
+ *  such chart, a busy moment) stands in its place as an Error, so one
+ *  list that failed leaves the rest of a page of shelves. Throws only
+ *  when every one failed (the daemon is unreachable). */
+export async function readEach(...lines) {
+  const replies = await Promise.all(lines.map((line) => mpd([line], false).then(([reply]) => reply, (error) => error)));
+  if (replies.every((r) => r instanceof Error)) throw replies[0];
+  return replies;
+}
+let pending = 0;
+let redrawWanted = false;
+/** Replies to commands that change state; a refusal is shown, then thrown. */
+export async function change(...lines) {
+  pending += 1;
+  try {
+    return await mpd(lines, true);
+  } catch (error) {
+    say(error.message);
+    throw error;
+  } finally {
+    pending -= 1;
+    // A redraw asked for meanwhile waits for the caller's own next step
+    // (a rename moves to the new name first), so it reads the new state.
+    if (!pending && redrawWanted) { redrawWanted = false; setTimeout(() => route(true), 0); }
+  }
+}
+/** Redraws the screen after a change elsewhere, once this page's own changes are done. */
+export function redraw() {
+  if (pending) redrawWanted = true; else route(true);
+}
+
+let sayTimer = 0;
+export function say(text) {
+  const line = $("message");
+  line.textContent = text;
+  clearTimeout(sayTimer);
+  if (text) sayTimer = setTimeout(() => { line.textContent = ""; }, 6000);
+}
+
+const STARTS = new Set(["file", "album", "artist", "playlist", "radio", "genre", "directory"]);
+/** A reply's records: each opened by a key of STARTS, with its section. */
+export function records(pairs) {
+  const out = [];
+  if (pairs instanceof Error) return out;
+  let section = null;
+  for (const [key, value] of pairs) {
+    if (key === "section") { section = value; continue; }
+    if (STARTS.has(key)) { out.push({ kind: key, uri: value, section, tags: {} }); continue; }
+    const last = out[out.length - 1];
+    if (last && !(key in last.tags)) last.tags[key] = value;
+  }
+  return out;
+}
+/** A reply's fields by key (the first value of each). */
+export function fields(pairs) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const [key, value] of pairs) if (!(key in out)) out[key] = value;
+  return out;
+}
+export const titleOf = (r) => r.tags.Title || r.tags.Name || r.uri;
+export const CATALOG = /^deezer:(track|album|artist|playlist|radio):(\d+)$/;
+/** The page of a catalog URI (`#/album/302127`), or null. */
+export function pageOf(uri) {
+  const m = CATALOG.exec(uri || "");
+  return m ? "#/" + m[1] + "/" + m[2] : null;
+}
+export function duration(seconds) {
+  const s = Math.max(0, Math.floor(Number(seconds) || 0));
+  return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+}
+
+// ---- Elements ----
+
+/** An element; strings among the children become text nodes, never markup. */
+export function h(tag, props, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) {
+    if (value == null || value === false) continue;
+    if (key.startsWith("on")) element.addEventListener(key.slice(2), value);
+    else if (key === "class") element.className = value;
+    else element.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat(Infinity)) if (child != null && child !== false) element.append(child);
+  return element;
+}
+
+/** A cover from the page's own origin, or a placeholder. */
+export function art(uri, large) {
+  const img = h("img", { alt: "", loading: large ? "eager" : "lazy", decoding: "async" });
+  const frame = h("div", { class: large ? "art large" : "art" }, img);
+  img.addEventListener("error", () => frame.classList.add("missing"));
+  if (CATALOG.test(uri || "")) img.src = "/cover?uri=" + encodeURIComponent(uri);
+  else frame.classList.add("missing");
+  return frame;
+}
+
+/** A card for a record: cover, title, subtitle; a link to its page. */
+export function card(r) {
+  const sub = r.tags.Artist || (r.kind === "artist" && r.tags.Fans ? Number(r.tags.Fans).toLocaleString() + " fans" : "");
+  const href = r.kind === "genre" ? "#/genre/" + encodeURIComponent(r.uri) : pageOf(r.uri);
+  return h("a", { class: "card", href: href || "#/", "data-uri": r.uri },
+    art(r.kind === "genre" ? null : r.uri), h("span", { class: "name" }, titleOf(r)), h("span", { class: "sub" }, sub));
+}
+
+/** A titled row of cards, with an optional "See All" link. */
+/** A shelf whose list could not be read (`readEach`): its title and why. */
+function failedShelf(title, error) {
+  return h("section", { class: "shelf failed", "data-section": title }, h("header", {}, h("h2", {}, title)),
+    h("p", { class: "empty" }, "Could not load " + title + ": " + error.message));
+}
+
+/** `render(reply)`, or the failed shelf `title` when the reply is an Error. */
+export const shelfOf = (title, reply, render) => reply instanceof Error ? failedShelf(title, reply) : render(reply);
+
+export function carousel(title, items, more) {
+  return h("section", { class: "shelf", "data-section": title },
+    h("header", {}, h("h2", {}, title), more ? h("a", { class: "more", href: more }, "See All") : null),
+    h("div", { class: "carousel" }, items.map(card)));
+}
+
+/** A list of songs; `onplay(index)` plays the one tapped. A song the
+ *  catalog says cannot be played here is dimmed and says why instead. */
+export function songList(songs, onplay, extra) {
+  return h("ol", { class: "songs" }, songs.map((r, i) => h("li", { "data-uri": r.uri, class: r.tags.Unplayable ? "unplayable" : null },
+    h("button", { class: "song", "aria-label": (r.tags.Unplayable ? "Not playable: " : "Play ") + titleOf(r),
+      onclick: () => r.tags.Unplayable ? say(titleOf(r) + " is not playable: " + r.tags.Unplayable) : onplay(i, r) },
+      h("span", { class: "pos" }, String(i + 1)),
+      h("span", { class: "text" }, h("span", { class: "name" }, titleOf(r)), h("span", { class: "sub" }, r.tags.Artist || "")),
+      h("span", { class: "time" }, r.tags.Time ? duration(r.tags.Time) : "")),
+    extra ? extra(r, i) : h("button", { class: "icon", "aria-label": "More for " + titleOf(r), onclick: () => addMenu(r.uri, titleOf(r)) }, "\u22EF"))));
+}
+
+export function heading(title, ...rest) { return h("header", { class: "page" }, h("h1", {}, title), rest); }
+
+// ---- Actions ----
+
+export const playNow = (uri, position) => change("clear", cmd("add", uri), position ? cmd("play", position) : "play");
+const shuffleNow = (uri) => change("clear", cmd("add", uri), "shuffle", "play");
+export async function enqueue(uri) { await change(cmd("add", uri)); say("Added to the queue"); }
+/** Queues one song at the end and plays it. */
+export async function playOne(uri) {
+  const [reply] = await change(cmd("addid", uri));
+  await change(cmd("playid", fields(reply).Id));
+}
+export function actions(uri, title, wanted) {
+  return h("div", { class: "actions" },
+    h("button", { class: "primary", onclick: () => playNow(uri) }, "\u25B6 Play"),
+    h("button", { onclick: () => shuffleNow(uri) }, "\u21C4 Shuffle"),
+    h("button", { onclick: () => enqueue(uri) }, "Add to queue"),
+    h("button", { id: "add-menu", class: wanted ? "saved" : "", "aria-label": wanted ? "In Want to Listen: change" : "Add",
+      onclick: () => addMenu(uri, title, { back: true }) }, wanted ? "\u2713" : "+ Add"));
+}
+
+/** The "+ Add" menu: Want to Listen, the Library, a stored playlist, the queue. */
+export async function addMenu(uri, title, options) {
+  const [want, library, lists] = await read("wantlist", "librarylist", "listplaylists");
+  const wanted = records(want).some((r) => r.uri === uri);
+  const saved = records(library).some((r) => r.uri === uri);
+  const dialog = $("menu");
+  const run = (lines, done) => async () => {
+    dialog.close();
+    await change(...lines);
+    if (done) done();
+  };
+  const name = h("input", { id: "new-playlist", placeholder: "New playlist", "aria-label": "New playlist's name", maxlength: "200" });
+  dialog.replaceChildren(h("h2", {}, title),
+    h("button", { onclick: run([cmd(wanted ? "wantrm" : "wantadd", uri)], () => {
+      say(wanted ? "Removed from Want to Listen" : "Added to Want to Listen");
+      if (wanted && options && options.back) location.hash = "#/"; else route(true);
+    }) }, wanted ? "Remove from Want to Listen" : "Add to Want to Listen"),
+    h("button", { onclick: run([cmd(saved ? "libraryrm" : "libraryadd", uri)], () => {
+      say(saved ? "Removed from the Library" : "Added to the Library");
+      route(true);
+    }) }, saved ? "Remove from Library" : "Add to Library"),
+    h("button", { onclick: run([cmd("add", uri)], () => say("Added to the queue")) }, "Add to queue"),
+    h("h3", {}, "Add to a playlist"),
+    ...records(lists).map((p) => h("button", { class: "playlist", onclick: run([cmd("playlistadd", p.uri, uri)], () => say("Added to " + p.uri)) }, p.uri)),
+    h("form", { class: "inline", onsubmit: (event) => {
+      event.preventDefault();
+      if (name.value.trim()) run([cmd("playlistadd", name.value.trim(), uri)], () => say("Added to " + name.value.trim()))();
+    } }, name, h("button", { type: "submit" }, "Create")),
+    h("button", { class: "cancel", onclick: () => dialog.close() }, "Cancel"));
+  dialog.showModal();
+}
+
+/** Asks a yes-or-no question in the page's dialog; resolves to the answer. */
+export function ask(question, yes) {
+  const dialog = $("menu");
+  return new Promise((resolve) => {
+    const answer = (value) => () => { dialog.close(); resolve(value); };
+    dialog.replaceChildren(h("h2", {}, question),
+      h("button", { id: "ask-yes", class: "primary", onclick: answer(true) }, yes),
+      h("button", { class: "cancel", onclick: answer(false) }, "Cancel"));
+    dialog.addEventListener("cancel", answer(false), { once: true });
+    dialog.showModal();
+  });
+}

@@ -1,0 +1,270 @@
+// ---- The router, the now-playing bar, live updates, keys ----
+import { $, art, CATALOG, change, cmd, duration, fields, h, heading, read, redraw, say, view } from "./core.js";
+import { countries, country, explore, genre, library, listenNow, picks, releases, search, wantList } from "./browse.js";
+import { album, artist, playlist, radio, track } from "./detail.js";
+import { playlists, queue, stored } from "./queue.js";
+import { deviceFollow, refreshOutputs, setUpOutputs } from "./outputs.js";
+
+/** Routes: a pattern, the screen, the nav entry it lights, the idle subsystems that redraw it.
+ *  @type {[RegExp, (...args: any[]) => Promise<any>, string | null, string[]][]} */
+const ROUTES = [
+  [/^\/$/, listenNow, "now", ["stored_playlist", "database"]],
+  [/^\/picks$/, picks, "now", []],
+  [/^\/releases$/, releases, "now", []],
+  [/^\/want$/, wantList, "now", ["stored_playlist"]],
+  [/^\/explore$/, explore, "explore", []],
+  [/^\/genre\/([^/]+)$/, genre, "explore", []],
+  [/^\/countries$/, countries, "explore", []],
+  [/^\/country\/([^/]+)$/, country, "explore", []],
+  [/^\/search$/, search, "search", []],
+  [/^\/album\/(\d+)$/, album, null, ["stored_playlist", "database"]],
+  [/^\/artist\/(\d+)$/, artist, null, []],
+  [/^\/playlist\/(\d+)$/, playlist, null, ["stored_playlist"]],
+  [/^\/track\/(\d+)$/, track, null, ["stored_playlist"]],
+  [/^\/radio\/(\d+)$/, radio, null, []],
+  [/^\/library$/, library, "library", ["database"]],
+  [/^\/playlists$/, playlists, "playlists", ["stored_playlist"]],
+  [/^\/stored\/([^/]+)$/, stored, "playlists", ["stored_playlist"]],
+  [/^\/queue$/, queue, "queue", ["playlist", "player", "options"]],
+];
+let current = null;
+let generation = 0;
+
+/** Draws the screen the address names; `quiet`: a redraw in place after a change elsewhere. */
+export async function route(quiet) {
+  const [path, query] = (location.hash.slice(1) || "/").split("?");
+  const found = ROUTES.find(([pattern]) => pattern.test(path));
+  const mine = ++generation;
+  if (!found) {
+    view.replaceChildren(heading("Not found"), h("p", {}, h("a", { href: "#/" }, "Listen Now")));
+    return;
+  }
+  current = found;
+  for (const link of document.querySelectorAll("#nav a")) {
+    if (!(link instanceof HTMLElement)) continue;
+    if (link.dataset.nav === found[2]) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
+  }
+  view.setAttribute("aria-busy", "true");
+  if (!quiet && !view.dataset.path) view.replaceChildren(h("p", { class: "loading" }, "Loading\u2026"));
+  try {
+    const args = found[0].exec(path).slice(1);
+    const page = await found[1](...(args.length ? args : [null]), new URLSearchParams(query || ""));
+    if (mine !== generation) return;
+    const y = window.scrollY;
+    const active = /** @type {any} */ (document.activeElement);
+    const focused = active && active.id;
+    // What is being typed survives a redraw made for a change elsewhere.
+    const typed = active && active.matches("input:not([type=range])") ? [active.value, active.selectionStart, active.selectionEnd] : null;
+    view.replaceChildren(...[page].flat(Infinity).filter((e) => e != null));
+    view.dataset.path = path;
+    if (quiet) {
+      window.scrollTo(0, y);
+      const again = focused && $(focused);
+      if (again) {
+        again.focus();
+        if (typed && again.matches("input")) { again.value = typed[0]; again.setSelectionRange(typed[1], typed[2]); }
+      }
+    } else {
+      window.scrollTo(0, 0);
+    }
+  } catch (error) {
+    if (mine === generation) view.replaceChildren(heading("Something went wrong"), h("p", { class: "error" }, error.message));
+  } finally {
+    if (mine === generation) view.setAttribute("aria-busy", "false");
+  }
+}
+
+/** The last `status` reply, as fields (`state`, `elapsed`, `song`...).
+ *  @type {Record<string, string>} */
+export let status = { state: "stop" };
+/** The last `currentsong` reply, as fields.
+ *  @type {Record<string, string>} */
+let song = {};
+let statusAt = 0;
+let seeking = false;
+
+/** Reads the player's state and shows it in the bar. */
+async function refreshStatus() {
+  try {
+    const [st, cur] = await read("status", "currentsong");
+    status = fields(st);
+    song = fields(cur);
+    statusAt = performance.now();
+    showStatus();
+  } catch (error) {
+    say(error.message);
+  }
+}
+
+function elapsed() {
+  const base = Number(status.elapsed) || 0;
+  return status.state === "play" ? base + (performance.now() - statusAt) / 1000 : base;
+}
+
+function showStatus() {
+  const playing = status.state === "play";
+  const title = song.file ? (song.Title || song.file) : "Nothing playing";
+  $("title").textContent = title;
+  $("artist").textContent = song.Artist || "";
+  const bar = $("now-playing");
+  if (bar.dataset.file !== (song.file || "") || !$("np-art").firstChild) {
+    bar.dataset.file = song.file || "";
+    $("np-art").replaceChildren(art(song.file));
+  }
+  $("toggle").setAttribute("aria-label", playing ? "Pause" : "Play");
+  const length = Number(status.duration) || Number(song.Time) || 0;
+  $("progress").max = String(length || 1);
+  $("progress").disabled = !song.file;
+  $("duration").textContent = duration(length);
+  if (!seeking) showProgress();
+  if (document.activeElement !== $("volume") && status.volume != null) $("volume").value = status.volume;
+  $("volume").disabled = status.volume == null || status.volume === "-1";
+  document.body.dataset.state = status.state;
+  document.title = song.file ? title + " \u2014 previewd" : "previewd";
+  if (status.error) say("error: " + status.error);
+  mediaSession(playing);
+  deviceFollow();
+}
+
+function showProgress() {
+  const at = Math.min(elapsed(), Number($("progress").max));
+  $("progress").value = String(at);
+  $("elapsed").textContent = duration(at);
+}
+
+/** The Media Session API: title, artist and cover on a lock screen, and the media keys. */
+function mediaSession(playing) {
+  if (!("mediaSession" in navigator)) return;
+  const session = navigator.mediaSession;
+  if (!song.file) { session.metadata = null; session.playbackState = "none"; return; }
+  if (!session.metadata || session.metadata.title !== (song.Title || song.file) || session.metadata.artist !== (song.Artist || "")) {
+    const artwork = CATALOG.test(song.file) ? [{ src: "/cover?uri=" + encodeURIComponent(song.file), sizes: "500x500", type: "image/jpeg" }] : [];
+    session.metadata = new MediaMetadata({ title: song.Title || song.file, artist: song.Artist || "", album: song.Album || "", artwork });
+  }
+  session.playbackState = playing ? "playing" : "paused";
+}
+
+function toggle() {
+  if (status.state === "play") return change("pause 1");
+  return change(status.state === "pause" ? "pause 0" : "play");
+}
+
+function setUp() {
+  $("previous").addEventListener("click", () => change("previous"));
+  $("next").addEventListener("click", () => change("next"));
+  $("toggle").addEventListener("click", toggle);
+  $("progress").addEventListener("input", () => { seeking = true; $("elapsed").textContent = duration($("progress").value); });
+  $("progress").addEventListener("change", async () => {
+    try { await change(cmd("seekcur", Number($("progress").value).toFixed(1))); } finally { seeking = false; }
+  });
+  $("volume").addEventListener("change", () => change(cmd("setvol", $("volume").value)));
+  if ("mediaSession" in navigator) {
+    const session = navigator.mediaSession;
+    session.setActionHandler("play", () => change(status.state === "pause" ? "pause 0" : "play"));
+    session.setActionHandler("pause", () => change("pause 1"));
+    session.setActionHandler("previoustrack", () => change("previous"));
+    session.setActionHandler("nexttrack", () => change("next"));
+    try { session.setActionHandler("seekto", (d) => change(cmd("seekcur", d.seekTime.toFixed(1)))); } catch (_) { /* not offered */ }
+  }
+  // A closed menu keeps nothing a later one could be mistaken for.
+  $("menu").addEventListener("close", () => $("menu").replaceChildren());
+  document.addEventListener("keydown", keys);
+  // A refused change was shown already (say); it is not an error of the page.
+  window.addEventListener("unhandledrejection", (event) => event.preventDefault());
+  window.addEventListener("hashchange", () => route(false));
+  setInterval(() => { if (status.state === "play" && !seeking) showProgress(); }, 250);
+  setUpOutputs();
+  listen();
+  route(false);
+  refreshStatus();
+}
+
+/** Space or `k`: play or pause; ← →: previous, next; `+` `-`: volume; `/`:
+ * search. Not while typing, in the menu, or where the focused control
+ * takes the key itself; ← → only when nothing is focused, and ↑ ↓ are
+ * left to scroll the page. */
+function keys(event) {
+  const target = event.target;
+  if (event.ctrlKey || event.metaKey || event.altKey || $("menu").open) return;
+  if (target.closest("input, textarea, select, [contenteditable]")) return;
+  if (event.key === "/") {
+    event.preventDefault();
+    if (location.hash.startsWith("#/search")) $("search-input")?.focus(); else location.hash = "#/search";
+    return;
+  }
+  // A focused button, link or summary takes Space and Enter itself.
+  if (target.closest("button, a, summary") && (event.key === " " || event.key === "Enter")) return;
+  const nothingFocused = target === document.body || target === document.documentElement;
+  const volume = Number(status.volume);
+  const action = {
+    " ": toggle, "k": toggle,
+    "ArrowRight": nothingFocused && (() => change("next")), "ArrowLeft": nothingFocused && (() => change("previous")),
+    "+": () => volume >= 0 && change(cmd("setvol", Math.min(100, volume + 5))),
+    "-": () => volume >= 0 && change(cmd("setvol", Math.max(0, volume - 5))),
+  }[event.key];
+  if (!action) return;
+  event.preventDefault();
+  action();
+}
+
+/** Live: the daemon's idle events, pushed (Server-Sent Events). One tab
+ * of this origin holds the stream (the holder of a Web Lock) and passes
+ * each event to the others on a BroadcastChannel: over HTTP/1.1 a browser
+ * opens at most 6 connections to a host, which 6 streams would take.
+ * Where Web Locks are missing (a page on a LAN address is no secure
+ * context) each tab holds its own. The browser reconnects by itself after
+ * a network error, but gives up after an error answer (previewd away: 502;
+ * every stream taken: 503; a stale password: 401): then a new stream is
+ * opened, 1 s later, then up to 10 s. */
+let streamed = false;
+let retryDelay = 1000;
+let holding = false;
+const channel = "BroadcastChannel" in window ? new BroadcastChannel("previewweb-events") : null;
+
+function onEvent(type, data) {
+  if (type === "ready") {
+    document.body.dataset.live = "true";
+    // After a reconnect, what changed meanwhile is read anew.
+    if (streamed) { refreshStatus(); refreshOutputs(); redraw(); }
+    streamed = true;
+  } else if (type === "idle") {
+    const changed = data.split(" ");
+    if (changed.some((s) => ["player", "mixer", "options", "playlist"].includes(s))) refreshStatus();
+    if (changed.includes("output")) refreshOutputs();
+    if (current && current[3].some((s) => changed.includes(s)) && !$("menu").open) redraw();
+  } else if (type === "down") {
+    document.body.dataset.live = "false";
+  }
+}
+
+function openStream() {
+  const events = new EventSource("/api/events");
+  const pass = (type, data) => { onEvent(type, data); if (channel) channel.postMessage({ type, data }); };
+  events.addEventListener("ready", () => { retryDelay = 1000; pass("ready", ""); });
+  events.addEventListener("idle", (event) => pass("idle", event.data));
+  events.addEventListener("error", () => {
+    pass("down", "");
+    if (events.readyState !== EventSource.CLOSED) return;
+    setTimeout(openStream, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, 10000);
+  });
+}
+
+function listen() {
+  if (channel) {
+    channel.addEventListener("message", (message) => {
+      // A tab that opens later asks the holder whether the stream is up.
+      if (message.data.type === "hello") { if (holding && document.body.dataset.live === "true") channel.postMessage({ type: "ready", data: "" }); }
+      else onEvent(message.data.type, message.data.data);
+    });
+  }
+  if (channel && navigator.locks) {
+    // Held until this tab closes; then another tab's request is granted.
+    navigator.locks.request("previewweb-events", () => new Promise(() => { holding = true; openStream(); }));
+    channel.postMessage({ type: "hello", data: "" });
+  } else {
+    openStream();
+  }
+}
+
+setUp();

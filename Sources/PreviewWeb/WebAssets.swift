@@ -1,0 +1,92 @@
+import PreviewHTTP
+
+/// The page's files, written by hand in `Page/` (index.html, app.css, the
+/// ES modules in `Page/js`, the manifest, the icon) and compiled into the
+/// binary (SwiftPM's `embedInCode`): nothing is read from disk or fetched
+/// at run time. The scripts put catalog text on the page as text nodes
+/// only, never as markup.
+///
+/// The page's own files are served under `/v/VERSION/`, VERSION being a
+/// hash of all of them, so a browser keeps them for good (`immutable`) and
+/// the page of another build names other addresses. `/` itself carries
+/// the token and is never kept. Each file is gzipped once, here, and sent
+/// so to a browser that accepts it.
+public struct WebAssets: Sendable {
+    /// One file as served.
+    public struct File: Sendable {
+        /// Its `Content-Type`.
+        public let type: String
+        /// Its bytes.
+        public let body: [UInt8]
+        /// The same, gzipped (nil when that is not smaller).
+        public let gzipped: [UInt8]?
+        /// Whether its address changes with its content (kept for good).
+        public let immutable: Bool
+    }
+
+    /// 16 hex digits that change when any of the page's files does.
+    public let version: String
+    /// Every file by the path it is served at: `/`, `/v/VERSION/app.css`,
+    /// `/v/VERSION/js/shell.js`..., `/manifest.webmanifest`, `/icon.svg`.
+    public let files: [String: File]
+
+    /// The ES modules, by file name; `shell.js` is the page's entry.
+    static let modules: [(name: String, bytes: [UInt8])] = [
+        ("core.js", PackageResources.core_js), ("browse.js", PackageResources.browse_js),
+        ("detail.js", PackageResources.detail_js), ("queue.js", PackageResources.queue_js),
+        ("outputs.js", PackageResources.outputs_js), ("shell.js", PackageResources.shell_js),
+    ]
+
+    /// - Parameter token: what state-changing requests must carry, put in
+    ///   the page's `<meta name="previewweb-token">` (hex: nothing to escape).
+    public init(token: String) {
+        var versioned: [(String, String, [UInt8])] = [("app.css", "text/css; charset=utf-8", PackageResources.app_css)]
+        versioned += Self.modules.map { ("js/" + $0.name, "text/javascript; charset=utf-8", $0.bytes) }
+        version = Self.version(of: versioned.map { ($0.0, $0.2) })
+        var files: [String: File] = [:]
+        func add(_ path: String, _ type: String, _ body: [UInt8], immutable: Bool) {
+            let gzipped = Gzip.compress(body).flatMap { $0.count < body.count ? $0 : nil }
+            files[path] = File(type: type, body: body, gzipped: gzipped, immutable: immutable)
+        }
+        for (name, type, body) in versioned { add("/v/\(version)/\(name)", type, body, immutable: true) }
+        let page = String(decoding: PackageResources.index_html, as: UTF8.self)
+            .replacingAll("{{token}}", with: token).replacingAll("{{version}}", with: version)
+        add("/", "text/html; charset=utf-8", Array(page.utf8), immutable: false)
+        add("/manifest.webmanifest", "application/manifest+json", PackageResources.manifest_webmanifest, immutable: false)
+        add("/icon.svg", "image/svg+xml", PackageResources.icon_svg, immutable: false)
+        self.files = files
+    }
+
+    /// Whether an `Accept-Encoding` header takes gzip: listed (or `*`)
+    /// without `q=0` (RFC 9110, 12.5.3).
+    public static func acceptsGzip(_ header: String?) -> Bool {
+        guard let header else { return false }
+        for item in header.split(separator: ",") {
+            let parts = item.split(separator: ";").map { String($0.filter { $0 != " " && $0 != "\t" }).lowercased() }
+            guard let coding = parts.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { continue }
+            let weight = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return weight > 0
+        }
+        return false
+    }
+
+    /// FNV-1a (64 bits) over each file's name and bytes, in hex: a name
+    /// that changes with the content, not a secret.
+    static func version(of files: [(String, [UInt8])]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for (name, bytes) in files {
+            for byte in Array(name.utf8) + [0] + bytes {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+extension String {
+    /// Every `target` replaced by `replacement`, left to right.
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

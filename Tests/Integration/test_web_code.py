@@ -1,0 +1,89 @@
+"""The page's code as files (issue 44): its ES modules pass TypeScript's
+checker (`tsc --checkJs`, Debian's node-typescript) and node's syntax check,
+and a broken copy fails both; previewweb serves exactly those files, gzipped
+to a browser that accepts it, under a versioned path kept for good."""
+import gzip
+import html.parser
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from helpers import ROOT
+
+PAGE = os.path.join(ROOT, "Sources", "PreviewWeb", "Page")
+MODULES = sorted(f for f in os.listdir(os.path.join(PAGE, "js")) if f.endswith(".js"))
+
+
+def tsc(config):
+    return subprocess.run(["tsc", "-p", config], capture_output=True, text=True, timeout=300)
+
+
+def test_the_modules_pass_tsc_check_js():
+    r = tsc(os.path.join(ROOT, "Tests", "Web", "tsconfig.json"))
+    assert (r.returncode, r.stdout) == (0, "")
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_each_module_parses_as_an_es_module(name):
+    with open(os.path.join(PAGE, "js", name), "rb") as source:
+        r = subprocess.run(["node", "--check", "--input-type=module"], stdin=source, capture_output=True, timeout=60)
+    assert (r.returncode, r.stderr) == (0, b"")
+
+
+def test_a_broken_module_fails_both_checks(tmp_path):
+    """The checks can fail: a module with an unknown name and one with a syntax error."""
+    shutil.copytree(os.path.join(PAGE, "js"), tmp_path / "js")
+    (tmp_path / "js" / "queue.js").write_text((tmp_path / "js" / "queue.js").read_text().replace("records(", "recrods(", 1))
+    (tmp_path / "tsconfig.json").write_text(open(os.path.join(ROOT, "Tests", "Web", "tsconfig.json")).read()
+                                           .replace("../../Sources/PreviewWeb/Page/js/*.js", "js/*.js"))
+    r = tsc(str(tmp_path / "tsconfig.json"))
+    assert r.returncode != 0 and "Cannot find name 'recrods'" in r.stdout, r.stdout
+    r = subprocess.run(["node", "--check", "--input-type=module"], input="export function f( {", capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode != 0 and "SyntaxError" in r.stderr
+
+
+class Links(html.parser.HTMLParser):
+    """The addresses a page's <link href> and <script src> name."""
+
+    def __init__(self):
+        super().__init__()
+        self.found = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag in ("link", "script") and (a.get("href") or a.get("src")):
+            self.found.append((tag, a.get("rel") or a.get("type"), a.get("href") or a.get("src")))
+
+
+def test_previewweb_serves_the_files_versioned_and_gzipped(site):
+    _, w = site
+    status, headers, page = w.request("GET", "/", {"Accept-Encoding": "identity"})
+    assert status == 200 and headers["Cache-Control"] == "no-store" and "Content-Encoding" not in headers
+    links = Links()
+    links.feed(page)
+    versions = {re.match(r"/v/([0-9a-f]{16})/", path)[1] for _, _, path in links.found if path.startswith("/v/")}
+    assert len(versions) == 1, links.found
+    version = versions.pop()
+    served = {path: kind for _, kind, path in links.found if path.startswith("/v/")}
+    expected = {f"/v/{version}/app.css": "stylesheet", f"/v/{version}/js/shell.js": "module",
+                **{f"/v/{version}/js/{m}": "modulepreload" for m in MODULES if m != "shell.js"}}
+    assert served == expected
+    for path in served:
+        plain = w.raw("GET", path)
+        zipped = w.raw("GET", path, {"Accept-Encoding": "gzip, deflate, br"})
+        with open(os.path.join(PAGE, path.split("/", 3)[3]), "rb") as f:
+            source = f.read()
+        assert (plain[0], plain[2]) == (200, source) and "Content-Encoding" not in plain[1]
+        assert zipped[1]["Content-Encoding"] == "gzip" and gzip.decompress(zipped[2]) == source
+        assert len(zipped[2]) < len(source) / 2, f"{path}: {len(zipped[2])} of {len(source)} bytes"
+        for answer in (plain, zipped):
+            assert answer[1]["Cache-Control"] == "public, max-age=31536000, immutable"
+            assert answer[1]["Vary"] == "Accept-Encoding"
+    # q=0 refuses gzip; another version's path is no file.
+    assert "Content-Encoding" not in w.raw("GET", f"/v/{version}/app.css", {"Accept-Encoding": "gzip;q=0"})[1]
+    assert w.raw("GET", "/v/0000000000000000/app.css")[0] == 404
+    assert w.raw("GET", "/app.js")[0] == 404
