@@ -34,7 +34,8 @@ public struct WebAssets: Sendable {
     static let modules: [(name: String, bytes: [UInt8])] = [
         ("core.js", PackageResources.core_js), ("browse.js", PackageResources.browse_js),
         ("detail.js", PackageResources.detail_js), ("queue.js", PackageResources.queue_js),
-        ("outputs.js", PackageResources.outputs_js), ("shell.js", PackageResources.shell_js),
+        ("outputs.js", PackageResources.outputs_js), ("live.js", PackageResources.live_js),
+        ("shell.js", PackageResources.shell_js),
     ]
 
     /// - Parameter token: what state-changing requests must carry, put in

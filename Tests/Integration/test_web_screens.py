@@ -204,7 +204,7 @@ def test_hostile_catalog_text_is_shown_as_text_on_every_screen(site, tmp_path, h
         # Every image on the page is one the script made, from this origin.
         sources = driver.execute_script("return [...document.images].map((i) => i.getAttribute('src'))")
         assert all(s is None or s.startswith("/cover?uri=deezer%3A") for s in sources), sources
-        assert driver.execute_script("return document.title") == HOSTILE + " \u2014 previewd"
+        assert driver.execute_script("return document.title") == HOSTILE + " \u2014 Playlists \u2014 previewd"
     finally:
         driver.quit()
 

@@ -1,6 +1,7 @@
 // previewweb's page: one page over previewd's MPD protocol (/api/mpd),
 // kept live by the daemon's idle events (/api/events). Catalog text is
 // third-party input: it reaches the page only as text nodes (h() below).
+import { wentDown } from "./live.js";
 import { route } from "./shell.js";
 
 const token = /** @type {HTMLMetaElement} */ (document.querySelector('meta[name="previewweb-token"]')).content;
@@ -15,12 +16,27 @@ function quote(value) { return '"' + String(value).replace(/[\\"]/g, (c) => "\\"
 /** One MPD command line. */
 export function cmd(name, ...args) { return [name, ...args.map(quote)].join(" "); }
 
+/** An error of previewd's absence (`offline`), not of the command. */
+export class Offline extends Error {
+  constructor(message) { super(message); this.offline = true; }
+}
+
+/** Replies to `lines`; throws the daemon's refusal as an Error, its absence as `Offline` (and says so in the banner). */
 async function mpd(lines, changing) {
   const query = lines.map((line) => "c=" + encodeURIComponent(line)).join("&");
   /** @type {RequestInit} */
   const init = changing ? { method: "POST", headers: { "X-Previewweb-Token": token } } : { cache: "no-store" };
-  const answer = await fetch("/api/mpd?" + query, init);
+  const answer = await fetch("/api/mpd?" + query, init).catch(() => null);
+  if (!answer) {
+    wentDown("previewweb is not reachable.");
+    throw new Offline("previewweb is not reachable.");
+  }
   const body = await answer.json().catch(() => ({ error: answer.statusText }));
+  if (answer.status === 502) {
+    // previewweb's own words name the socket and errno: the banner says it plainly.
+    wentDown("previewd is not running, or not reachable.");
+    throw new Offline("previewd is not running, or not reachable.");
+  }
   if (!answer.ok) throw new Error(body.error || answer.statusText);
   return body;
 }
@@ -43,7 +59,7 @@ export async function change(...lines) {
   try {
     return await mpd(lines, true);
   } catch (error) {
-    say(error.message);
+    if (!error.offline) say(error.message);
     throw error;
   } finally {
     pending -= 1;

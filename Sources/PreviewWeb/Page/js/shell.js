@@ -4,6 +4,7 @@ import { countries, country, explore, genre, library, listenNow, picks, releases
 import { album, artist, playlist, radio, track } from "./detail.js";
 import { playlists, queue, stored } from "./queue.js";
 import { deviceFollow, refreshOutputs, setUpOutputs } from "./outputs.js";
+import { listen, online } from "./live.js";
 
 /** Routes: a pattern, the screen, the nav entry it lights, the idle subsystems that redraw it.
  *  @type {[RegExp, (...args: any[]) => Promise<any>, string | null, string[]][]} */
@@ -29,6 +30,7 @@ const ROUTES = [
 ];
 let current = null;
 let generation = 0;
+let drawnOnce = false;
 
 /** Draws the screen the address names; `quiet`: a redraw in place after a change elsewhere. */
 export async function route(quiet) {
@@ -45,7 +47,14 @@ export async function route(quiet) {
     if (link.dataset.nav === found[2]) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
   }
   view.setAttribute("aria-busy", "true");
-  if (!quiet && !view.dataset.path) view.replaceChildren(h("p", { class: "loading" }, "Loading\u2026"));
+  if (!quiet) {
+    // The old screen goes dim at once, and gives way to a loading one if
+    // the answer takes longer than a glance (no flash when it is quick).
+    view.classList.add("navigating");
+    setTimeout(() => {
+      if (mine === generation && view.classList.contains("navigating")) view.replaceChildren(loadingScreen());
+    }, view.dataset.path ? 150 : 0);
+  }
   try {
     const args = found[0].exec(path).slice(1);
     const page = await found[1](...(args.length ? args : [null]), new URLSearchParams(query || ""));
@@ -66,12 +75,29 @@ export async function route(quiet) {
       }
     } else {
       window.scrollTo(0, 0);
+      // The first screen leaves the keyboard at the top (the skip link first); a new one takes it to its heading.
+      if (drawnOnce) focusScreen();
+      drawnOnce = true;
     }
+    nameTitle();
   } catch (error) {
-    if (mine === generation) view.replaceChildren(heading("Something went wrong"), h("p", { class: "error" }, error.message));
+    if (mine !== generation) return;
+    view.dataset.path = path;
+    view.replaceChildren(heading(error.offline ? "previewd is away" : "Something went wrong"),
+      h("p", { class: "error" }, error.message),
+      h("button", { class: "primary", onclick: () => route(false) }, "Retry"));
   } finally {
-    if (mine === generation) view.setAttribute("aria-busy", "false");
+    if (mine === generation) {
+      view.setAttribute("aria-busy", "false");
+      view.classList.remove("navigating");
+    }
   }
+}
+
+/** What shows while a screen loads: a heading's place, a spinner, the word. */
+function loadingScreen() {
+  return h("div", { class: "loading-screen", role: "status" }, h("div", { class: "placeholder-title" }),
+    h("p", { class: "loading" }, h("span", { class: "spinner", "aria-hidden": "true" }), "Loading\u2026"));
 }
 
 /** The last `status` reply, as fields (`state`, `elapsed`, `song`...).
@@ -92,13 +118,29 @@ async function refreshStatus() {
     statusAt = performance.now();
     showStatus();
   } catch (error) {
-    say(error.message);
+    if (!error.offline) say(error.message);
   }
+}
+
+/** Seconds into the song: the last status's, moved on by the clock while playing (not while previewd is away). */
+/** Moves the keyboard's (and a screen reader's) place to the new screen's heading. */
+function focusScreen() {
+  const title = view.querySelector("h1");
+  if (!title) return;
+  title.setAttribute("tabindex", "-1");
+  title.focus({ preventScroll: true });
+}
+
+/** The window's title: the song while it plays, the screen, the program. */
+function nameTitle() {
+  const screen = view.querySelector("h1")?.textContent;
+  const playing = status.state === "play" && song.file ? song.Title || song.file : null;
+  document.title = [playing, screen, "previewd"].filter(Boolean).join(" \u2014 ");
 }
 
 function elapsed() {
   const base = Number(status.elapsed) || 0;
-  return status.state === "play" ? base + (performance.now() - statusAt) / 1000 : base;
+  return status.state === "play" && online ? base + (performance.now() - statusAt) / 1000 : base;
 }
 
 function showStatus() {
@@ -120,7 +162,7 @@ function showStatus() {
   if (document.activeElement !== $("volume") && status.volume != null) $("volume").value = status.volume;
   $("volume").disabled = status.volume == null || status.volume === "-1";
   document.body.dataset.state = status.state;
-  document.title = song.file ? title + " \u2014 previewd" : "previewd";
+  nameTitle();
   if (status.error) say("error: " + status.error);
   mediaSession(playing);
   deviceFollow();
@@ -142,6 +184,13 @@ function mediaSession(playing) {
     session.metadata = new MediaMetadata({ title: song.Title || song.file, artist: song.Artist || "", album: song.Album || "", artwork });
   }
   session.playbackState = playing ? "playing" : "paused";
+}
+
+/** An idle event: the bar, the outputs, the screen redrawn where the change touches them. */
+function onIdle(changed) {
+  if (changed.some((s) => ["player", "mixer", "options", "playlist"].includes(s))) refreshStatus();
+  if (changed.includes("output")) refreshOutputs();
+  if (current && current[3].some((s) => changed.includes(s)) && !$("menu").open) redraw();
 }
 
 function toggle() {
@@ -166,15 +215,16 @@ function setUp() {
     session.setActionHandler("nexttrack", () => change("next"));
     try { session.setActionHandler("seekto", (d) => change(cmd("seekcur", d.seekTime.toFixed(1)))); } catch (_) { /* not offered */ }
   }
+  $("skip").addEventListener("click", (event) => { event.preventDefault(); focusScreen(); });
   // A closed menu keeps nothing a later one could be mistaken for.
   $("menu").addEventListener("close", () => $("menu").replaceChildren());
   document.addEventListener("keydown", keys);
   // A refused change was shown already (say); it is not an error of the page.
   window.addEventListener("unhandledrejection", (event) => event.preventDefault());
   window.addEventListener("hashchange", () => route(false));
-  setInterval(() => { if (status.state === "play" && !seeking) showProgress(); }, 250);
+  setInterval(() => { if (status.state === "play" && !seeking && online) showProgress(); }, 250);
   setUpOutputs();
-  listen();
+  listen(onIdle, () => { refreshStatus(); refreshOutputs(); redraw(); });
   route(false);
   refreshStatus();
 }
@@ -205,66 +255,6 @@ function keys(event) {
   if (!action) return;
   event.preventDefault();
   action();
-}
-
-/** Live: the daemon's idle events, pushed (Server-Sent Events). One tab
- * of this origin holds the stream (the holder of a Web Lock) and passes
- * each event to the others on a BroadcastChannel: over HTTP/1.1 a browser
- * opens at most 6 connections to a host, which 6 streams would take.
- * Where Web Locks are missing (a page on a LAN address is no secure
- * context) each tab holds its own. The browser reconnects by itself after
- * a network error, but gives up after an error answer (previewd away: 502;
- * every stream taken: 503; a stale password: 401): then a new stream is
- * opened, 1 s later, then up to 10 s. */
-let streamed = false;
-let retryDelay = 1000;
-let holding = false;
-const channel = "BroadcastChannel" in window ? new BroadcastChannel("previewweb-events") : null;
-
-function onEvent(type, data) {
-  if (type === "ready") {
-    document.body.dataset.live = "true";
-    // After a reconnect, what changed meanwhile is read anew.
-    if (streamed) { refreshStatus(); refreshOutputs(); redraw(); }
-    streamed = true;
-  } else if (type === "idle") {
-    const changed = data.split(" ");
-    if (changed.some((s) => ["player", "mixer", "options", "playlist"].includes(s))) refreshStatus();
-    if (changed.includes("output")) refreshOutputs();
-    if (current && current[3].some((s) => changed.includes(s)) && !$("menu").open) redraw();
-  } else if (type === "down") {
-    document.body.dataset.live = "false";
-  }
-}
-
-function openStream() {
-  const events = new EventSource("/api/events");
-  const pass = (type, data) => { onEvent(type, data); if (channel) channel.postMessage({ type, data }); };
-  events.addEventListener("ready", () => { retryDelay = 1000; pass("ready", ""); });
-  events.addEventListener("idle", (event) => pass("idle", event.data));
-  events.addEventListener("error", () => {
-    pass("down", "");
-    if (events.readyState !== EventSource.CLOSED) return;
-    setTimeout(openStream, retryDelay);
-    retryDelay = Math.min(retryDelay * 2, 10000);
-  });
-}
-
-function listen() {
-  if (channel) {
-    channel.addEventListener("message", (message) => {
-      // A tab that opens later asks the holder whether the stream is up.
-      if (message.data.type === "hello") { if (holding && document.body.dataset.live === "true") channel.postMessage({ type: "ready", data: "" }); }
-      else onEvent(message.data.type, message.data.data);
-    });
-  }
-  if (channel && navigator.locks) {
-    // Held until this tab closes; then another tab's request is granted.
-    navigator.locks.request("previewweb-events", () => new Promise(() => { holding = true; openStream(); }));
-    channel.postMessage({ type: "hello", data: "" });
-  } else {
-    openStream();
-  }
 }
 
 setUp();
