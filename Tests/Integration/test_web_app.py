@@ -7,7 +7,7 @@ import signal
 import pytest
 
 from helpers import Daemon, wait_for
-from webui import DESKTOP, PHONE, browser, drawn, script_errors, shoot, tap, text_of
+from webui import DESKTOP, PHONE, browser, click_text, drawn, script_errors, shoot, tap, text_of
 
 
 def stop(d):
@@ -122,4 +122,77 @@ def test_a_slow_screen_shows_that_it_loads(site, http):
         assert not driver.execute_script("return document.querySelector('#view .loading-screen')")
     finally:
         control(http, "delay?ms=0")
+        driver.quit()
+
+
+def scroll_y(driver):
+    return driver.execute_script("return Math.round(window.scrollY)")
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_back_returns_to_the_place_left_and_never_leaves_the_app(site, size):
+    d, w = site
+    driver = browser(*size)
+    try:
+        driver.get(w.base + "/#/explore")
+        drawn(driver, "/explore")
+        assert not driver.find_elements("id", "back"), "a section's own screen has no Back"
+        tap(driver, "#nav a[data-nav='now']")
+        drawn(driver, "/")
+        tap(driver, "section[data-section='New Releases'] a.more")
+        drawn(driver, "/releases")
+        # Far down the list, an album; its page has a Back control.
+        card = driver.execute_script(
+            "const rows = [...document.querySelectorAll('#view a.card[href^=\"#/album/\"]')];"
+            "const r = rows[rows.length - 1]; r.scrollIntoView({ block: 'center' }); return r.getAttribute('href');")
+        y = scroll_y(driver)
+        assert y > 200, y
+        driver.execute_script("document.querySelector(arguments[0]).click()", f"#view a.card[href='{card}']")
+        drawn(driver, card[1:])
+        assert scroll_y(driver) == 0
+        back = driver.find_element("id", "back")
+        assert back.get_attribute("aria-label") == "Back"
+        tap(driver, "#back")
+        drawn(driver, "/releases")
+        assert abs(scroll_y(driver) - y) <= 2, (scroll_y(driver), y)
+        # The browser's Forward and Back keep the places too.
+        driver.forward()
+        drawn(driver, card[1:])
+        driver.back()
+        drawn(driver, "/releases")
+        assert abs(scroll_y(driver) - y) <= 2, (scroll_y(driver), y)
+        # An album opened from a link (no screen of the app before it): Back goes up to Listen Now, not out of the app.
+        driver.get("about:blank")
+        driver.get(w.base + "/#" + card[1:])
+        drawn(driver, card[1:])
+        tap(driver, "#back")
+        drawn(driver, "/")
+        assert driver.current_url == w.base + "/#/"
+    finally:
+        driver.quit()
+
+
+def test_after_removing_from_want_to_listen_back_skips_the_album(site):
+    """The seed's flow ends on Listen Now after "Remove from Want to Listen";
+    Back from there goes to the screen before the album, not to the album."""
+    d, w = site
+    c = d.client()
+    driver = browser(*PHONE)
+    try:
+        driver.get(w.base + "/")
+        drawn(driver, "/")
+        album = driver.execute_script(
+            "return [...document.querySelectorAll('#view a.card')].map((a) => a.getAttribute('href')).find((h) => h.startsWith('#/album/'))")
+        assert c.cmd(f"wantadd deezer:album:{album.rsplit('/', 1)[1]}") == ["OK"]
+        tap(driver, "#nav a[data-nav='explore']")
+        drawn(driver, "/explore")
+        driver.get(w.base + "/#" + album[1:])
+        drawn(driver, album[1:])
+        tap(driver, "#add-menu")
+        click_text(driver, "#menu button", "Remove from Want to Listen")
+        drawn(driver, "/")
+        assert c.cmd("wantlist") == ["OK"]
+        driver.back()
+        drawn(driver, "/explore")
+    finally:
         driver.quit()

@@ -13,7 +13,7 @@ import pytest
 
 import catalog
 from helpers import control, fixture, wait_for, without_locale
-from webui import DESKTOP, PHONE, browser, drawn, script_errors, shoot, tap, text_of
+from webui import DESKTOP, PHONE, browser, click_text, drawn, script_errors, shoot, tap, text_of
 
 MORE_LIKE = fixture("chart-0-albums.json")["data"]
 
@@ -32,17 +32,6 @@ def wanted(d):
 
 def sections(driver):
     return [s.get_attribute("data-section") for s in driver.find_elements("css selector", "#view section.shelf")]
-
-
-def click_text(driver, selector, text):
-    """Clicks the element of `selector` whose text is `text`, once shown."""
-    def find():
-        found = [e for e in driver.find_elements("css selector", selector) if e.is_displayed() and e.text == text]
-        return found[0] if found else None
-    element = wait_for(lambda: find(), timeout=10)
-    assert element, [e.text for e in driver.find_elements("css selector", selector)]
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    element.click()
 
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])

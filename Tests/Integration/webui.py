@@ -125,3 +125,14 @@ def tap(driver, target):
             if not isinstance(target, str):
                 raise
     raise AssertionError(f"{target} kept being redrawn")
+
+
+def click_text(driver, selector, text):
+    """Clicks the element of `selector` whose text is `text`, once shown."""
+    def find():
+        found = [e for e in driver.find_elements("css selector", selector) if e.is_displayed() and e.text == text]
+        return found[0] if found else None
+    element = wait_for(lambda: find(), timeout=10)
+    assert element, [e.text for e in driver.find_elements("css selector", selector)]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()

@@ -2,7 +2,7 @@
 // kept live by the daemon's idle events (/api/events). Catalog text is
 // third-party input: it reaches the page only as text nodes (h() below).
 import { wentDown } from "./live.js";
-import { route } from "./shell.js";
+import { leaveFor, route } from "./shell.js";
 
 const token = /** @type {HTMLMetaElement} */ (document.querySelector('meta[name="previewweb-token"]')).content;
 /** The element of an id, typed loosely: each caller knows its kind (an input, a dialog). */
@@ -211,7 +211,7 @@ export async function addMenu(uri, title, options) {
   dialog.replaceChildren(h("h2", {}, title),
     h("button", { onclick: run([cmd(wanted ? "wantrm" : "wantadd", uri)], () => {
       say(wanted ? "Removed from Want to Listen" : "Added to Want to Listen");
-      if (wanted && options && options.back) location.hash = "#/"; else route(true);
+      if (wanted && options && options.back) leaveFor("#/"); else route(true);
     }) }, wanted ? "Remove from Want to Listen" : "Add to Want to Listen"),
     h("button", { onclick: run([cmd(saved ? "libraryrm" : "libraryadd", uri)], () => {
       say(saved ? "Removed from the Library" : "Added to the Library");

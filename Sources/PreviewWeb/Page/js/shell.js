@@ -32,6 +32,27 @@ let current = null;
 let generation = 0;
 let drawnOnce = false;
 
+/** Where each nav entry's screen is: a screen deeper than these has a Back control. */
+const SECTION_ROOTS = { now: "/", explore: "/explore", search: "/search", library: "/library", playlists: "/playlists", queue: "/queue" };
+
+/** History: each entry the page drew carries {id, depth} (its steps from
+ *  the first screen of this visit), and each id the scroll it was left at,
+ *  so Back (the control, the browser's, a phone's) returns to the place
+ *  the user left, and the control never leaves the app. */
+const scrolls = new Map();
+let entryId = 0;
+let entryDepth = -1;
+history.scrollRestoration = "manual";
+
+/** Back: to the screen before within the app, else up to the section. */
+export function goBack() {
+  if (history.state && history.state.depth > 0) history.back();
+  else location.hash = "#" + (SECTION_ROOTS[current && current[2]] || "/");
+}
+
+/** Leaves a screen that is gone (a removal): to `hash`, in place of it in the history. */
+export function leaveFor(hash) { location.replace(hash); }
+
 /** Draws the screen the address names; `quiet`: a redraw in place after a change elsewhere. */
 export async function route(quiet) {
   const [path, query] = (location.hash.slice(1) || "/").split("?");
@@ -64,8 +85,16 @@ export async function route(quiet) {
     const focused = active && active.id;
     // What is being typed survives a redraw made for a change elsewhere.
     const typed = active && active.matches("input:not([type=range])") ? [active.value, active.selectionStart, active.selectionEnd] : null;
-    view.replaceChildren(...[page].flat(Infinity).filter((e) => e != null));
+    const deeper = path !== SECTION_ROOTS[found[2]];
+    view.replaceChildren(...[deeper ? h("button", { class: "back", id: "back", "aria-label": "Back", onclick: goBack },
+      h("span", { "aria-hidden": "true" }, "\u2039"), " Back") : null, page].flat(Infinity).filter((e) => e != null));
     view.dataset.path = path;
+    if (!quiet) {
+      // A new entry is numbered; one met again (Back, Forward) has its number and its scroll.
+      if (!history.state || history.state.id == null) history.replaceState({ id: Date.now() + Math.random(), depth: entryDepth + 1 }, "");
+      entryId = history.state.id;
+      entryDepth = history.state.depth;
+    }
     if (quiet) {
       window.scrollTo(0, y);
       const again = focused && $(focused);
@@ -74,7 +103,7 @@ export async function route(quiet) {
         if (typed && again.matches("input")) { again.value = typed[0]; again.setSelectionRange(typed[1], typed[2]); }
       }
     } else {
-      window.scrollTo(0, 0);
+      window.scrollTo(0, scrolls.get(entryId) || 0);
       // The first screen leaves the keyboard at the top (the skip link first); a new one takes it to its heading.
       if (drawnOnce) focusScreen();
       drawnOnce = true;
@@ -222,6 +251,7 @@ function setUp() {
   // A refused change was shown already (say); it is not an error of the page.
   window.addEventListener("unhandledrejection", (event) => event.preventDefault());
   window.addEventListener("hashchange", () => route(false));
+  window.addEventListener("scroll", () => { if (!view.classList.contains("navigating")) scrolls.set(entryId, window.scrollY); }, { passive: true });
   setInterval(() => { if (status.state === "play" && !seeking && online) showProgress(); }, 250);
   setUpOutputs();
   listen(onIdle, () => { refreshStatus(); refreshOutputs(); redraw(); });
