@@ -196,3 +196,96 @@ def test_after_removing_from_want_to_listen_back_skips_the_album(site):
         drawn(driver, "/explore")
     finally:
         driver.quit()
+
+
+def queue_files(c):
+    return [l.split(": ", 1)[1] for l in c.cmd("playlistinfo") if l.startswith("file: ")]
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_song_leads_to_its_page_album_and_artist_and_a_tap_plays_its_list(site, size, tmp_path):
+    from helpers import fixture
+    d, w = site
+    c = d.client()
+    eminem = [f"deezer:track:{t['id']}" for t in fixture("search-eminem.json")["data"]]
+    driver = browser(*size)
+    try:
+        # One rule for a tap on a song: it plays with its list queued around it.
+        driver.get(w.base + "/#/search?q=eminem&kind=tracks")
+        drawn(driver, "/search")
+        tap(driver, f"#results li[data-uri='{eminem[2]}'] button.song")
+        assert wait_for(lambda: queue_files(c) == eminem and c.fields("currentsong").get("file") == eminem[2]), queue_files(c)
+        # Each song row shows its cover, and the playing one is marked in place.
+        row = driver.find_element("css selector", f"#results li[data-uri='{eminem[2]}']")
+        assert wait_for(lambda: "playing" in row.get_attribute("class").split())
+        assert len(driver.find_elements("css selector", "#results li .art img")) == len(eminem)
+        assert driver.execute_script("return document.querySelectorAll('#results li.playing').length") == 1
+        # The ⋯ menu of a song on the album's page: its page, its album, its artist.
+        driver.get(w.base + "/#/album/302127")
+        drawn(driver, "/album/302127")
+        assert driver.find_elements("css selector", "ol.songs.numbered .pos"), "an album's list keeps its numbers"
+        tap(driver, "li[data-uri='deezer:track:3135556'] button[aria-label^='More for']")
+        links = lambda: driver.execute_script(
+            "return [...document.querySelectorAll('#menu nav.go-to a')].map((a) => [a.textContent, a.getAttribute('href')])")
+        assert wait_for(lambda: len(links()) == 3), links()
+        assert links() == [["Song details", "#/track/3135556"], ["Go to album: Discovery", "#/album/302127"],
+                           ["Go to artist: Daft Punk", "#/artist/27"]]
+        shoot(driver, tmp_path, f"web-song-menu-{size[0]}")
+        tap(driver, "#menu nav.go-to a[href='#/artist/27']")
+        drawn(driver, "/artist/27")
+        assert not driver.execute_script("return document.getElementById('menu').open")
+        assert text_of(driver, "#view h1") == "Daft Punk"
+    finally:
+        driver.quit()
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_add_sits_top_right_its_menu_is_a_sheet_on_a_phone_and_a_tap_outside_closes_it(site, size):
+    d, w = site
+    driver = browser(*size)
+    try:
+        driver.get(w.base + "/#/album/302127")
+        drawn(driver, "/album/302127")
+        box = driver.execute_script(
+            "const a = document.getElementById('add-menu').getBoundingClientRect();"
+            "const v = document.getElementById('view').getBoundingClientRect();"
+            "const t = document.querySelector('#view .hero h1').getBoundingClientRect();"
+            "return [a.top, a.right, v.right, t.top, a.height, a.width]")
+        top, right, view_right, title_top, height, width = box
+        assert right >= view_right - 20 and top < title_top and top < 120, box
+        assert height >= 44 and width >= 44, box
+        assert driver.find_element("id", "add-menu").text == "+ Add"
+        tap(driver, "#add-menu")
+        assert wait_for(lambda: driver.execute_script("return document.getElementById('menu').open"))
+        sheet = driver.execute_script(
+            "const r = document.getElementById('menu').getBoundingClientRect(); return [r.left, r.right, r.bottom, innerWidth, innerHeight]")
+        if size == PHONE:
+            assert (round(sheet[0]), round(sheet[1]), round(sheet[2])) == (0, sheet[3], sheet[4]), sheet
+        else:
+            assert sheet[0] > 100 and sheet[2] < sheet[4] - 50, sheet
+        # A tap on the backdrop, outside the menu, closes it.
+        from selenium.webdriver.common.action_chains import ActionChains
+        ActionChains(driver).move_by_offset(5, 5).click().perform()
+        assert wait_for(lambda: not driver.execute_script("return document.getElementById('menu').open"))
+    finally:
+        driver.quit()
+
+
+def test_a_song_already_in_a_playlist_is_added_again_only_when_asked(site):
+    d, w = site
+    c = d.client()
+    assert c.cmd('playlistadd Mix "deezer:track:3135556"') == ["OK"]
+    driver = browser(*PHONE)
+    try:
+        driver.get(w.base + "/#/album/302127")
+        drawn(driver, "/album/302127")
+        for answer, count in (("Cancel", 1), ("Add again", 2)):
+            tap(driver, "li[data-uri='deezer:track:3135556'] button[aria-label^='More for']")
+            click_text(driver, "#menu button.playlist", "Mix")
+            assert wait_for(lambda: text_of(driver, "#menu h2") ==
+                            "\u201CHarder, Better, Faster, Stronger\u201D is already in Mix. Add it again?"), text_of(driver, "#menu")
+            click_text(driver, "#menu button", answer)
+            assert wait_for(lambda: c.cmd("listplaylist Mix") == ["file: deezer:track:3135556"] * count + ["OK"]), \
+                c.cmd("listplaylist Mix")
+    finally:
+        driver.quit()

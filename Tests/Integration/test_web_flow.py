@@ -64,7 +64,8 @@ def test_the_want_to_listen_flow(saved, size, tmp_path):
         assert [s.find_element("css selector", ".name").text for s in songs] == [
             f"{first['title']} (preview {n})" for n in range(1, 6)]
         assert [b.text for b in page.find_elements("css selector", ".actions button")] == [
-            "\u25B6 Play", "\u21C4 Shuffle", "Add to queue", "+ Add"]
+            "\u25B6 Play", "\u21C4 Shuffle", "Add to queue"]
+        assert page.find_element("id", "add-menu").text == "+ Add"  # at the top right, as the seed has it
         # The cover came through previewweb's cache and was drawn.
         assert wait_for(lambda: driver.execute_script(
             "return document.querySelector('.hero img').naturalWidth"), timeout=10) == 160
@@ -169,7 +170,9 @@ def test_listen_now_opens_with_the_top_songs_of_your_country(daemon_factory, htt
         assert c.fields("status")["playlistlength"] == "5"
         # The fifth cannot be played here (its recorded track object says so): dimmed, and a tap says why.
         assert body["data"][4]["readable"] is False
-        assert [r.get_attribute("class") for r in rows] == ["", "", "", "", "unplayable"]
+        # The song playing is marked, in place.
+        assert wait_for(lambda: [r.get_attribute("class") or "" for r in rows] == ["", "playing", "", "", "unplayable"]), \
+            [r.get_attribute("class") for r in rows]
         tap(driver, rows[4].find_element("css selector", "button.song"))
         assert wait_for(lambda: (text_of(driver, "#message") or "").startswith(f"{body['data'][4]['title']} is not playable: "))
         assert c.fields("status")["playlistlength"] == "5" and c.fields("currentsong")["file"] == germany[1]

@@ -26,7 +26,7 @@ import Testing
             (["kill"], .init(status: 400, reason: "kill is not relayed by previewweb")),
             (["status\nkill"], .init(status: 400, reason: "a command holds a control character")),
             ([#"lsinfo "open"#], .init(status: 400, reason: #"Missing closing '"'"#)),
-            (Array(repeating: "status", count: 17), .init(status: 400, reason: "at most 16 commands at once")),
+            (Array(repeating: "status", count: 129), .init(status: 400, reason: "at most 128 commands at once")),
             (["lsinfo " + String(repeating: "x", count: 4096)], .init(status: 400, reason: "a command is longer than 4096 bytes")),
             ([""], .init(status: 400, reason: "an empty command")),
         ]

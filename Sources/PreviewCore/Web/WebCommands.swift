@@ -25,8 +25,9 @@ public enum WebCommands {
         "enableoutput", "disableoutput",
     ]
 
-    /// Command lines in one request, at most.
-    public static let maxCommands = 16
+    /// Command lines in one request, at most: a tap on a song queues its
+    /// list (the page sends at most 100 songs) between `clear` and `play`.
+    public static let maxCommands = 128
     /// Bytes of one command line, at most.
     public static let maxLineBytes = 4096
 

@@ -1,6 +1,6 @@
 // ---- Listen Now, Explore, Search, the Library ----
-import { art, card, carousel, change, cmd, fields, h, heading, pageOf, playOne, read, readEach, records, shelfOf,
-  songList, titleOf } from "./core.js";
+import { art, card, carousel, cmd, fields, h, heading, pageOf, read, readEach, records, shelfOf, songList,
+  titleOf } from "./core.js";
 
 /** Listen Now: the top songs of one's own country, Top Picks, Want to Listen, More like "X",
  *  New Releases (the seed app's order). */
@@ -27,7 +27,7 @@ function topSongs(title, songs) {
 function songShelf(title, songs, more) {
   return h("section", { class: "shelf", "data-section": title },
     h("header", {}, h("h2", {}, title), more ? h("a", { class: "more", href: more }, "See All") : null),
-    songList(songs, (i) => change("clear", ...songs.map((s) => cmd("add", s.uri)), cmd("play", i))));
+    songList(songs));
 }
 
 /** A list of albums, as a grid. */
@@ -100,8 +100,7 @@ export async function country(name) {
   const place = decodeURIComponent(name);
   const [reply] = await read(cmd("catalogchart", "tracks", "country", place));
   const top = records(reply);
-  return [heading("Top tracks: " + place),
-    songList(top, (i) => change("clear", ...top.map((s) => cmd("add", s.uri)), cmd("play", i)))];
+  return [heading("Top tracks: " + place), songList(top)];
 }
 
 const KINDS = ["tracks", "albums", "artists", "playlists", "radios"];
@@ -141,7 +140,7 @@ export async function search(_, params) {
     const total = fields(reply).total;
     results = h("section", { id: "results", "data-kind": kind },
       h("p", { class: "count" }, found.length ? (total || found.length) + " found" : "Nothing found"),
-      kind === "tracks" ? songList(found, (i, r) => playOne(r.uri)) : grid(found));
+      kind === "tracks" ? songList(found) : grid(found));
   }
   setTimeout(() => { if (!query) input.focus(); }, 0);
   return [heading("Search"), form, results];
@@ -156,5 +155,5 @@ export async function library() {
   return [heading("Library"),
     items.length ? null : h("p", { class: "empty" }, "Nothing saved yet: \u201C+ Add\u201D, then \u201CAdd to Library\u201D."),
     albums.length ? h("section", { class: "shelf" }, h("header", {}, h("h2", {}, "Albums and playlists")), grid(albums)) : null,
-    songs.length ? h("section", { class: "shelf" }, h("header", {}, h("h2", {}, "Songs")), songList(songs, (i, r) => playOne(r.uri))) : null];
+    songs.length ? h("section", { class: "shelf" }, h("header", {}, h("h2", {}, "Songs")), songList(songs)) : null];
 }

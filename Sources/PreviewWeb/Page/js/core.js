@@ -163,22 +163,46 @@ export function carousel(title, items, more) {
     h("div", { class: "carousel" }, items.map(card)));
 }
 
-/** A list of songs; `onplay(index)` plays the one tapped. A song the
- *  catalog says cannot be played here is dimmed and says why instead. */
-export function songList(songs, onplay, extra) {
-  return h("ol", { class: "songs" }, songs.map((r, i) => h("li", { "data-uri": r.uri, class: r.tags.Unplayable ? "unplayable" : null },
+/** A list of songs. The one rule for a tap on a song, everywhere but the
+ *  queue: it plays, with its list queued around it (`playList`), unless
+ *  `onplay(index, record)` says otherwise. Each row shows the song's cover
+ *  (or, with `numbered`, its number, as an album's list does), the mark
+ *  of the song playing (`markPlaying`), and a ⋯ menu (or `extra`). A song
+ *  the catalog says cannot be played here is dimmed and says why instead. */
+export function songList(songs, onplay, extra, numbered) {
+  const play = onplay || ((i) => playList(songs, i));
+  return h("ol", { class: numbered ? "songs numbered" : "songs" }, songs.map((r, i) => h("li", {
+    "data-uri": r.uri, class: [r.tags.Unplayable ? "unplayable" : "", r.uri === playingUri ? "playing" : ""].join(" ").trim() || null },
     h("button", { class: "song", "aria-label": (r.tags.Unplayable ? "Not playable: " : "Play ") + titleOf(r),
-      onclick: () => r.tags.Unplayable ? say(titleOf(r) + " is not playable: " + r.tags.Unplayable) : onplay(i, r) },
-      h("span", { class: "pos" }, String(i + 1)),
+      onclick: () => r.tags.Unplayable ? say(titleOf(r) + " is not playable: " + r.tags.Unplayable) : play(i, r) },
+      numbered ? h("span", { class: "pos" }, String(i + 1)) : art(r.uri),
       h("span", { class: "text" }, h("span", { class: "name" }, titleOf(r)), h("span", { class: "sub" }, r.tags.Artist || "")),
+      h("span", { class: "now", "aria-label": "Playing" }),
       h("span", { class: "time" }, r.tags.Time ? duration(r.tags.Time) : "")),
     extra ? extra(r, i) : h("button", { class: "icon", "aria-label": "More for " + titleOf(r), onclick: () => addMenu(r.uri, titleOf(r)) }, "\u22EF"))));
+}
+
+let playingUri = "";
+/** Marks the rows of the song playing (by URI), in place: no redraw. */
+export function markPlaying(uri) {
+  playingUri = uri || "";
+  for (const row of document.querySelectorAll("ol.songs:not(.queue) li[data-uri]")) {
+    if (row instanceof HTMLElement) row.classList.toggle("playing", row.dataset.uri === playingUri);
+  }
 }
 
 export function heading(title, ...rest) { return h("header", { class: "page" }, h("h1", {}, title), rest); }
 
 // ---- Actions ----
 
+/** Songs a tap queues at most, the ones around the song tapped (previewweb relays 128 commands at once). */
+const MAX_LIST = 100;
+/** Plays song `i` of `songs` with the list queued in place of the queue. */
+export function playList(songs, i) {
+  const from = Math.max(0, Math.min(i - MAX_LIST / 2, songs.length - MAX_LIST));
+  const part = songs.slice(from, from + MAX_LIST);
+  return change("clear", ...part.map((s) => cmd("add", s.uri)), cmd("play", i - from));
+}
 export const playNow = (uri, position) => change("clear", cmd("add", uri), position ? cmd("play", position) : "play");
 const shuffleNow = (uri) => change("clear", cmd("add", uri), "shuffle", "play");
 export async function enqueue(uri) { await change(cmd("add", uri)); say("Added to the queue"); }
@@ -188,27 +212,47 @@ export async function playOne(uri) {
   await change(cmd("playid", fields(reply).Id));
 }
 export function actions(uri, title, wanted) {
-  return h("div", { class: "actions" },
+  return [addButton(uri, title, wanted), h("div", { class: "actions" },
     h("button", { class: "primary", onclick: () => playNow(uri) }, "\u25B6 Play"),
     h("button", { onclick: () => shuffleNow(uri) }, "\u21C4 Shuffle"),
-    h("button", { onclick: () => enqueue(uri) }, "Add to queue"),
-    h("button", { id: "add-menu", class: wanted ? "saved" : "", "aria-label": wanted ? "In Want to Listen: change" : "Add",
-      onclick: () => addMenu(uri, title, { back: true }) }, wanted ? "\u2713" : "+ Add"));
+    h("button", { onclick: () => enqueue(uri) }, "Add to queue"))];
 }
 
-/** The "+ Add" menu: Want to Listen, the Library, a stored playlist, the queue. */
+/** "+ Add" (a checkmark once in Want to Listen), at the top right of a detail page, as the seed app has it. */
+export function addButton(uri, title, wanted) {
+  return h("button", { id: "add-menu", class: wanted ? "saved" : "", "aria-label": wanted ? "In Want to Listen: change" : "Add",
+    onclick: () => addMenu(uri, title, { back: true }) }, wanted ? "\u2713" : "+ Add");
+}
+
+/** The "+ Add" menu: Want to Listen, the Library, a stored playlist, the
+ *  queue; for a song also where it leads: its page, its album, its artist. */
 export async function addMenu(uri, title, options) {
-  const [want, library, lists] = await read("wantlist", "librarylist", "listplaylists");
+  const song = /^deezer:track:/.test(uri);
+  const [want, library, lists, info] = await readEach("wantlist", "librarylist", "listplaylists",
+    ...(song ? [cmd("cataloginfo", uri)] : []));
   const wanted = records(want).some((r) => r.uri === uri);
   const saved = records(library).some((r) => r.uri === uri);
+  const about = song ? (records(info)[0] || { tags: {} }).tags : {};
   const dialog = $("menu");
   const run = (lines, done) => async () => {
     dialog.close();
     await change(...lines);
     if (done) done();
   };
+  const go = (label, target) => target ? h("a", { class: "go", href: target, onclick: () => dialog.close() }, label) : null;
+  /** A song already in the playlist is added again only when the user says so. */
+  const addTo = (name) => async () => {
+    dialog.close();
+    const [current] = await read(cmd("listplaylist", name));
+    if (records(current).some((r) => r.uri === uri) && !await ask("\u201C" + title + "\u201D is already in " + name + ". Add it again?", "Add again")) return;
+    await change(cmd("playlistadd", name, uri));
+    say("Added to " + name);
+  };
   const name = h("input", { id: "new-playlist", placeholder: "New playlist", "aria-label": "New playlist's name", maxlength: "200" });
   dialog.replaceChildren(h("h2", {}, title),
+    song ? h("nav", { class: "go-to", "aria-label": "Go to" }, go("Song details", pageOf(uri)),
+      go("Go to album" + (about.Album ? ": " + about.Album : ""), pageOf(about.AlbumURI)),
+      go("Go to artist" + (about.Artist ? ": " + about.Artist : ""), pageOf(about.ArtistURI))) : null,
     h("button", { onclick: run([cmd(wanted ? "wantrm" : "wantadd", uri)], () => {
       say(wanted ? "Removed from Want to Listen" : "Added to Want to Listen");
       if (wanted && options && options.back) leaveFor("#/"); else route(true);
@@ -219,7 +263,7 @@ export async function addMenu(uri, title, options) {
     }) }, saved ? "Remove from Library" : "Add to Library"),
     h("button", { onclick: run([cmd("add", uri)], () => say("Added to the queue")) }, "Add to queue"),
     h("h3", {}, "Add to a playlist"),
-    ...records(lists).map((p) => h("button", { class: "playlist", onclick: run([cmd("playlistadd", p.uri, uri)], () => say("Added to " + p.uri)) }, p.uri)),
+    ...records(lists).map((p) => h("button", { class: "playlist", onclick: addTo(p.uri) }, p.uri)),
     h("form", { class: "inline", onsubmit: (event) => {
       event.preventDefault();
       if (name.value.trim()) run([cmd("playlistadd", name.value.trim(), uri)], () => say("Added to " + name.value.trim()))();

@@ -1,5 +1,5 @@
 // ---- Detail pages: album, artist, playlist, track, radio ----
-import { actions, addMenu, art, carousel, change, cmd, duration, enqueue, h, pageOf, playNow, playOne, read,
+import { actions, addButton, art, carousel, change, cmd, duration, enqueue, h, pageOf, playNow, playOne, read,
   readEach, records, shelfOf, songList } from "./core.js";
 
 /** A detail page's head: a large cover, the title, lines of text (a line
@@ -23,7 +23,7 @@ export async function album(id) {
   return h("article", { class: "detail", "data-uri": uri },
     hero(uri, a.tags.Title || uri, [[a.tags.Artist, a.tags.ArtistURI], [a.tags.Type, a.tags.Genre, year].filter(Boolean).join(" \u00B7 "),
       saved ? "In your Library" : ""], actions(uri, a.tags.Title || uri, wanted)),
-    songList(songs, (i) => playNow(uri, i)),
+    songList(songs, (i) => playNow(uri, i), null, true),
     a.tags.Label ? h("p", { class: "fine" }, [a.tags.Date, a.tags.Label].filter(Boolean).join(" \u00B7 ")) : null);
 }
 
@@ -56,11 +56,9 @@ export async function track(id) {
   const wanted = records(want).some((r) => r.uri === uri);
   return h("article", { class: "detail", "data-uri": uri },
     hero(uri, t.tags.Title || uri, [[t.tags.Artist, t.tags.ArtistURI], [t.tags.Album, t.tags.AlbumURI], t.tags.Time ? duration(t.tags.Time) : ""],
-      h("div", { class: "actions" },
+      [addButton(uri, t.tags.Title || uri, wanted), h("div", { class: "actions" },
         h("button", { class: "primary", onclick: () => playOne(uri) }, "\u25B6 Play"),
-        h("button", { onclick: () => enqueue(uri) }, "Add to queue"),
-        h("button", { id: "add-menu", class: wanted ? "saved" : "", "aria-label": wanted ? "In Want to Listen: change" : "Add",
-          onclick: () => addMenu(uri, t.tags.Title || uri, { back: true }) }, wanted ? "\u2713" : "+ Add"))));
+        h("button", { onclick: () => enqueue(uri) }, "Add to queue"))]));
 }
 
 /** An artist: top tracks, albums, related artists, and a radio of tracks like theirs. */

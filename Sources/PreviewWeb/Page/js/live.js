@@ -82,7 +82,7 @@ function openStream() {
 async function retry() {
   retryDelay = 1000;
   if (holding || !channel || !navigator.locks) { openStream(); return; }
-  const answer = await fetch("/api/mpd?c=ping", { cache: "no-store" }).catch(() => null);
+  const answer = await fetch("/api/mpd?c=status", { cache: "no-store" }).catch(() => null);
   if (answer && answer.ok) cameBack();
 }
 

@@ -1,5 +1,5 @@
 // ---- The router, the now-playing bar, live updates, keys ----
-import { $, art, CATALOG, change, cmd, duration, fields, h, heading, read, redraw, say, view } from "./core.js";
+import { $, art, CATALOG, change, cmd, duration, fields, h, heading, markPlaying, read, redraw, say, view } from "./core.js";
 import { countries, country, explore, genre, library, listenNow, picks, releases, search, wantList } from "./browse.js";
 import { album, artist, playlist, radio, track } from "./detail.js";
 import { playlists, queue, stored } from "./queue.js";
@@ -192,6 +192,7 @@ function showStatus() {
   $("volume").disabled = status.volume == null || status.volume === "-1";
   document.body.dataset.state = status.state;
   nameTitle();
+  markPlaying(song.file);
   if (status.error) say("error: " + status.error);
   mediaSession(playing);
   deviceFollow();
@@ -245,6 +246,12 @@ function setUp() {
     try { session.setActionHandler("seekto", (d) => change(cmd("seekcur", d.seekTime.toFixed(1)))); } catch (_) { /* not offered */ }
   }
   $("skip").addEventListener("click", (event) => { event.preventDefault(); focusScreen(); });
+  // A tap outside the menu (on its backdrop) closes it, as a sheet or a popover does.
+  $("menu").addEventListener("click", (event) => {
+    const box = $("menu").getBoundingClientRect();
+    const inside = event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
+    if (event.target === $("menu") && !inside) $("menu").close();
+  });
   // A closed menu keeps nothing a later one could be mistaken for.
   $("menu").addEventListener("close", () => $("menu").replaceChildren());
   document.addEventListener("keydown", keys);
