@@ -289,3 +289,61 @@ def test_a_song_already_in_a_playlist_is_added_again_only_when_asked(site):
                 c.cmd("listplaylist Mix")
     finally:
         driver.quit()
+
+
+def queue_state(c):
+    st = c.fields("status")
+    return queue_files(c), st.get("song"), st.get("state")
+
+
+def test_clear_and_remove_are_undone_by_undo(site):
+    d, w = site
+    c = d.client()
+    assert c.cmd("add deezer:album:302127")[-1] == "OK" and c.cmd("play 2") == ["OK"]
+    before = queue_files(c)
+    driver = browser(*PHONE)
+    try:
+        driver.get(w.base + "/#/queue")
+        drawn(driver, "/queue")
+        # ✕ on the fourth song, then Undo: the same song back at the same place.
+        tap(driver, "#queue li:nth-child(4) button[aria-label^='Remove ']")
+        assert wait_for(lambda: len(queue_files(c)) == len(before) - 1)
+        assert wait_for(lambda: (text_of(driver, "#toast span") or "").startswith("Removed \u201C"))
+        tap(driver, "#toast button")
+        assert wait_for(lambda: queue_files(c) == before), queue_files(c)
+        # Clear, then Undo: the queue back, playing the same song.
+        drawn(driver, "/queue")
+        tap(driver, "#queue-clear")
+        assert wait_for(lambda: queue_files(c) == [])
+        assert text_of(driver, "#toast span") == "Queue cleared"
+        tap(driver, "#toast button")
+        assert wait_for(lambda: queue_state(c) == (before, "2", "play")), queue_state(c)
+        assert driver.execute_script("return document.getElementById('toast').hidden")
+    finally:
+        driver.quit()
+
+
+def test_playlists_has_new_and_rename_is_behind_a_button(site):
+    d, w = site
+    c = d.client()
+    driver = browser(*PHONE)
+    try:
+        driver.get(w.base + "/#/playlists")
+        drawn(driver, "/playlists")
+        tap(driver, "#playlist-new")
+        field = wait_for(lambda: driver.find_elements("id", "ask-name"))[0]
+        assert text_of(driver, "#menu .fine") == "It starts empty: add songs from their \u22EF menu."
+        field.send_keys("Evening\n")
+        drawn(driver, "/stored/Evening")
+        assert c.cmd("listplaylists")[0] == "playlist: Evening" and c.cmd("listplaylist Evening") == ["OK"]
+        assert text_of(driver, "#view p.empty") == "No songs yet: add songs from their \u22EF menu."
+        # Renaming shows no field until asked.
+        assert not driver.find_elements("css selector", "#view input")
+        tap(driver, "#playlist-rename")
+        field = wait_for(lambda: driver.find_elements("id", "ask-name"))[0]
+        field.clear()
+        field.send_keys("Night\n")
+        drawn(driver, "/stored/Night")
+        assert [l for l in c.cmd("listplaylists") if l.startswith("playlist: ")] == ["playlist: Night"]
+    finally:
+        driver.quit()

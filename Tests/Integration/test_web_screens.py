@@ -135,7 +135,9 @@ def test_a_stored_playlist_from_creation_to_deletion(site, tmp_path):
             f"file: deezer:track:{t['id']}" for t in DISCOVERY])
         assert wait_for(lambda: driver.execute_script("return document.querySelectorAll('ol.songs li').length")
                         == len(DISCOVERY), timeout=10)
-        field = driver.find_element("id", "rename-name")
+        tap(driver, "#playlist-rename")  # renaming is behind a button
+        field = wait_for(lambda: driver.find_elements("id", "ask-name"))[0]
+        assert field.get_attribute("value") == 'Road trip "1"'
         field.clear()
         field.send_keys("Sunday\n")
         assert wait_for(lambda: c.cmd("listplaylists")[0] == "playlist: Sunday"), c.cmd("listplaylists")

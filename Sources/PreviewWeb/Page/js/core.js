@@ -272,6 +272,37 @@ export async function addMenu(uri, title, options) {
   dialog.showModal();
 }
 
+/** Asks for a name in the page's dialog (`value` to start from); resolves to it, trimmed, or null. */
+export function askName(question, value, action, note) {
+  const dialog = $("menu");
+  return new Promise((resolve) => {
+    let answered = false;
+    const answer = (v) => { if (answered) return; answered = true; dialog.close(); resolve(v); };
+    const input = h("input", { id: "ask-name", value: value || "", "aria-label": question, maxlength: "200", autocomplete: "off" });
+    dialog.replaceChildren(h("h2", {}, question), note ? h("p", { class: "fine" }, note) : null,
+      h("form", { class: "inline", onsubmit: (event) => { event.preventDefault(); if (input.value.trim()) answer(input.value.trim()); } },
+        input, h("button", { type: "submit", class: "primary" }, action)),
+      h("button", { class: "cancel", onclick: () => answer(null) }, "Cancel"));
+    dialog.addEventListener("close", () => answer(null), { once: true });
+    dialog.showModal();
+    input.focus();
+    input.select();
+  });
+}
+
+let toastTimer = 0;
+/** Says what was done, with Undo for `undo` seconds (`undo()` restores it). */
+export function toast(text, undo) {
+  const bar = $("toast");
+  clearTimeout(toastTimer);
+  bar.replaceChildren(h("span", {}, text), undo ? h("button", { onclick: async () => {
+    bar.hidden = true;
+    await undo();
+  } }, "Undo") : null);
+  bar.hidden = false;
+  toastTimer = setTimeout(() => { bar.hidden = true; }, 8000);
+}
+
 /** Asks a yes-or-no question in the page's dialog; resolves to the answer. */
 export function ask(question, yes) {
   const dialog = $("menu");
