@@ -347,3 +347,61 @@ def test_playlists_has_new_and_rename_is_behind_a_button(site):
         assert [l for l in c.cmd("listplaylists") if l.startswith("playlist: ")] == ["playlist: Night"]
     finally:
         driver.quit()
+
+
+def boxes(driver, *selectors):
+    """Each selector's first element's [left, top, right, bottom, width, height] in CSS pixels, or None."""
+    return driver.execute_script(
+        "return arguments[0].map((s) => { const e = document.querySelector(s); if (!e) return null;"
+        " const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, r.width, r.height]; })", list(selectors))
+
+
+def test_a_phone_s_bars_are_compact_with_icons_and_the_player_opens_whole(site, tmp_path):
+    d, w = site
+    c = d.client()
+    assert c.cmd("add deezer:track:3135556") == ["OK"] and c.cmd("play") == ["OK"]
+    driver = browser(*PHONE)
+    try:
+        driver.get(w.base + "/")
+        drawn(driver, "/")
+        assert wait_for(lambda: text_of(driver, "#title") == "Harder, Better, Faster, Stronger")
+        nav, bar, title = boxes(driver, "#nav", "#now-playing", "#title")
+        assert nav[5] + bar[5] <= 122, (nav, bar)  # 176 px before: 21.7 % of the screen, now under 15 %
+        assert len(driver.find_elements("css selector", "#nav a svg")) == 6
+        # The title has room for about 18 characters beside the speaker, play and next (135 px before: 12).
+        assert title[4] >= 150, title
+        shoot(driver, tmp_path, "web-bars-phone")
+        # Play and Next stay on the screen at 200 % text.
+        driver.execute_script("document.documentElement.style.fontSize = '200%'")
+        for box in boxes(driver, "#toggle", "#next"):
+            assert box[0] >= 0 and box[2] <= 375 and box[3] <= 812 and box[4] >= 44, box
+        driver.execute_script("document.documentElement.style.fontSize = ''")
+        # A tap on the song opens the whole player: the position, previous, volume; the chevron closes it.
+        tap(driver, "#song-now")
+        assert driver.find_element("id", "song-now").get_attribute("aria-expanded") == "true"
+        assert all(driver.find_element("id", i).is_displayed() for i in ("progress", "previous", "volume", "np-close"))
+        assert boxes(driver, "#now-playing")[0][5] == 812
+        shoot(driver, tmp_path, "web-player-phone")
+        tap(driver, "#np-close")
+        assert driver.find_element("id", "song-now").get_attribute("aria-expanded") == "false"
+        assert not driver.find_element("id", "progress").is_displayed()
+        assert driver.current_url == w.base + "/", "the tap opened the player, it did not leave the screen"
+    finally:
+        driver.quit()
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_tap_targets_are_44_px_at_least(site, size):
+    d, w = site
+    driver = browser(*size)
+    try:
+        driver.get(w.base + "/#/explore")
+        drawn(driver, "/explore")
+        if size == PHONE:
+            tap(driver, "#song-now")  # the sliders are in the opened player
+        found = boxes(driver, "#view a.more", "#view a.chip", "#song-now", "#progress", "#volume", "#toggle", "#next",
+                      "#nav a")
+        for selector, box in zip(["See All", "chip", "song", "position", "volume", "play", "next", "tab"], found):
+            assert box and box[4] >= 44 and box[5] >= 44, (selector, box)
+    finally:
+        driver.quit()

@@ -202,6 +202,17 @@ function showProgress() {
   const at = Math.min(elapsed(), Number($("progress").max));
   $("progress").value = String(at);
   $("elapsed").textContent = duration(at);
+  $("np-line").firstChild.style.width = (song.file ? 100 * at / Number($("progress").max) : 0) + "%";
+}
+
+/** On a phone the bar is one row; a tap on the song opens the whole player, the chevron (or Escape, or a new screen) closes it. */
+const phone = matchMedia("(max-width: 899px)");
+function openPlayer(open) {
+  const bar = $("now-playing");
+  bar.classList.toggle("expanded", open);
+  document.body.classList.toggle("player-open", open);
+  $("song-now").setAttribute("aria-expanded", String(open));
+  if (open) $("np-close").focus(); else if (phone.matches) $("song-now").focus({ preventScroll: true });
 }
 
 /** The Media Session API: title, artist and cover on a lock screen, and the media keys. */
@@ -246,6 +257,18 @@ function setUp() {
     try { session.setActionHandler("seekto", (d) => change(cmd("seekcur", d.seekTime.toFixed(1)))); } catch (_) { /* not offered */ }
   }
   $("skip").addEventListener("click", (event) => { event.preventDefault(); focusScreen(); });
+  $("song-now").addEventListener("click", (event) => {
+    if (!phone.matches || $("now-playing").classList.contains("expanded")) { openPlayer(false); return; }
+    event.preventDefault();
+    openPlayer(true);
+  });
+  $("np-close").addEventListener("click", () => openPlayer(false));
+  const phoneOrNot = () => {
+    if (phone.matches) $("song-now").setAttribute("aria-expanded", String($("now-playing").classList.contains("expanded")));
+    else { $("song-now").removeAttribute("aria-expanded"); openPlayer(false); }
+  };
+  phone.addEventListener("change", phoneOrNot);
+  phoneOrNot();
   // A tap outside the menu (on its backdrop) closes it, as a sheet or a popover does.
   $("menu").addEventListener("click", (event) => {
     const box = $("menu").getBoundingClientRect();
@@ -257,7 +280,7 @@ function setUp() {
   document.addEventListener("keydown", keys);
   // A refused change was shown already (say); it is not an error of the page.
   window.addEventListener("unhandledrejection", (event) => event.preventDefault());
-  window.addEventListener("hashchange", () => route(false));
+  window.addEventListener("hashchange", () => { if ($("now-playing").classList.contains("expanded")) openPlayer(false); route(false); });
   window.addEventListener("scroll", () => { if (!view.classList.contains("navigating")) scrolls.set(entryId, window.scrollY); }, { passive: true });
   setInterval(() => { if (status.state === "play" && !seeking && online) showProgress(); }, 250);
   setUpOutputs();
@@ -273,6 +296,7 @@ function setUp() {
 function keys(event) {
   const target = event.target;
   if (event.ctrlKey || event.metaKey || event.altKey || $("menu").open) return;
+  if (event.key === "Escape" && $("now-playing").classList.contains("expanded")) { openPlayer(false); return; }
   if (target.closest("input, textarea, select, [contenteditable]")) return;
   if (event.key === "/") {
     event.preventDefault();
