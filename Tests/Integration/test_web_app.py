@@ -405,3 +405,28 @@ def test_tap_targets_are_44_px_at_least(site, size):
             assert box and box[4] >= 44 and box[5] >= 44, (selector, box)
     finally:
         driver.quit()
+
+
+def test_carousels_have_arrows_for_a_mouse_and_none_for_a_finger(site):
+    d, w = site
+    driver = browser(*DESKTOP)
+    try:
+        driver.get(w.base + "/#/explore")
+        drawn(driver, "/explore")
+        shelf = "section[data-section='Top Albums']"
+        left = lambda: driver.execute_script(f"return document.querySelector(\"{shelf} .carousel\").scrollLeft")
+        assert driver.find_element("css selector", f"{shelf} button[aria-label='Scroll back: Top Albums']").get_attribute("disabled")
+        tap(driver, f"{shelf} button[aria-label='Scroll on: Top Albums']")
+        assert wait_for(lambda: left() > 500), left()
+        assert wait_for(lambda: not driver.find_element(
+            "css selector", f"{shelf} button[aria-label='Scroll back: Top Albums']").get_attribute("disabled"))
+    finally:
+        driver.quit()
+    driver = browser(*PHONE)
+    try:
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        driver.get(w.base + "/#/explore")
+        drawn(driver, "/explore")
+        assert not driver.find_element("css selector", "section[data-section='Top Albums'] .arrows").is_displayed()
+    finally:
+        driver.quit()

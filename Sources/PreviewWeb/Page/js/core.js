@@ -157,10 +157,22 @@ function failedShelf(title, error) {
 /** `render(reply)`, or the failed shelf `title` when the reply is an Error. */
 export const shelfOf = (title, reply, render) => reply instanceof Error ? failedShelf(title, reply) : render(reply);
 
+/** A titled row of cards, with an optional "See All" link; with a mouse, arrows scroll it a screenful. */
 export function carousel(title, items, more) {
+  const row = h("div", { class: "carousel" }, items.map(card));
+  const arrow = (sign, label, glyph) => h("button", { class: "icon arrow", "aria-label": label + " " + title,
+    onclick: () => row.scrollBy({ left: sign * row.clientWidth * 0.9, behavior: "smooth" }) }, glyph);
+  const back = arrow(-1, "Scroll back:", "\u2039");
+  const forward = arrow(1, "Scroll on:", "\u203A");
+  const ends = () => {
+    back.disabled = row.scrollLeft <= 1;
+    forward.disabled = row.scrollLeft + row.clientWidth >= row.scrollWidth - 1;
+  };
+  row.addEventListener("scroll", ends, { passive: true });
+  requestAnimationFrame(ends);
   return h("section", { class: "shelf", "data-section": title },
-    h("header", {}, h("h2", {}, title), more ? h("a", { class: "more", href: more }, "See All") : null),
-    h("div", { class: "carousel" }, items.map(card)));
+    h("header", {}, h("h2", {}, title), h("div", { class: "shelf-tools" }, more ? h("a", { class: "more", href: more }, "See All") : null,
+      h("span", { class: "arrows" }, back, forward))), row);
 }
 
 /** A list of songs. The one rule for a tap on a song, everywhere but the
