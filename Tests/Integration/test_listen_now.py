@@ -82,6 +82,10 @@ def test_mpd_clients_see_the_sections_as_directories(daemon):
     reply = c.cmd("catalognow")
     assert [l for l in reply if l.startswith("section: ")] == [
         "section: Top Picks", "section: New releases", 'section: More like "Discovery"']
+    # Each section says its kind, for a client that lays them out by kind, not by title.
+    assert [l for l in reply if l.startswith("section")] == [
+        "section: Top Picks", "sectionkind: picks", "section: New releases", "sectionkind: releases",
+        'section: More like "Discovery"', "sectionkind: morelike", "sectiongenre: 0"]
 
 
 def country_chart(code):
@@ -162,8 +166,8 @@ def test_a_slow_section_is_left_out_not_waited_for(daemon_factory, http):
         assert p.returncode == 0, p.stderr
         assert [s["title"] for s in json.loads(p.stdout)["sections"]] == ["Top Picks", "New releases"]
         c = d.client()
-        assert wait_for(lambda: [l for l in c.cmd("catalognow") if l.startswith("section: ")][:1] == ["section: Top songs in Germany"],
-                        timeout=15)
+        assert wait_for(lambda: [l for l in c.cmd("catalognow") if l.startswith("section")][:3] == [
+            "section: Top songs in Germany", "sectionkind: country", "sectioncountry: Germany"], timeout=15)
     finally:
         control(http, "reset")
 

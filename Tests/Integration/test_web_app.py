@@ -315,7 +315,7 @@ def test_clear_and_remove_are_undone_by_undo(site):
         drawn(driver, "/queue")
         tap(driver, "#queue-clear")
         assert wait_for(lambda: queue_files(c) == [])
-        assert text_of(driver, "#toast span") == "Queue cleared"
+        assert wait_for(lambda: text_of(driver, "#toast span") == "Queue cleared"), text_of(driver, "#toast")
         tap(driver, "#toast button")
         assert wait_for(lambda: queue_state(c) == (before, "2", "play")), queue_state(c)
         assert driver.execute_script("return document.getElementById('toast').hidden")
@@ -428,5 +428,56 @@ def test_carousels_have_arrows_for_a_mouse_and_none_for_a_finger(site):
         driver.get(w.base + "/#/explore")
         drawn(driver, "/explore")
         assert not driver.find_element("css selector", "section[data-section='Top Albums'] .arrows").is_displayed()
+    finally:
+        driver.quit()
+
+
+def test_lists_cut_short_have_more_and_see_all(site, http):
+    """Search pages on ("Show more"), chart shelves and More like open their
+    whole list, and a long queue jumps to the song playing. The stand-in
+    answers every search page with the one recorded page (no other page of
+    it was recorded): the test checks that the next page was asked for
+    from index 25 and added below the first."""
+    from helpers import control, fixture
+    d, w = site
+    c = d.client()
+    assert c.cmd("libraryadd deezer:album:302127") == ["OK"]
+    driver = browser(*PHONE)
+    try:
+        driver.get(w.base + "/#/search?q=eminem&kind=tracks")
+        drawn(driver, "/search")
+        total = fixture("search-eminem.json")["total"]
+        rows = lambda: driver.execute_script("return document.querySelectorAll('#results li').length")
+        assert rows() == 25 and text_of(driver, "#results .show-more") == f"Show more (25 of {total})"
+        control(http, "reset")
+        tap(driver, "#results .show-more")
+        assert wait_for(lambda: rows() == 50), rows()
+        assert any("/search" in p and "index=25" in p for p in control(http, "log")), control(http, "log")
+        # More like's See All: its genre's album chart, whole.
+        driver.get(w.base + "/#/")
+        drawn(driver, "/")
+        more = driver.find_element("css selector", "section[data-section='More like \"Discovery\"'] a.more")
+        assert more.get_attribute("href").endswith("#/chart/albums?genre=0")
+        tap(driver, more)
+        drawn(driver, "/chart/albums")
+        assert text_of(driver, "#view h1") == "Top Albums"
+        albums = [f"deezer:album:{a['id']}" for a in fixture("chart-0-albums.json")["data"]]
+        assert [a.get_attribute("data-uri") for a in driver.find_elements("css selector", "#view a.card")] == albums
+        # Explore's chart shelves: See All on each.
+        driver.get(w.base + "/#/explore")
+        drawn(driver, "/explore")
+        links = driver.execute_script("return [...document.querySelectorAll('#view section.shelf a.more')].map((a) => a.getAttribute('href'))")
+        assert {"#/chart/tracks?genre=0", "#/chart/albums?genre=0", "#/chart/artists?genre=0",
+                "#/chart/playlists?genre=0"} <= set(links), links
+        # A queue of 60 songs: Now Playing brings the song playing into view.
+        for _ in range(4):
+            assert c.cmd("add deezer:album:302127")[-1] == "OK"
+        assert c.cmd("play 50") == ["OK"]
+        driver.get(w.base + "/#/queue")
+        drawn(driver, "/queue")
+        tap(driver, "#queue-now")
+        assert wait_for(lambda: driver.execute_script(
+            "const r = document.querySelector('#queue li.current').getBoundingClientRect();"
+            "return r.top > 0 && r.bottom < innerHeight && document.activeElement.closest('li.current') !== null"))
     finally:
         driver.quit()

@@ -18,13 +18,37 @@ package struct ListenNow {
         case unknown(String)
     }
 
+    /// What a section is, for a client that lays sections out by kind
+    /// rather than by their (English) titles: `catalognow`'s
+    /// `sectionkind:` line, with where its "See All" leads.
+    package enum Kind: Equatable {
+        /// The top songs of the country named (as `Charts/By Country` names it).
+        case country(String)
+        case picks, releases, want
+        /// More like an album: its genre's album chart (Deezer's genre id; 0: all genres).
+        case moreLike(genre: Int)
+
+        /// The `sectionkind:` value.
+        package var name: String {
+            switch self {
+            case .country: return "country"
+            case .picks: return "picks"
+            case .releases: return "releases"
+            case .want: return "want"
+            case .moreLike: return "morelike"
+            }
+        }
+    }
+
     /// A titled list.
     package struct Section {
         package var title: String
+        package var kind: Kind
         package var entries: [Entry]
 
-        package init(title: String, entries: [Entry]) {
+        package init(title: String, kind: Kind, entries: [Entry]) {
             self.title = title
+            self.kind = kind
             self.entries = entries
         }
     }
@@ -55,11 +79,11 @@ package struct ListenNow {
                               bounded: (Later<Section?>) -> Later<Section?> = { $0 }) -> Later<[Section]> {
         let sections: [Later<Section?>] = [
             first,
-            albums(b, "/editorial/0/selection").map { Section(title: "Top Picks", entries: $0) },
+            albums(b, "/editorial/0/selection").map { Section(title: "Top Picks", kind: .picks, entries: $0) },
             // The same page as `lsinfo deezer:releases`, so one answer serves both.
-            albums(b, "/editorial/0/releases?index=0&limit=100").map { Section(title: "New releases", entries: $0) },
+            albums(b, "/editorial/0/releases?index=0&limit=100").map { Section(title: "New releases", kind: .releases, entries: $0) },
             moreLike(b, seed(library: library, wants: wants)),
-            wanted(b, Array(wants.prefix(sectionSize))).map { Section(title: "Want to Listen", entries: $0) },
+            wanted(b, Array(wants.prefix(sectionSize))).map { Section(title: "Want to Listen", kind: .want, entries: $0) },
         ]
         return Later.all(sections.map(bounded)).map { $0.compactMap { $0 }.filter { !$0.entries.isEmpty } }
     }
@@ -100,8 +124,10 @@ package struct ListenNow {
                 albumPage(b, "/chart/\(genre)/albums?index=0&limit=25").map { $0.filter { $0.id != seed.id } }
             }
             return chart(genre)
-                .then { others in others.isEmpty && genre != 0 ? chart(0) : .now(others) }
-                .map { Section(title: title, entries: $0.prefix(sectionSize).map(Entry.album)) }
+                .then { others in others.isEmpty && genre != 0 ? chart(0).map { ($0, 0) } : .now((others, genre)) }
+                .map { others, from in
+                    Section(title: title, kind: .moreLike(genre: from), entries: others.prefix(sectionSize).map(Entry.album))
+                }
         }
     }
 }

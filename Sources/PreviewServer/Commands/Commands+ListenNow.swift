@@ -3,6 +3,8 @@ import PreviewCore
 
 extension Commands {
     // `catalognow`: Listen Now's sections, each opened by `section: TITLE`
+    // and `sectionkind: country|picks|releases|want|morelike` (with
+    // `sectioncountry: NAME` or `sectiongenre: ID`, where See All leads)
     // (the first, "Top songs in COUNTRY", when the daemon has a country);
     // a section still missing after `ListenNow.sectionWait` is left out
     // and holding album records (`album: deezer:album:ID`) or songs
@@ -11,13 +13,19 @@ extension Commands {
 
     static func handleCatalognow(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         let top = ownTopSongs(s).map { songs in
-            songs.map { ListenNow.Section(title: $0.title, entries: $0.songs.map(ListenNow.Entry.song)) }
+            songs.map { ListenNow.Section(title: $0.title, kind: .country($0.country), entries: $0.songs.map(ListenNow.Entry.song)) }
         }
         let schedule = s.controller.schedule
         ListenNow.build(s.catalog, first: top, library: Array(s.library.entries), wants: s.wants.entries,
                         bounded: { $0.within(ListenNow.sectionWait, or: nil, schedule: schedule) }).run { sections in
             for section in sections {
                 call.reply.field("section", section.title)
+                call.reply.field("sectionkind", section.kind.name)
+                switch section.kind {
+                case .country(let name): call.reply.field("sectioncountry", name)
+                case .moreLike(let genre): call.reply.field("sectiongenre", genre)
+                default: break
+                }
                 for entry in section.entries { call.reply.listenNowEntry(entry, tags: call.session.tags) }
             }
             call.finish(nil)
@@ -32,7 +40,7 @@ extension Commands {
     /// else Last.fm's top tracks, each found on Deezer (one Last.fm request
     /// and a search each). Nil without a country of one's own or a chart
     /// of it, or when the chart cannot be had.
-    static func ownTopSongs(_ s: Services) -> Later<(title: String, songs: [Song])?> {
+    static func ownTopSongs(_ s: Services) -> Later<(title: String, country: String, songs: [Song])?> {
         guard let country = s.defaultCountry else { return .now(nil) }
         let title = "Top songs in " + country.displayName
         if deezerChart(of: country.code, s) != nil {
@@ -40,7 +48,7 @@ extension Commands {
             return Later { done in
                 treeSongs(.countryChart(country.displayName), s) { result in
                     let songs = Array(((try? result.get()) ?? []).prefix(ListenNow.sectionSize))
-                    done(songs.isEmpty ? nil : (title, songs))
+                    done(songs.isEmpty ? nil : (title, country.displayName, songs))
                 }
             }
         }
@@ -50,7 +58,7 @@ extension Commands {
                 guard case .success(let chart) = result else { return done(nil) }
                 s.catalog.resolve(chart.entries.prefix(ListenNow.sectionSize).map { (artist: $0.artist, title: $0.title ?? "") }) { tracks in
                     let songs = tracks.compactMap { $0?.song() }
-                    done(songs.isEmpty ? nil : (title, songs))
+                    done(songs.isEmpty ? nil : (title, country.displayName, songs))
                 }
             }
         }

@@ -1,26 +1,34 @@
 // ---- Listen Now, Explore, Search, the Library ----
-import { art, card, carousel, cmd, fields, h, heading, pageOf, read, readEach, records, shelfOf, songList,
+import { art, card, carousel, cmd, h, heading, pageOf, paged, read, readEach, records, shelfOf, songList,
   titleOf } from "./core.js";
 
-/** Listen Now: the top songs of one's own country, Top Picks, Want to Listen, More like "X",
- *  New Releases (the seed app's order). */
-export async function listenNow() {
-  const [now] = await read("catalognow");
-  const sections = new Map();
-  for (const r of records(now)) {
-    if (!sections.has(r.section)) sections.set(r.section, []);
-    sections.get(r.section).push(r);
+/** `catalognow`'s sections: {title, kind, country, genre, items}, by the kind the daemon gives each. */
+function sectionsOf(reply) {
+  const out = [];
+  for (const [key, value] of reply) {
+    if (key === "section") out.push({ title: value, kind: "", country: "", genre: "0", pairs: [] });
+    else if (!out.length) continue;
+    else if (key === "sectionkind") out[out.length - 1].kind = value;
+    else if (key === "sectioncountry") out[out.length - 1].country = value;
+    else if (key === "sectiongenre") out[out.length - 1].genre = value;
+    else out[out.length - 1].pairs.push([key, value]);
   }
-  const order = ["Top Picks", "Want to Listen", ...[...sections.keys()].filter((t) => t.startsWith("More like")), "New releases"];
-  const more = { "Top Picks": "#/picks", "Want to Listen": "#/want", "New releases": "#/releases" };
-  const local = [...sections.keys()].find((t) => t.startsWith("Top songs in "));
-  return [heading("Listen Now"), local ? topSongs(local, sections.get(local)) : null,
-    order.filter((t) => sections.has(t)).map((t) => carousel(t === "New releases" ? "New Releases" : t, sections.get(t), more[t]))];
+  return out.map((s) => Object.assign(s, { items: records(s.pairs) }));
 }
 
-/** A country's first songs; "See All" opens its chart. */
-function topSongs(title, songs) {
-  return songShelf(title, songs, "#/country/" + encodeURIComponent(title.slice("Top songs in ".length)));
+/** Listen Now: the top songs of one's own country, Top Picks, Want to Listen, More like "X",
+ *  New Releases (the seed app's order), each found by its kind, each with its See All. */
+export async function listenNow() {
+  const [now] = await read("catalognow");
+  const sections = sectionsOf(now);
+  const of = (kind) => sections.filter((s) => s.kind === kind);
+  const shelf = (s, title, more) => carousel(title, s.items, more);
+  return [heading("Listen Now"),
+    of("country").map((s) => songShelf(s.title, s.items, "#/country/" + encodeURIComponent(s.country))),
+    of("picks").map((s) => shelf(s, "Top Picks", "#/picks")),
+    of("want").map((s) => shelf(s, "Want to Listen", "#/want")),
+    of("morelike").map((s) => shelf(s, s.title, "#/chart/albums?genre=" + encodeURIComponent(s.genre))),
+    of("releases").map((s) => shelf(s, "New Releases", "#/releases"))];
 }
 
 /** A shelf of songs: a tap queues them all and plays from that one. */
@@ -61,10 +69,7 @@ export async function explore() {
     "catalogchart playlists limit 20", "cataloggenres", "catalogeditorial picks limit 20", "catalogradios top limit 20",
     cmd("lsinfo", "Charts"));
   const byCountry = records(charts).some((r) => r.uri === "Charts/By Country");
-  return [heading("Explore"), topTracks(tracks),
-    shelfOf("Top Albums", albums, (r) => carousel("Top Albums", records(r))),
-    shelfOf("Top Artists", artists, (r) => carousel("Top Artists", records(r))),
-    shelfOf("Top Playlists", playlists, (r) => carousel("Top Playlists", records(r))),
+  return [heading("Explore"), chartShelves("0", tracks, albums, artists, playlists),
     byCountry ? h("p", {}, h("a", { class: "more", href: "#/countries" }, "Charts by country")) : null,
     shelfOf("Genres", genres, (r) => h("section", { class: "shelf", "data-section": "Genres" }, h("header", {}, h("h2", {}, "Genres")),
       h("div", { class: "chips" }, records(r).map((g) => h("a", { class: "chip", href: "#/genre/" + encodeURIComponent(g.uri) }, titleOf(g)))))),
@@ -72,8 +77,26 @@ export async function explore() {
     shelfOf("Radios", radios, (r) => carousel("Radios", records(r)))];
 }
 
-/** A chart's Top Tracks shelf. */
-const topTracks = (reply) => shelfOf("Top Tracks", reply, (r) => songShelf("Top Tracks", records(r)));
+/** A genre's chart shelves ("0": all genres), each with See All: the whole chart, a page at a time. */
+function chartShelves(genre, tracks, albums, artists, lists) {
+  const all = (kind) => "#/chart/" + kind + "?genre=" + encodeURIComponent(genre);
+  return [shelfOf("Top Tracks", tracks, (r) => songShelf("Top Tracks", records(r), all("tracks"))),
+    shelfOf("Top Albums", albums, (r) => carousel("Top Albums", records(r), all("albums"))),
+    shelfOf("Top Artists", artists, (r) => carousel("Top Artists", records(r), all("artists"))),
+    shelfOf("Top Playlists", lists, (r) => carousel("Top Playlists", records(r), all("playlists")))];
+}
+
+const CHARTS = { tracks: "Top Tracks", albums: "Top Albums", artists: "Top Artists", playlists: "Top Playlists" };
+
+/** A chart whole (`#/chart/albums?genre=132`), a page at a time. */
+export async function chart(kind, params) {
+  const genre = params.get("genre") || "0";
+  const [genres] = await readEach("cataloggenres");
+  const name = genre === "0" ? "" : titleOf(records(genres).find((r) => r.uri === genre) || { tags: {}, uri: "genre " + genre });
+  const list = await paged((index) => cmd("catalogchart", kind, "genre", genre, "limit", "50", "index", String(index)),
+    (items) => kind === "tracks" ? songList(items) : grid(items));
+  return [heading(CHARTS[kind] + (name ? " \u00B7 " + name : "")), list];
+}
 
 /** A genre's charts. */
 export async function genre(id) {
@@ -82,10 +105,7 @@ export async function genre(id) {
     cmd("catalogchart", "tracks", "genre", g, "limit", "10"), cmd("catalogchart", "albums", "genre", g, "limit", "20"),
     cmd("catalogchart", "artists", "genre", g, "limit", "20"), cmd("catalogchart", "playlists", "genre", g, "limit", "20"));
   const name = records(genres).find((r) => r.uri === g);
-  return [heading(name ? titleOf(name) : "Genre " + g), topTracks(tracks),
-    shelfOf("Top Albums", albums, (r) => carousel("Top Albums", records(r))),
-    shelfOf("Top Artists", artists, (r) => carousel("Top Artists", records(r))),
-    shelfOf("Top Playlists", lists, (r) => carousel("Top Playlists", records(r)))];
+  return [heading(name ? titleOf(name) : "Genre " + g), chartShelves(g, tracks, albums, artists, lists)];
 }
 
 export async function countries() {
@@ -134,13 +154,8 @@ export async function search(_, params) {
   if (query.trim()) {
     const words = ["catalogsearch", kind, query.trim()];
     for (const [key] of FILTERS) if (params.get(key)) words.push(key, params.get(key));
-    words.push("limit", "50");
-    const [reply] = await read(cmd(...words));
-    const found = records(reply);
-    const total = fields(reply).total;
     results = h("section", { id: "results", "data-kind": kind },
-      h("p", { class: "count" }, found.length ? (total || found.length) + " found" : "Nothing found"),
-      kind === "tracks" ? songList(found) : grid(found));
+      await paged((index) => cmd(...words, "limit", "50", "index", String(index)), (found) => kind === "tracks" ? songList(found) : grid(found)));
   }
   setTimeout(() => { if (!query) input.focus(); }, 0);
   return [heading("Search"), form, results];

@@ -147,7 +147,6 @@ export function card(r) {
     art(r.kind === "genre" ? null : r.uri), h("span", { class: "name" }, titleOf(r)), h("span", { class: "sub" }, sub));
 }
 
-/** A titled row of cards, with an optional "See All" link. */
 /** A shelf whose list could not be read (`readEach`): its title and why. */
 function failedShelf(title, error) {
   return h("section", { class: "shelf failed", "data-section": title }, h("header", {}, h("h2", {}, title)),
@@ -201,6 +200,36 @@ export function markPlaying(uri) {
   for (const row of document.querySelectorAll("ol.songs:not(.queue) li[data-uri]")) {
     if (row instanceof HTMLElement) row.classList.toggle("playing", row.dataset.uri === playingUri);
   }
+}
+
+/** A list read a page at a time: `ask(index)` is the command for the
+ *  page from `index`, whose reply ends with `total: N`; `render(items)`
+ *  draws what is loaded. "Show more" loads the next page into the same
+ *  place (the list drawn anew, the button kept, so the keyboard stays). */
+export async function paged(ask, render) {
+  let items = [];
+  let total = 0;
+  const count = h("p", { class: "count" });
+  const list = h("div", { class: "paged" });
+  const more = h("button", { class: "show-more" });
+  async function next() {
+    more.disabled = true;
+    try {
+      const [reply] = await read(ask(items.length));
+      const page = records(reply);
+      items = items.concat(page);
+      total = Math.max(Number(fields(reply).total) || 0, items.length);
+      list.replaceChildren(render(items));
+      more.hidden = !page.length || items.length >= total;
+      more.textContent = "Show more (" + items.length + " of " + total.toLocaleString() + ")";
+    } finally {
+      more.disabled = false;
+    }
+  }
+  more.addEventListener("click", next);
+  await next();
+  count.textContent = items.length ? total + " found" : "Nothing found";
+  return [count, list, more];
 }
 
 export function heading(title, ...rest) { return h("header", { class: "page" }, h("h1", {}, title), rest); }

@@ -41,7 +41,14 @@ export async function queue() {
   dragToReorder(list);
   const name = h("input", { id: "save-name", placeholder: "Playlist name", "aria-label": "Save the queue as", maxlength: "200" });
   const on = (flag) => s[flag] === "1";
+  const nowPlaying = () => {
+    const row = document.querySelector("#queue li.current");
+    if (!row) return;
+    row.scrollIntoView({ block: "center" });
+    /** @type {HTMLElement} */ (row.querySelector("button.song")).focus({ preventScroll: true });
+  };
   return [heading("Queue", h("div", { class: "actions" },
+      s.songid ? h("button", { id: "queue-now", onclick: nowPlaying }, "Now Playing") : null,
       h("button", { id: "queue-shuffle", onclick: () => change("shuffle") }, "\u21C4 Shuffle"),
       h("button", { id: "queue-repeat", "aria-pressed": String(on("repeat")), onclick: () => change(cmd("repeat", on("repeat") ? "0" : "1")) }, "\u21BB Repeat"),
       h("button", { id: "queue-clear", disabled: !items.length, onclick: () => clearQueue(items, s) }, "Clear"))),

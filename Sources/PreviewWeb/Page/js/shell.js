@@ -1,6 +1,6 @@
 // ---- The router, the now-playing bar, live updates, keys ----
 import { $, art, CATALOG, change, cmd, duration, fields, h, heading, markPlaying, read, redraw, say, view } from "./core.js";
-import { countries, country, explore, genre, library, listenNow, picks, releases, search, wantList } from "./browse.js";
+import { chart, countries, country, explore, genre, library, listenNow, picks, releases, search, wantList } from "./browse.js";
 import { album, artist, playlist, radio, track } from "./detail.js";
 import { playlists, queue, stored } from "./queue.js";
 import { deviceFollow, refreshOutputs, setUpOutputs } from "./outputs.js";
@@ -15,6 +15,7 @@ const ROUTES = [
   [/^\/want$/, wantList, "now", ["stored_playlist"]],
   [/^\/explore$/, explore, "explore", []],
   [/^\/genre\/([^/]+)$/, genre, "explore", []],
+  [/^\/chart\/(tracks|albums|artists|playlists)$/, chart, "explore", []],
   [/^\/countries$/, countries, "explore", []],
   [/^\/country\/([^/]+)$/, country, "explore", []],
   [/^\/search$/, search, "search", []],
