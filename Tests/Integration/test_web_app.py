@@ -481,3 +481,33 @@ def test_lists_cut_short_have_more_and_see_all(site, http):
             "return r.top > 0 && r.bottom < innerHeight && document.activeElement.closest('li.current') !== null"))
     finally:
         driver.quit()
+
+
+def test_the_queue_follows_changes_elsewhere_in_place_by_plchanges(site):
+    d, w = site
+    c = d.client()
+    assert c.cmd("add deezer:album:302127")[-1] == "OK" and c.cmd("play 2") == ["OK"]
+    driver = browser(*DESKTOP)
+    shown = lambda: driver.execute_script(
+        "return [...document.querySelectorAll('#queue li')].map((li) => [li.dataset.uri, li.querySelector('.pos').textContent,"
+        " li.classList.contains('current')])")
+    expected = lambda: [[f, str(i + 1), i == int(c.fields("status")["song"])] for i, f in enumerate(queue_files(c))]
+    try:
+        driver.get(w.base + "/#/queue")
+        drawn(driver, "/queue")
+        assert shown() == expected()
+        driver.execute_script("document.querySelector('#queue li:nth-child(5)').kept = 1")
+        # A song added elsewhere: one more row, the others the same elements.
+        assert c.cmd("add deezer:track:3135556") == ["OK"]
+        assert wait_for(lambda: shown() == expected()), (shown(), expected())
+        assert driver.execute_script("return document.querySelector('#queue li:nth-child(5)').kept") == 1
+        sizes = driver.execute_script(
+            "return performance.getEntriesByType('resource').filter((e) => e.name.includes('c=plchanges'))"
+            ".map((e) => e.transferSize)")
+        assert sizes and sizes[-1] < 2048, sizes
+        # The first song removed and a move elsewhere: numbers and order follow, the current mark too.
+        assert c.cmd("delete 0") == ["OK"] and c.cmd("move 0 5") == ["OK"] and c.cmd("next") == ["OK"]
+        assert wait_for(lambda: shown() == expected()), (shown(), expected())
+        assert driver.execute_script("return document.querySelectorAll('#queue li.current').length") == 1
+    finally:
+        driver.quit()

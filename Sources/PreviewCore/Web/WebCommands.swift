@@ -8,7 +8,7 @@
 public enum WebCommands {
     /// Commands that only read, allowed in a `GET`.
     public static let reading: Set<String> = [
-        "status", "currentsong", "stats", "playlistinfo", "playlistid", "lsinfo",
+        "status", "currentsong", "stats", "playlistinfo", "playlistid", "plchanges", "lsinfo",
         "listplaylists", "listplaylist", "listplaylistinfo",
         "catalognow", "catalogsearch", "catalogchart", "cataloginfo", "cataloggenres", "catalogeditorial",
         "catalogradios", "catalogalbums", "catalogrelated", "catalogradio", "wantlist", "librarylist",

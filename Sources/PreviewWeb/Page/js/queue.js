@@ -4,8 +4,19 @@ import { ask, askName, change, cmd, duration, fields, h, heading, read, records,
 /** Songs an Undo of Clear puts back at most (one request); a longer queue is cleared only once the user says so. */
 const MAX_UNDO = 120;
 
+/** The queue on screen: the queue version it shows (MPD's `playlist`),
+ *  its songs by position, the last status, the list element. A change
+ *  elsewhere is read as `plchanges VERSION` (the songs whose position
+ *  changed) and applied to the rows in place, keyed by song id, so a song
+ *  added to a queue of 10,000 moves one record, not the queue. */
+const shown = { version: "", items: [], status: /** @type {Record<string, string>} */ ({}), list: null };
+
+const itemOf = (r) => Object.assign(r, { id: r.tags.Id, pos: Number(r.tags.Pos) });
+
 /** Clear, undone by Undo: the songs back in order, and the one playing at the place it was. */
-async function clearQueue(items, s) {
+async function clearQueue() {
+  const items = shown.items.slice();
+  const s = shown.status;
   if (items.length > MAX_UNDO && !await ask("Clear all " + items.length.toLocaleString() + " songs of the queue?", "Clear")) return;
   await change("clear");
   if (items.length > MAX_UNDO) { say("The queue is cleared"); return; }
@@ -16,42 +27,98 @@ async function clearQueue(items, s) {
 }
 
 /** ✕ on a song of the queue, undone by Undo: the song back at its place. */
-async function removeSong(r, i) {
+async function removeSong(r) {
+  const at = shown.items.findIndex((x) => x.id === r.id);
   await change(cmd("deleteid", r.id));
-  toast("Removed \u201C" + titleOf(r) + "\u201D", () => change(cmd("addid", r.uri, i)));
+  toast("Removed \u201C" + titleOf(r) + "\u201D", () => change(cmd("addid", r.uri, Math.max(at, 0))));
+}
+
+/** One song's row; the Move buttons and the number follow its place (`placeRows`). */
+function queueRow(r) {
+  const place = () => shown.items.findIndex((x) => x.id === r.id);
+  return h("li", { "data-id": r.id, "data-uri": r.uri, "data-pos": String(r.pos) },
+    h("span", { class: "handle", "aria-hidden": "true", title: "Drag to reorder" }, "\u2261"),
+    h("button", { class: "song", "aria-label": "Play " + titleOf(r), onclick: () => change(cmd("playid", r.id)) },
+      h("span", { class: "pos" }, String(r.pos + 1)),
+      h("span", { class: "text" }, h("span", { class: "name" }, titleOf(r)), h("span", { class: "sub" }, r.tags.Artist || "")),
+      h("span", { class: "time" }, r.tags.Time ? duration(r.tags.Time) : "")),
+    h("button", { class: "icon move up", "aria-label": "Move " + titleOf(r) + " up", onclick: () => change(cmd("moveid", r.id, place() - 1)) }, "\u2191"),
+    h("button", { class: "icon move down", "aria-label": "Move " + titleOf(r) + " down", onclick: () => change(cmd("moveid", r.id, place() + 1)) }, "\u2193"),
+    h("button", { class: "icon", "aria-label": "Remove " + titleOf(r), onclick: () => removeSong(r) }, "\u2715"));
+}
+
+/** Puts the rows in the queue's order, reusing each song's row while its
+ *  place is unchanged; marks the current song, the ends' Move buttons. */
+function placeRows(changedIds) {
+  const list = shown.list;
+  const old = new Map([...list.children].map((li) => [li.dataset.id, li]));
+  const rows = shown.items.map((r) => (!changedIds.has(r.id) && old.get(r.id)) || queueRow(r));
+  rows.forEach((row, i) => { if (list.children[i] !== row) list.insertBefore(row, list.children[i] || null); });
+  while (list.children.length > rows.length) list.lastElementChild.remove();
+  for (const row of list.querySelectorAll("li.current")) { row.classList.remove("current"); row.removeAttribute("aria-current"); }
+  const current = list.querySelector("li[data-id=\"" + CSS.escape(shown.status.songid || "") + "\"]");
+  if (current) { current.classList.add("current"); current.setAttribute("aria-current", "true"); }
+  for (const i of [0, 1, rows.length - 2, rows.length - 1]) {
+    if (i < 0 || i >= rows.length) continue;
+    rows[i].querySelector(".up").disabled = i === 0;
+    rows[i].querySelector(".down").disabled = i === rows.length - 1;
+  }
+}
+
+/** The header's controls as the status says: Now Playing, Repeat, Clear. */
+function placeControls() {
+  const s = shown.status;
+  const now = document.getElementById("queue-now");
+  if (now) now.hidden = !s.songid;
+  const repeat = document.getElementById("queue-repeat");
+  if (repeat) repeat.setAttribute("aria-pressed", String(s.repeat === "1"));
+  const clear = /** @type {HTMLButtonElement} */ (document.getElementById("queue-clear"));
+  if (clear) clear.disabled = !shown.items.length;
+}
+
+/** Live, on the queue's screen: applies what changed since the version
+ *  shown; false when the screen is to be drawn anew instead (it is gone,
+ *  or the queue became empty or stopped being so). */
+export async function queueUpdate() {
+  if (!shown.list || !shown.list.isConnected) return false;
+  const [diff, st] = await read(cmd("plchanges", shown.version), "status");
+  const s = fields(st);
+  const length = Number(s.playlistlength || 0);
+  if ((length === 0) !== (shown.items.length === 0)) return false;
+  const changed = records(diff).map(itemOf);
+  for (const r of changed) shown.items[r.pos] = r;
+  shown.items.length = length;
+  shown.version = s.playlist;
+  shown.status = s;
+  placeRows(new Set(changed.map((r) => r.id)));
+  placeControls();
+  return true;
 }
 
 /** The queue: tap to play, drag the handle (or the Move buttons) to reorder, remove, clear, shuffle, repeat. */
 export async function queue() {
   const [songs, st] = await read("playlistinfo", "status");
-  const s = fields(st);
-  const items = records(songs).map((r) => Object.assign(r, { id: r.tags.Id, pos: Number(r.tags.Pos) }));
-  const list = h("ol", { class: "songs queue", id: "queue" }, items.map((r, i) => h("li", {
-    "data-id": r.id, "data-uri": r.uri, class: s.songid === r.id ? "current" : "", "aria-current": s.songid === r.id ? "true" : null },
-    h("span", { class: "handle", "aria-hidden": "true", title: "Drag to reorder" }, "\u2261"),
-    h("button", { class: "song", "aria-label": "Play " + titleOf(r), onclick: () => change(cmd("playid", r.id)) },
-      h("span", { class: "pos" }, String(i + 1)),
-      h("span", { class: "text" }, h("span", { class: "name" }, titleOf(r)), h("span", { class: "sub" }, r.tags.Artist || "")),
-      h("span", { class: "time" }, r.tags.Time ? duration(r.tags.Time) : "")),
-    h("button", { class: "icon move", "aria-label": "Move " + titleOf(r) + " up", disabled: i === 0,
-      onclick: () => change(cmd("moveid", r.id, i - 1)) }, "\u2191"),
-    h("button", { class: "icon move", "aria-label": "Move " + titleOf(r) + " down", disabled: i === items.length - 1,
-      onclick: () => change(cmd("moveid", r.id, i + 1)) }, "\u2193"),
-    h("button", { class: "icon", "aria-label": "Remove " + titleOf(r), onclick: () => removeSong(r, i) }, "\u2715"))));
+  shown.status = fields(st);
+  shown.version = shown.status.playlist;
+  shown.items = records(songs).map(itemOf);
+  shown.list = h("ol", { class: "songs queue", id: "queue" });
+  placeRows(new Set());
+  const list = shown.list;
   dragToReorder(list);
   const name = h("input", { id: "save-name", placeholder: "Playlist name", "aria-label": "Save the queue as", maxlength: "200" });
-  const on = (flag) => s[flag] === "1";
   const nowPlaying = () => {
     const row = document.querySelector("#queue li.current");
     if (!row) return;
     row.scrollIntoView({ block: "center" });
     /** @type {HTMLElement} */ (row.querySelector("button.song")).focus({ preventScroll: true });
   };
+  const repeat = () => change(cmd("repeat", shown.status.repeat === "1" ? "0" : "1"));
+  const items = shown.items;
   return [heading("Queue", h("div", { class: "actions" },
-      s.songid ? h("button", { id: "queue-now", onclick: nowPlaying }, "Now Playing") : null,
+      h("button", { id: "queue-now", hidden: !shown.status.songid, onclick: nowPlaying }, "Now Playing"),
       h("button", { id: "queue-shuffle", onclick: () => change("shuffle") }, "\u21C4 Shuffle"),
-      h("button", { id: "queue-repeat", "aria-pressed": String(on("repeat")), onclick: () => change(cmd("repeat", on("repeat") ? "0" : "1")) }, "\u21BB Repeat"),
-      h("button", { id: "queue-clear", disabled: !items.length, onclick: () => clearQueue(items, s) }, "Clear"))),
+      h("button", { id: "queue-repeat", "aria-pressed": String(shown.status.repeat === "1"), onclick: repeat }, "\u21BB Repeat"),
+      h("button", { id: "queue-clear", disabled: !items.length, onclick: clearQueue }, "Clear"))),
     items.length ? list : h("p", { class: "empty" }, "The queue is empty: play something from Listen Now, Explore or Search."),
     items.length ? h("form", { class: "inline", onsubmit: async (event) => {
       event.preventDefault();

@@ -2,12 +2,15 @@
 import { $, art, CATALOG, change, cmd, duration, fields, h, heading, markPlaying, read, redraw, say, view } from "./core.js";
 import { chart, countries, country, explore, genre, library, listenNow, picks, releases, search, wantList } from "./browse.js";
 import { album, artist, playlist, radio, track } from "./detail.js";
-import { playlists, queue, stored } from "./queue.js";
+import { playlists, queue, queueUpdate, stored } from "./queue.js";
 import { deviceFollow, refreshOutputs, setUpOutputs } from "./outputs.js";
 import { listen, online } from "./live.js";
 
 /** Routes: a pattern, the screen, the nav entry it lights, the idle subsystems that redraw it.
- *  @type {[RegExp, (...args: any[]) => Promise<any>, string | null, string[]][]} */
+ *  A route may update its screen in place for a live change (the queue,
+ *  by `plchanges`): its fifth member, which answers false when the screen
+ *  is to be drawn anew.
+ *  @type {[RegExp, (...args: any[]) => Promise<any>, string | null, string[], ((changed: string[]) => Promise<boolean>)?][]} */
 const ROUTES = [
   [/^\/$/, listenNow, "now", ["stored_playlist", "database"]],
   [/^\/picks$/, picks, "now", []],
@@ -27,7 +30,7 @@ const ROUTES = [
   [/^\/library$/, library, "library", ["database"]],
   [/^\/playlists$/, playlists, "playlists", ["stored_playlist"]],
   [/^\/stored\/([^/]+)$/, stored, "playlists", ["stored_playlist"]],
-  [/^\/queue$/, queue, "queue", ["playlist", "player", "options"]],
+  [/^\/queue$/, queue, "queue", ["playlist", "player", "options"], queueUpdate],
 ];
 let current = null;
 let generation = 0;
@@ -232,7 +235,11 @@ function mediaSession(playing) {
 function onIdle(changed) {
   if (changed.some((s) => ["player", "mixer", "options", "playlist"].includes(s))) refreshStatus();
   if (changed.includes("output")) refreshOutputs();
-  if (current && current[3].some((s) => changed.includes(s)) && !$("menu").open) redraw();
+  if (current && current[3].some((s) => changed.includes(s)) && !$("menu").open) {
+    const inPlace = current[4];
+    if (inPlace) inPlace(changed).then((done) => { if (!done) redraw(); }, () => redraw());
+    else redraw();
+  }
 }
 
 function toggle() {
