@@ -10,8 +10,8 @@ import pytest
 from helpers import ROOT
 from webui import DESKTOP, PHONE, browser, drawn, tap
 
-SCREENS = ["/", "/picks", "/releases", "/want", "/explore", "/countries", "/search", "/search?q=eminem&kind=tracks",
-           "/search?q=daft%20punk&kind=albums", "/library", "/playlists", "/stored/Mix", "/queue", "/album/302127",
+SCREENS = ["/", "/picks", "/releases", "/want", "/explore", "/countries", "/chart/albums", "/search", "/search?q=daft%20punk",
+           "/search?q=eminem&kind=tracks&dur_max=400", "/search?q=daft%20punk&kind=albums", "/library", "/playlists", "/stored/Mix", "/queue", "/album/302127",
            "/artist/27", "/track/3135556", "/playlist/908622995", "/radio/37151"]
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 

@@ -511,3 +511,41 @@ def test_the_queue_follows_changes_elsewhere_in_place_by_plchanges(site):
         assert driver.execute_script("return document.querySelectorAll('#queue li.current').length") == 1
     finally:
         driver.quit()
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_search_shows_every_kind_at_once_with_typed_filters(site, size, tmp_path):
+    from helpers import fixture
+    d, w = site
+    driver = browser(*size)
+    try:
+        driver.get(w.base + "/#/search")
+        drawn(driver, "/search")
+        driver.find_element("id", "search-input").send_keys("daft punk\n")
+        drawn(driver, "/search")
+        # The artist named as asked comes first, then a shelf of each kind, each with its See All.
+        assert driver.execute_script(
+            "return document.querySelector(\"section[data-section='Top Result'] a.card\").getAttribute('href')") == "#/artist/27"
+        assert [s for s in driver.execute_script(
+            "return [...document.querySelectorAll('#results section.shelf')].map((s) => s.dataset.section)")] == [
+            "Top Result", "Artists", "Albums", "Playlists"]
+        artists = [f"deezer:artist:{a['id']}" for a in fixture("search-artist-daft-punk.json")["data"]][:12]
+        assert [a.get_attribute("data-uri") for a in driver.find_elements(
+            "css selector", "section[data-section='Artists'] a.card")] == artists
+        shoot(driver, tmp_path, f"web-search-all-{size[0]}")
+        assert driver.find_element("css selector", "section[data-section='Albums'] a.more").get_attribute("href").endswith(
+            "#/search?q=daft+punk&kind=albums")
+        # The Songs kind has filters typed as what they hold: ranges of numbers.
+        driver.get(w.base + "/#/search?q=eminem&kind=tracks")
+        drawn(driver, "/search")
+        tap(driver, "form.search summary")
+        kinds = driver.execute_script(
+            "return [...document.querySelectorAll('.filters input')].map((i) => [i.name, i.type, i.min, i.max])")
+        assert kinds == [["artist", "text", "", ""], ["album", "text", "", ""], ["track", "text", "", ""], ["label", "text", "", ""],
+                         ["dur_min", "number", "0", "3600"], ["dur_max", "number", "0", "3600"],
+                         ["bpm_min", "number", "0", "300"], ["bpm_max", "number", "0", "300"]]
+        driver.find_element("css selector", "input[name='dur_max']").send_keys("240")
+        driver.find_element("id", "search-input").send_keys("\n")
+        assert wait_for(lambda: driver.current_url.endswith("#/search?q=eminem&kind=tracks&dur_max=240")), driver.current_url
+    finally:
+        driver.quit()

@@ -39,6 +39,11 @@ def test_search_and_play_at_a_tap(site, size, tmp_path):
         assert wait_for(lambda: driver.execute_script("return document.activeElement.id") == "search-input")
         driver.find_element("id", "search-input").send_keys("eminem\n")
         drawn(driver, "/search")
+        # All kinds first: the top result and the first songs; the Songs kind lists them all.
+        songs = driver.find_elements("css selector", "section[data-section='Songs'] li")
+        assert [r.get_attribute("data-uri") for r in songs] == [f"deezer:track:{t['id']}" for t in EMINEM[:5]]
+        tap(driver, "nav.kinds a[href$='kind=tracks']")
+        drawn(driver, "/search")
         assert wait_for(lambda: text_of(driver, "#results .count") == f"{fixture('search-eminem.json')['total']} found")
         rows = driver.find_elements("css selector", "#results li")
         assert [r.get_attribute("data-uri") for r in rows] == [f"deezer:track:{t['id']}" for t in EMINEM]

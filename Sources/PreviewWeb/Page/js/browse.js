@@ -123,42 +123,73 @@ export async function country(name) {
   return [heading("Top tracks: " + place), songList(top)];
 }
 
-const KINDS = ["tracks", "albums", "artists", "playlists", "radios"];
-const FILTERS = [["artist", "Artist"], ["album", "Album"], ["track", "Track title"], ["label", "Label"],
-  ["dur_min", "Shortest (s)"], ["dur_max", "Longest (s)"], ["bpm_min", "Slowest (BPM)"], ["bpm_max", "Fastest (BPM)"]];
+/** Search's kinds: All (the top result and a shelf of each), then one kind a page at a time. */
+const KINDS = [["all", "All"], ["tracks", "Songs"], ["albums", "Albums"], ["artists", "Artists"], ["playlists", "Playlists"],
+  ["radios", "Radios"]];
+/** Song filters as `catalogsearch` takes them: words, then ranges of numbers (seconds, beats a minute). */
+const WORDS = [["artist", "Artist"], ["album", "Album"], ["track", "Title"], ["label", "Label"]];
+const RANGES = [["dur", "Length", "s", 0, 3600], ["bpm", "Tempo", "BPM", 0, 300]];
 
-/** Search: a query, its kind and filters in the address (`#/search?q=eminem&kind=tracks`). */
+/** The filters' controls: a text field per word, a from–to pair of numbers per range. */
+function filterControls(params) {
+  const words = WORDS.map(([key, label]) => h("label", {}, label, h("input", { name: key, value: params.get(key) || "", autocomplete: "off" })));
+  const ranges = RANGES.map(([key, label, unit, min, max]) => h("fieldset", { class: "range" }, h("legend", {}, label + " (" + unit + ")"),
+    ["min", "max"].map((end) => h("label", {}, end === "min" ? "from" : "to",
+      h("input", { type: "number", name: key + "_" + end, min: String(min), max: String(max), step: "1", inputmode: "numeric",
+        value: params.get(key + "_" + end) || "" })))));
+  return h("div", { class: "filters" }, words, ranges);
+}
+
+/** Search: a query, its kind and filters in the address (`#/search?q=eminem&kind=tracks`); All by default. */
 export async function search(_, params) {
   const query = params.get("q") || "";
-  const kind = KINDS.includes(params.get("kind")) ? params.get("kind") : "tracks";
+  const kind = KINDS.some(([k]) => k === params.get("kind")) ? params.get("kind") : "all";
   const input = h("input", { id: "search-input", type: "search", name: "q", value: query, placeholder: "Artists, songs, albums",
     "aria-label": "Search", autocomplete: "off", enterkeyhint: "search" });
-  const kindSelect = h("select", { id: "search-kind", "aria-label": "Kind" },
-    KINDS.map((k) => h("option", { value: k, selected: k === kind }, k[0].toUpperCase() + k.slice(1))));
-  const filterInputs = FILTERS.map(([key, label]) => h("label", {}, label,
-    h("input", { name: key, value: params.get(key) || "", inputmode: key.includes("_") ? "numeric" : null })));
-  const go = (event) => {
-    if (event) event.preventDefault();
-    const next = new URLSearchParams({ q: input.value, kind: kindSelect.value });
-    for (const label of filterInputs) {
-      const field = label.querySelector("input");
-      if (field.value.trim()) next.set(field.name, field.value.trim());
+  const filters = filterControls(params);
+  const address = (k) => {
+    const next = new URLSearchParams({ q: input.value.trim() || query, kind: k });
+    if (k === "tracks") {
+      for (const field of filters.querySelectorAll("input")) if (field.value.trim()) next.set(field.name, field.value.trim());
     }
-    location.hash = "#/search?" + next.toString();
+    return "#/search?" + next.toString();
   };
-  kindSelect.addEventListener("change", () => { if (input.value.trim()) go(); });
-  const form = h("form", { class: "search", role: "search", onsubmit: go }, input, kindSelect,
-    h("button", { type: "submit" }, "Search"),
-    h("details", { open: FILTERS.some(([key]) => params.get(key)) }, h("summary", {}, "Filters"), h("div", { class: "filters" }, filterInputs)));
+  const go = (event) => { event.preventDefault(); location.hash = address(kind); };
+  const tabs = query ? h("nav", { class: "kinds", "aria-label": "Kinds" }, KINDS.map(([k, label]) =>
+    h("a", { class: "chip", href: "#/search?" + new URLSearchParams({ q: query, kind: k }).toString(), "aria-current": k === kind ? "page" : null }, label))) : null;
+  const form = h("form", { class: "search", role: "search", onsubmit: go }, input, h("button", { type: "submit" }, "Search"),
+    kind === "tracks" ? h("details", { open: [...params.keys()].some((k) => k !== "q" && k !== "kind") },
+      h("summary", {}, "Filters"), filters) : null);
   let results = null;
-  if (query.trim()) {
+  if (query.trim() && kind === "all") {
+    results = await searchAll(query.trim());
+  } else if (query.trim()) {
     const words = ["catalogsearch", kind, query.trim()];
-    for (const [key] of FILTERS) if (params.get(key)) words.push(key, params.get(key));
+    for (const [key, value] of params) if (key !== "q" && key !== "kind" && value) words.push(key, value);
     results = h("section", { id: "results", "data-kind": kind },
       await paged((index) => cmd(...words, "limit", "50", "index", String(index)), (found) => kind === "tracks" ? songList(found) : grid(found)));
   }
   setTimeout(() => { if (!query) input.focus(); }, 0);
-  return [heading("Search"), form, results];
+  return [heading("Search"), form, tabs, results];
+}
+
+/** All kinds at once, as Deezer's app shows them: the top result (an
+ *  artist or album named as asked, else the first song), the first songs,
+ *  then a shelf of artists, albums and playlists, each with See All. */
+async function searchAll(query) {
+  const [songs, artists, albums, lists] = await readEach(...["tracks", "artists", "albums", "playlists"].map((k) =>
+    cmd("catalogsearch", k, query, "limit", k === "tracks" ? "5" : "12")));
+  const found = { tracks: records(songs), artists: records(artists), albums: records(albums), playlists: records(lists) };
+  const named = (r) => titleOf(r).toLowerCase() === query.toLowerCase();
+  const top = found.artists.find(named) || found.albums.find(named) || found.tracks[0] || found.artists[0] || found.albums[0];
+  const all = (k) => "#/search?" + new URLSearchParams({ q: query, kind: k }).toString();
+  if (!top) return h("section", { id: "results", "data-kind": "all" }, h("p", { class: "count" }, "Nothing found"));
+  return h("section", { id: "results", "data-kind": "all" },
+    h("section", { class: "shelf top-result", "data-section": "Top Result" }, h("header", {}, h("h2", {}, "Top Result")),
+      top.kind === "file" ? songList([top]) : h("div", { class: "top-card" }, card(top))),
+    found.tracks.length ? songShelf("Songs", found.tracks, all("tracks")) : null,
+    [["artists", "Artists"], ["albums", "Albums"], ["playlists", "Playlists"]].map(([k, title]) =>
+      found[k].length ? carousel(title, found[k], all(k)) : null));
 }
 
 /** The Library: the albums and tracks saved. */
