@@ -77,7 +77,8 @@ public struct WebApp: Sendable {
         }
         switch (reading, request.path) {
         case (true, "/api/status"): return status()
-        case (_, "/api/mpd"): return relay(request.arguments("c"), changing: !reading)
+        case (_, "/api/mpd"):
+            return relay(request.arguments("c"), changing: !reading).gzipped(WebAssets.acceptsGzip(request.headers["Accept-Encoding"]))
         case (true, "/api/events"): return events(client: request.client)
         case (true, "/cover"): return cover(request.arguments("uri").first ?? "")
         case (true, "/stream.mp3"), (true, "/stream.flac"):
@@ -188,6 +189,25 @@ public struct WebResponse: Sendable {
 
     static func text(_ status: Int, _ body: String) -> WebResponse {
         WebResponse(status: status, type: "text/plain; charset=utf-8", body: body)
+    }
+
+    /// Bodies of at least this many bytes are sent gzipped to a browser
+    /// that takes it (a reply of Listen Now or a search: 5 to 30 KB of
+    /// JSON, a fifth of that gzipped); smaller ones gain less than the
+    /// header costs.
+    static let gzipFrom = 1024
+
+    /// This answer gzipped (zlib, level 6) when `accepted` and its body is
+    /// `gzipFrom` bytes or more; else as it is.
+    func gzipped(_ accepted: Bool) -> WebResponse {
+        let plain = bytes ?? Array(body.utf8)
+        guard stream == nil, encoding == nil, plain.count >= Self.gzipFrom else { return self }
+        var out = self
+        out.variesByEncoding = true
+        guard accepted, let zipped = Gzip.compress(plain, level: 6) else { return out }
+        out.bytes = zipped
+        out.encoding = "gzip"
+        return out
     }
 
     /// One of the page's files, gzipped when `gzip` (the browser accepts it) and it has a gzip.

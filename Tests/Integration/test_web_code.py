@@ -87,3 +87,17 @@ def test_previewweb_serves_the_files_versioned_and_gzipped(site):
     assert "Content-Encoding" not in w.raw("GET", f"/v/{version}/app.css", {"Accept-Encoding": "gzip;q=0"})[1]
     assert w.raw("GET", "/v/0000000000000000/app.css")[0] == 404
     assert w.raw("GET", "/app.js")[0] == 404
+
+
+def test_large_api_answers_are_gzipped_small_ones_not(site):
+    import json
+    _, w = site
+    plain = w.raw("GET", "/api/mpd?c=catalognow")
+    zipped = w.raw("GET", "/api/mpd?c=catalognow", {"Accept-Encoding": "gzip"})
+    assert plain[0] == zipped[0] == 200 and len(plain[2]) >= 1024
+    assert "Content-Encoding" not in plain[1] and zipped[1]["Content-Encoding"] == "gzip"
+    assert plain[1]["Vary"] == zipped[1]["Vary"] == "Accept-Encoding"
+    assert json.loads(gzip.decompress(zipped[2])) == json.loads(plain[2])
+    assert len(zipped[2]) < len(plain[2]) / 2, (len(zipped[2]), len(plain[2]))
+    small = w.raw("GET", "/api/mpd?c=status", {"Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in small[1]
