@@ -9,8 +9,9 @@ import PreviewHTTP
 /// The page's own files are served under `/v/VERSION/`, VERSION being a
 /// hash of all of them, so a browser keeps them for good (`immutable`) and
 /// the page of another build names other addresses. `/` itself carries
-/// the token and is never kept. Each file is gzipped once, here, and sent
-/// so to a browser that accepts it.
+/// the token and is never kept. The style and scripts go out without their
+/// comment lines (`withoutCommentLines`), and each file is gzipped once,
+/// here, and sent so to a browser that accepts it.
 public struct WebAssets: Sendable {
     /// One file as served.
     public struct File: Sendable {
@@ -41,8 +42,8 @@ public struct WebAssets: Sendable {
     /// - Parameter token: what state-changing requests must carry, put in
     ///   the page's `<meta name="previewweb-token">` (hex: nothing to escape).
     public init(token: String) {
-        var versioned: [(String, String, [UInt8])] = [("app.css", "text/css; charset=utf-8", PackageResources.app_css)]
-        versioned += Self.modules.map { ("js/" + $0.name, "text/javascript; charset=utf-8", $0.bytes) }
+        var versioned: [(String, String, [UInt8])] = [("app.css", "text/css; charset=utf-8", Self.withoutCommentLines(PackageResources.app_css))]
+        versioned += Self.modules.map { ("js/" + $0.name, "text/javascript; charset=utf-8", Self.withoutCommentLines($0.bytes)) }
         version = Self.version(of: versioned.map { ($0.0, $0.2) })
         var files: [String: File] = [:]
         func add(_ path: String, _ type: String, _ body: [UInt8], immutable: Bool) {
@@ -56,6 +57,36 @@ public struct WebAssets: Sendable {
         add("/manifest.webmanifest", "application/manifest+json", PackageResources.manifest_webmanifest, immutable: false)
         add("/icon.svg", "image/svg+xml", PackageResources.icon_svg, immutable: false)
         self.files = files
+    }
+
+    /// `source` (CSS or JavaScript) without its comment lines and its
+    /// indentation: lines that are a `//` comment, or inside a `/* … */`
+    /// comment that starts a line, go (a line with code after the
+    /// comment's end is kept); the spaces that start a line go. A third of
+    /// the page's script is its comments; a browser needs none. It never
+    /// cuts within a line of code; it relies on the page having no string
+    /// that spans lines (it has no template literal), and test_web_code.py
+    /// checks what comes out with `node --check`.
+    static func withoutCommentLines(_ source: [UInt8]) -> [UInt8] {
+        var kept: [Substring] = []
+        var inComment = false
+        for line in String(decoding: source, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+            let text = line.drop { $0 == " " || $0 == "\t" }
+            if inComment {
+                if text.contains("*/") { inComment = false }
+            } else if text.hasPrefix("//") {
+                continue
+            } else if text.hasPrefix("/*") {
+                guard let end = text.firstRange(of: "*/") else {
+                    inComment = true
+                    continue
+                }
+                if !text[end.upperBound...].allSatisfy({ $0 == " " }) { kept.append(text) }
+            } else {
+                kept.append(text)
+            }
+        }
+        return Array(kept.joined(separator: "\n").utf8)
     }
 
     /// Whether an `Accept-Encoding` header takes gzip: listed (or `*`)

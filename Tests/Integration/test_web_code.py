@@ -46,6 +46,27 @@ def test_a_broken_module_fails_both_checks(tmp_path):
     assert r.returncode != 0 and "SyntaxError" in r.stderr
 
 
+def without_comment_lines(source):
+    """What previewweb serves of a style sheet or module: its lines but the
+    comment lines, without indentation (`WebAssets.withoutCommentLines`,
+    the same rule)."""
+    kept, in_comment = [], False
+    for line in source.decode().split("\n"):
+        text = line.lstrip(" \t")
+        if in_comment:
+            in_comment = "*/" not in text
+        elif text.startswith("//"):
+            continue
+        elif text.startswith("/*"):
+            if "*/" not in text:
+                in_comment = True
+            elif text[text.index("*/") + 2:].strip(" "):
+                kept.append(text)
+        else:
+            kept.append(text)
+    return "\n".join(kept).encode()
+
+
 class Links(html.parser.HTMLParser):
     """The addresses a page's <link href> and <script src> name."""
 
@@ -69,20 +90,27 @@ def test_previewweb_serves_the_files_versioned_and_gzipped(site):
     assert len(versions) == 1, links.found
     version = versions.pop()
     served = {path: kind for _, kind, path in links.found if path.startswith("/v/")}
+    # The first view's modules are preloaded; the detail pages' and the queue's load when first shown.
+    lazy = {"detail.js", "queue.js"}
     expected = {f"/v/{version}/app.css": "stylesheet", f"/v/{version}/js/shell.js": "module",
-                **{f"/v/{version}/js/{m}": "modulepreload" for m in MODULES if m != "shell.js"}}
+                **{f"/v/{version}/js/{m}": "modulepreload" for m in MODULES if m != "shell.js" and m not in lazy}}
     assert served == expected
-    for path in served:
+    assert "Content-Security-Policy" in headers
+    for path in list(served) + [f"/v/{version}/js/{m}" for m in lazy]:
         plain = w.raw("GET", path)
         zipped = w.raw("GET", path, {"Accept-Encoding": "gzip, deflate, br"})
         with open(os.path.join(PAGE, path.split("/", 3)[3]), "rb") as f:
-            source = f.read()
+            source = without_comment_lines(f.read())
         assert (plain[0], plain[2]) == (200, source) and "Content-Encoding" not in plain[1]
         assert zipped[1]["Content-Encoding"] == "gzip" and gzip.decompress(zipped[2]) == source
         assert len(zipped[2]) < len(source) / 2, f"{path}: {len(zipped[2])} of {len(source)} bytes"
+        if path.endswith(".js"):
+            r = subprocess.run(["node", "--check", "--input-type=module"], input=source, capture_output=True, timeout=60)
+            assert (r.returncode, r.stderr) == (0, b""), path
         for answer in (plain, zipped):
             assert answer[1]["Cache-Control"] == "public, max-age=31536000, immutable"
             assert answer[1]["Vary"] == "Accept-Encoding"
+            assert "Content-Security-Policy" not in answer[1], "a policy is for documents"
     # q=0 refuses gzip; another version's path is no file.
     assert "Content-Encoding" not in w.raw("GET", f"/v/{version}/app.css", {"Accept-Encoding": "gzip;q=0"})[1]
     assert w.raw("GET", "/v/0000000000000000/app.css")[0] == 404

@@ -21,10 +21,10 @@ const OUTPUT_KINDS = { pulse: "Speakers (PulseAudio)", null: "No sound", wav: "A
 const hasStream = () => outputList.some((o) => o.plugin === "httpd" && o.outputenabled === "1");
 
 /** Reads the outputs (at start, on idle `output`) and redraws what shows them. */
-export async function refreshOutputs() {
+/** Reads `outputs` anew, or takes the `reply` read with the status (the first view asks once for both). */
+export async function refreshOutputs(reply) {
   try {
-    const [reply] = await read("outputs");
-    outputList = outputRecords(reply);
+    outputList = outputRecords(reply || (await read("outputs"))[0]);
   } catch (_) {
     outputList = [];
   }
@@ -146,5 +146,4 @@ function showDevice() {
 export function setUpOutputs() {
   $("outputs-button").addEventListener("click", outputsSheet);
   $("menu").addEventListener("close", () => { delete $("menu").dataset.sheet; });
-  refreshOutputs();
 }

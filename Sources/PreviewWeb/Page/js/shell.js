@@ -1,8 +1,12 @@
 // ---- The router, the now-playing bar, live updates, keys ----
 import { $, art, CATALOG, change, cmd, duration, fields, h, heading, markPlaying, read, redraw, say, view } from "./core.js";
 import { chart, countries, country, explore, genre, library, listenNow, picks, releases, search, wantList } from "./browse.js";
-import { album, artist, playlist, radio, track } from "./detail.js";
-import { playlists, queue, queueUpdate, stored } from "./queue.js";
+
+/** A screen of a module loaded when first shown (detail pages, the queue
+ *  and playlists are not part of the first view). */
+const later = (load, name) => (...args) => load().then((m) => m[name](...args));
+const detail = (name) => later(() => import("./detail.js"), name);
+const queued = (name) => later(() => import("./queue.js"), name);
 import { deviceFollow, refreshOutputs, setUpOutputs } from "./outputs.js";
 import { listen, online } from "./live.js";
 
@@ -22,15 +26,15 @@ const ROUTES = [
   [/^\/countries$/, countries, "explore", []],
   [/^\/country\/([^/]+)$/, country, "explore", []],
   [/^\/search$/, search, "search", []],
-  [/^\/album\/(\d+)$/, album, null, ["stored_playlist", "database"]],
-  [/^\/artist\/(\d+)$/, artist, null, []],
-  [/^\/playlist\/(\d+)$/, playlist, null, ["stored_playlist"]],
-  [/^\/track\/(\d+)$/, track, null, ["stored_playlist"]],
-  [/^\/radio\/(\d+)$/, radio, null, []],
+  [/^\/album\/(\d+)$/, detail("album"), null, ["stored_playlist", "database"]],
+  [/^\/artist\/(\d+)$/, detail("artist"), null, []],
+  [/^\/playlist\/(\d+)$/, detail("playlist"), null, ["stored_playlist"]],
+  [/^\/track\/(\d+)$/, detail("track"), null, ["stored_playlist"]],
+  [/^\/radio\/(\d+)$/, detail("radio"), null, []],
   [/^\/library$/, library, "library", ["database"]],
-  [/^\/playlists$/, playlists, "playlists", ["stored_playlist"]],
-  [/^\/stored\/([^/]+)$/, stored, "playlists", ["stored_playlist"]],
-  [/^\/queue$/, queue, "queue", ["playlist", "player", "options"], queueUpdate],
+  [/^\/playlists$/, queued("playlists"), "playlists", ["stored_playlist"]],
+  [/^\/stored\/([^/]+)$/, queued("stored"), "playlists", ["stored_playlist"]],
+  [/^\/queue$/, queued("queue"), "queue", ["playlist", "player", "options"], queued("queueUpdate")],
 ];
 let current = null;
 let generation = 0;
@@ -142,10 +146,11 @@ let song = {};
 let statusAt = 0;
 let seeking = false;
 
-/** Reads the player's state and shows it in the bar. */
-async function refreshStatus() {
+/** Reads the player's state and shows it in the bar; `outputs` too, in the same request. */
+async function refreshStatus(outputs) {
   try {
-    const [st, cur] = await read("status", "currentsong");
+    const [st, cur, out] = await read("status", "currentsong", ...(outputs ? ["outputs"] : []));
+    if (out) refreshOutputs(out);
     status = fields(st);
     song = fields(cur);
     statusAt = performance.now();
@@ -292,9 +297,9 @@ function setUp() {
   window.addEventListener("scroll", () => { if (!view.classList.contains("navigating")) scrolls.set(entryId, window.scrollY); }, { passive: true });
   setInterval(() => { if (status.state === "play" && !seeking && online) showProgress(); }, 250);
   setUpOutputs();
-  listen(onIdle, () => { refreshStatus(); refreshOutputs(); redraw(); });
+  listen(onIdle, () => { refreshStatus(true); redraw(); });
   route(false);
-  refreshStatus();
+  refreshStatus(true);
 }
 
 /** Space or `k`: play or pause; ← →: previous, next; `+` `-`: volume; `/`:
