@@ -157,7 +157,8 @@ def test_no_country_no_chart_section_and_a_lastfm_key_gives_lastfms(daemon_facto
 
 def test_a_slow_section_is_left_out_not_waited_for(daemon_factory, http):
     """Germany's chart answers only after 8 s: `now` answers without it
-    (each section waits at most ListenNow.sectionWait, 5 s), and the next
+    (each section waits at most ListenNow.sectionWait, 3 s, within
+    previewctl's 5 s timeout), and the next
     look, with the chart cached by then, has it."""
     d = daemon_factory(env=dict(without_locale(), LANG="de_DE.UTF-8"))
     control(http, "fault?path=/playlist/1111143121/tracks&kind=slow&seconds=8")

@@ -58,7 +58,9 @@ package struct ListenNow {
     /// Most seconds `catalognow` waits for a section: one still asked for
     /// then is left out (a slow chart must not hold up the whole screen;
     /// its answer is cached for the next look).
-    package static let sectionWait = 5.0
+    /// Well under a client's own patience: previewctl gives up after 5 s
+    /// (`--timeout`), so a stuck section must not take it all.
+    package static let sectionWait = 3.0
 
     /// The album "More like" starts from: the newest album saved to the
     /// Library or the want list, by the time it was added.

@@ -138,10 +138,14 @@ final class HTTPStreamOutput: AudioOutput, @unchecked Sendable {
     /// The output was turned off: its listeners' streams end, as on a stop.
     func release() { stopped() }
 
-    /// From the control thread: a pause starts the silence, a resume ends it.
+    /// From the control thread: a pause starts the silence, a resume ends
+    /// it. A pause means a song is loaded (the player ignores one while
+    /// stopped), so its listeners get silence even when it came before
+    /// the song's first audio did.
     func setPaused(_ paused: Bool) {
         encoding.locked {
             self.paused = paused
+            if paused { live = true }
             silence = paused ? PauseSilence(sampleRate: HTTPStreamOutput.streamFormat.sampleRate,
                                             now: SystemClock.monotonicSeconds()) : nil
             encoding.broadcast()
