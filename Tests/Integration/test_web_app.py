@@ -271,11 +271,12 @@ def test_add_sits_top_right_its_menu_is_a_sheet_on_a_phone_and_a_tap_outside_clo
         driver.quit()
 
 
-def test_a_song_already_in_a_playlist_is_added_again_only_when_asked(site):
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_song_already_in_a_playlist_is_added_again_only_when_asked(site, size):
     d, w = site
     c = d.client()
     assert c.cmd('playlistadd Mix "deezer:track:3135556"') == ["OK"]
-    driver = browser(*PHONE)
+    driver = browser(*size)
     try:
         driver.get(w.base + "/#/album/302127")
         drawn(driver, "/album/302127")
@@ -296,12 +297,13 @@ def queue_state(c):
     return queue_files(c), st.get("song"), st.get("state")
 
 
-def test_clear_and_remove_are_undone_by_undo(site):
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_clear_and_remove_are_undone_by_undo(site, size):
     d, w = site
     c = d.client()
     assert c.cmd("add deezer:album:302127")[-1] == "OK" and c.cmd("play 2") == ["OK"]
     before = queue_files(c)
-    driver = browser(*PHONE)
+    driver = browser(*size)
     try:
         driver.get(w.base + "/#/queue")
         drawn(driver, "/queue")
@@ -323,10 +325,11 @@ def test_clear_and_remove_are_undone_by_undo(site):
         driver.quit()
 
 
-def test_playlists_has_new_and_rename_is_behind_a_button(site):
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_playlists_has_new_and_rename_is_behind_a_button(site, size):
     d, w = site
     c = d.client()
-    driver = browser(*PHONE)
+    driver = browser(*size)
     try:
         driver.get(w.base + "/#/playlists")
         drawn(driver, "/playlists")
