@@ -17,7 +17,7 @@ function quote(value) { return '"' + String(value).replace(/[\\"]/g, (c) => "\\"
 export function cmd(name, ...args) { return [name, ...args.map(quote)].join(" "); }
 
 /** An error of previewd's absence (`offline`), not of the command. */
-export class Offline extends Error {
+class Offline extends Error {
   constructor(message) { super(message); this.offline = true; }
 }
 
@@ -239,7 +239,7 @@ export function heading(title, ...rest) { return h("header", { class: "page" }, 
 /** Songs a tap queues at most, the ones around the song tapped (previewweb relays 128 commands at once). */
 const MAX_LIST = 100;
 /** Plays song `i` of `songs` with the list queued in place of the queue. */
-export function playList(songs, i) {
+function playList(songs, i) {
   const from = Math.max(0, Math.min(i - MAX_LIST / 2, songs.length - MAX_LIST));
   const part = songs.slice(from, from + MAX_LIST);
   return change("clear", ...part.map((s) => cmd("add", s.uri)), cmd("play", i - from));
@@ -267,7 +267,7 @@ export function addButton(uri, title, wanted) {
 
 /** The "+ Add" menu: Want to Listen, the Library, a stored playlist, the
  *  queue; for a song also where it leads: its page, its album, its artist. */
-export async function addMenu(uri, title, options) {
+async function addMenu(uri, title, options) {
   const song = /^deezer:track:/.test(uri);
   const [want, library, lists, info] = await readEach("wantlist", "librarylist", "listplaylists",
     ...(song ? [cmd("cataloginfo", uri)] : []));

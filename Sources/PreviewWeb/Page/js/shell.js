@@ -53,7 +53,7 @@ let entryDepth = -1;
 history.scrollRestoration = "manual";
 
 /** Back: to the screen before within the app, else up to the section. */
-export function goBack() {
+function goBack() {
   if (history.state && history.state.depth > 0) history.back();
   else location.hash = "#" + (SECTION_ROOTS[current && current[2]] || "/");
 }
