@@ -204,11 +204,10 @@ public struct WebResponse: Sendable {
     /// This answer gzipped (zlib, level 6) when `accepted` and its body is
     /// `gzipFrom` bytes or more; else as it is.
     func gzipped(_ accepted: Bool) -> WebResponse {
-        let plain = bytes ?? Array(body.utf8)
-        guard stream == nil, encoding == nil, plain.count >= Self.gzipFrom else { return self }
+        guard stream == nil, encoding == nil, (bytes?.count ?? body.utf8.count) >= Self.gzipFrom else { return self }
         var out = self
         out.variesByEncoding = true
-        guard accepted, let zipped = Gzip.compress(plain, level: 6) else { return out }
+        guard accepted, let zipped = Gzip.compress(bytes ?? Array(body.utf8), level: 6) else { return out }
         out.bytes = zipped
         out.encoding = "gzip"
         return out
@@ -225,10 +224,7 @@ public struct WebResponse: Sendable {
                 response.encoding = "gzip"
             }
         }
-        // The page itself (with the token) is asked for anew; what it
-        // names by version never changes; the manifest and icon may.
-        response.cacheControl = file.immutable ? "public, max-age=31536000, immutable" : file.type.hasPrefix("text/html")
-            ? "no-store" : "max-age=86400"
+        response.cacheControl = file.kept.cacheControl
         response.carriesPolicy = !file.immutable
         return response
     }

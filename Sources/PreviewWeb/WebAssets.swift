@@ -21,8 +21,29 @@ public struct WebAssets: Sendable {
         public let body: [UInt8]
         /// The same, gzipped (nil when that is not smaller).
         public let gzipped: [UInt8]?
+        /// How long a browser may keep it.
+        public let kept: Kept
         /// Whether its address changes with its content (kept for good).
-        public let immutable: Bool
+        public var immutable: Bool { kept == .forGood }
+    }
+
+    /// How long a browser keeps a file, as its `Cache-Control` says.
+    public enum Kept: Sendable {
+        /// Named by VERSION: it never changes at its address.
+        case forGood
+        /// The manifest and the icon: their address stays when they change.
+        case aDay
+        /// The page itself: it carries the token.
+        case never
+
+        /// The `Cache-Control` value.
+        public var cacheControl: String {
+            switch self {
+            case .forGood: return "public, max-age=31536000, immutable"
+            case .aDay: return "max-age=86400"
+            case .never: return "no-store"
+            }
+        }
     }
 
     /// 16 hex digits that change when any of the page's files does.
@@ -46,16 +67,16 @@ public struct WebAssets: Sendable {
         versioned += Self.modules.map { ("js/" + $0.name, "text/javascript; charset=utf-8", Self.withoutCommentLines($0.bytes)) }
         version = Self.version(of: versioned.map { ($0.0, $0.2) })
         var files: [String: File] = [:]
-        func add(_ path: String, _ type: String, _ body: [UInt8], immutable: Bool) {
+        func add(_ path: String, _ type: String, _ body: [UInt8], kept: Kept) {
             let gzipped = Gzip.compress(body).flatMap { $0.count < body.count ? $0 : nil }
-            files[path] = File(type: type, body: body, gzipped: gzipped, immutable: immutable)
+            files[path] = File(type: type, body: body, gzipped: gzipped, kept: kept)
         }
-        for (name, type, body) in versioned { add("/v/\(version)/\(name)", type, body, immutable: true) }
+        for (name, type, body) in versioned { add("/v/\(version)/\(name)", type, body, kept: .forGood) }
         let page = String(decoding: PackageResources.index_html, as: UTF8.self)
             .replacingAll("{{token}}", with: token).replacingAll("{{version}}", with: version)
-        add("/", "text/html; charset=utf-8", Array(page.utf8), immutable: false)
-        add("/manifest.webmanifest", "application/manifest+json", PackageResources.manifest_webmanifest, immutable: false)
-        add("/icon.svg", "image/svg+xml", PackageResources.icon_svg, immutable: false)
+        add("/", "text/html; charset=utf-8", Array(page.utf8), kept: .never)
+        add("/manifest.webmanifest", "application/manifest+json", PackageResources.manifest_webmanifest, kept: .aDay)
+        add("/icon.svg", "image/svg+xml", PackageResources.icon_svg, kept: .aDay)
         self.files = files
     }
 
