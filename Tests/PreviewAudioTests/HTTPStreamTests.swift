@@ -328,6 +328,7 @@ final class LogLines: Sendable {
 
     @Test func aPortInUseIsAnOutputError() throws {
         let first = try HTTPStreamOutput(host: "127.0.0.1", port: 0, log: { _ in })
+        defer { first.close() }
         do {
             _ = try HTTPStreamOutput(host: "127.0.0.1", port: first.port, log: { _ in })
             Issue.record("a second server on one port")

@@ -86,7 +86,6 @@ final class HTTPStreamOutput: AudioOutput, @unchecked Sendable {
         silencer = startThread { [self] in feedSilence() }
     }
 
-    deinit { close() }
 
     // AudioOutput, on the writing thread.
 
@@ -157,7 +156,9 @@ final class HTTPStreamOutput: AudioOutput, @unchecked Sendable {
     var hasMixer: Bool { false }
     func wake() {}
 
-    /// Ends the streams (as `stopped`), the silence's thread, and stops listening.
+    /// Ends the streams (as `stopped`), the silence's thread, and stops
+    /// listening. Its owner calls it (the engine at shutdown): until then
+    /// the silence's thread holds the output, so it is never freed open.
     func close() {
         let thread: pthread_t? = encoding.locked {
             defer { silencer = nil }
