@@ -25,6 +25,16 @@ def demo_env(tmp_path, **extra):
     return env
 
 
+def lines_until_playing(p):
+    """The demo's output lines up to its first "playing: " line."""
+    lines = []
+    while not lines or not lines[-1].startswith("playing: "):
+        line = p.stdout.readline()
+        assert line, ("the demo ended early", lines, p.stderr.read())
+        lines.append(line.rstrip("\n"))
+    return lines
+
+
 def test_help_and_bad_options_need_no_build(tmp_path):
     r = subprocess.run([DEMO, "--help"], capture_output=True, text=True, env=demo_env(tmp_path), timeout=30)
     assert (r.returncode, r.stderr) == (0, "")
@@ -50,11 +60,7 @@ def test_offline_demo_plays_the_chart_on_the_default_socket(tmp_path):
                          start_new_session=True)
     first = json.load(open(os.path.join(catalog.FIXTURES, "chart-0-tracks.json"), encoding="utf-8"))["data"][0]
     try:
-        lines = []
-        while not lines or not lines[-1].startswith("playing: "):
-            line = p.stdout.readline()
-            assert line, ("the demo ended early", lines, p.stderr.read())
-            lines.append(line.rstrip("\n"))
+        lines = lines_until_playing(p)
         assert lines[-1] == f"playing: {first['artist']['name']} - {first['title']}", lines
         assert "demo: no PulseAudio server was running; started a private one with a null sink (silent)" in lines
         assert ("demo: in a second terminal, 'previewctl status' (or next, pause, volume +5, ...) reaches this previewd"
@@ -83,11 +89,7 @@ def test_ctrl_c_says_interrupted_stops_everything_and_exits_130(tmp_path):
     env = demo_env(tmp_path)
     p = subprocess.Popen([DEMO, "--offline"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                          start_new_session=True)
-    lines = []
-    while not lines or not lines[-1].startswith("playing: "):
-        line = p.stdout.readline()
-        assert line, ("the demo ended early", lines, p.stderr.read())
-        lines.append(line.rstrip("\n"))
+    lines = lines_until_playing(p)
     os.killpg(p.pid, signal.SIGINT)  # what Ctrl-C sends: the whole foreground group
     out, err = p.communicate(timeout=30)
     assert p.returncode == 130, (out, err)
@@ -108,11 +110,7 @@ def test_the_offline_demo_s_page_draws_covers_and_opens_its_albums(tmp_path):
                          start_new_session=True)
     driver = None
     try:
-        lines = []
-        while not lines or not lines[-1].startswith("playing: "):
-            line = p.stdout.readline()
-            assert line, ("the demo ended early", lines, p.stderr.read())
-            lines.append(line.rstrip("\n"))
+        lines = lines_until_playing(p)
         address = [m for m in map(WEB_LINE.match, lines) if m][0][1]
         driver = browser(375, 812)
         driver.get(address)

@@ -58,6 +58,16 @@ def rss_kib(pid):
         return int(re.search(r"VmRSS:\s+(\d+) kB", f.read())[1])
 
 
+def shown_at(driver, tries):
+    """The page's `window.shown` (wall-clock ms) once its check set it, polled every 10 ms."""
+    for _ in range(tries):
+        shown = driver.execute_script("return window.shown")
+        if shown:
+            return shown
+        time.sleep(0.01)
+    raise AssertionError("the page never showed the change")
+
+
 def listen_now(driver):
     driver.get("about:blank")
     driver.get(base)
@@ -123,11 +133,7 @@ try:
                 check();""", str(volume))
             sent = time.time() * 1000
             c.cmd(f"setvol {volume}")
-            for _ in range(200):
-                shown = driver.execute_script("return window.shown")
-                if shown:
-                    break
-                time.sleep(0.01)
+            shown = shown_at(driver, 200)
             lags.append(shown - sent)
         print(f"a change elsewhere until an open page shows it: median {statistics.median(lags):.1f} ms, "
               f"max {max(lags):.1f} ms ({len(lags)} changes; target 100 ms)")
@@ -168,11 +174,7 @@ try:
                 check();""", length)
             sent = time.time() * 1000
             c.cmd("add deezer:track:3135556")
-            for _ in range(500):
-                shown = driver.execute_script("return window.shown")
-                if shown:
-                    break
-                time.sleep(0.01)
+            shown = shown_at(driver, 500)
             added.append(shown - sent)
             moved.append(driver.execute_script(
                 "return performance.getEntriesByType('resource').filter((r) => r.name.includes('/api/mpd'))"
