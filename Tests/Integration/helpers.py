@@ -443,6 +443,48 @@ def assert_whole(recording, ref):
     return at
 
 
+def assert_whole_through_underruns(recording, ref):
+    """Like `assert_whole`, for a recording long enough that a loaded
+    machine may starve the sound server: every frame of `ref` is in the
+    recording, in order and unaltered, with only silence around it and,
+    where the server ran dry (an underrun; PulseAudio and PipeWire then
+    play silence and go on where they were), runs of zero frames between
+    its parts. Returns those gaps as (frame of `ref` they precede, frames
+    of silence)."""
+    lead = audible_start(ref)
+    assert lead < len(ref), "the reference is silent"
+    at = recording.find(ref[lead:lead + 4410 * FRAME])
+    assert at >= 0 and at % FRAME == 0, "reference PCM's first audible 0.1 s not found: " + why_not_found(recording, ref)
+    r, p = at, lead
+    assert silent(recording[:at]), "non-silence before the reference"
+    gaps = []
+    while True:
+        n = common_prefix(recording[r:r + len(ref) - p], ref[p:])
+        n -= n % FRAME
+        r, p = r + n, p + n
+        if p >= len(ref):
+            break
+        resumes = audible_start(recording, r)
+        assert resumes > r, (f"frame {p // FRAME} of the reference differs in the recording (byte {r}), "
+                             f"and no silence stands there: not an underrun; {len(gaps)} gaps before it")
+        gaps.append((p // FRAME, (resumes - r) // FRAME))
+        r = resumes
+    assert silent(recording[r:]), "non-silence after the reference"
+    return gaps
+
+
+def blocks_in_order(heard, ref, block=4410):
+    """How many of `ref`'s blocks of `block` frames `heard` holds
+    verbatim, each after the one found before it: a measure for players
+    that may drop or repeat a frame to stay in sync (Snapcast)."""
+    found, at = 0, 0
+    for i in range(0, len(ref) - block * FRAME + 1, block * FRAME):
+        k = heard.find(ref[i:i + block * FRAME], at)
+        if k >= 0:
+            found, at = found + 1, k + block * FRAME
+    return found
+
+
 # ---- client programs: mpc, tmux, D-Bus
 
 def mpc_env(daemon):
