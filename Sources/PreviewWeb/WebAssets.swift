@@ -57,7 +57,7 @@ public struct WebAssets: Sendable {
         ("core.js", PackageResources.core_js), ("browse.js", PackageResources.browse_js),
         ("detail.js", PackageResources.detail_js), ("queue.js", PackageResources.queue_js),
         ("outputs.js", PackageResources.outputs_js), ("live.js", PackageResources.live_js),
-        ("shell.js", PackageResources.shell_js),
+        ("keep.js", PackageResources.keep_js), ("menu.js", PackageResources.menu_js), ("shell.js", PackageResources.shell_js),
     ]
 
     /// - Parameter token: what state-changing requests must carry, put in

@@ -552,3 +552,49 @@ def test_search_shows_every_kind_at_once_with_typed_filters(site, size, tmp_path
         assert wait_for(lambda: driver.current_url.endswith("#/search?q=eminem&kind=tracks&dur_max=240")), driver.current_url
     finally:
         driver.quit()
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_change_elsewhere_keeps_the_rows_that_did_not_change(site, size):
+    """A stored playlist and Want to Listen redrawn for a change made by
+    another client keep each row that came out the same (the element
+    itself, so focus stays on it); new rows act on the
+    list they are now in."""
+    from helpers import album_tracks
+    d, w = site
+    c = d.client()
+    tracks = [f"deezer:track:{t['id']}" for t in album_tracks()[:4]]
+    for uri in tracks[:2]:
+        assert c.cmd(f'playlistadd Mix "{uri}"') == ["OK"]
+    rows = "[...document.querySelectorAll('#view ol.songs li')]"
+    driver = browser(*size)
+    try:
+        driver.get(w.base + "/#/stored/Mix")
+        drawn(driver, "/stored/Mix")
+        driver.execute_script(f"{rows}.forEach((li, i) => li.kept = i); {rows}[1].querySelector('button.song').focus()")
+        assert c.cmd(f'playlistadd Mix "{tracks[2]}"') == ["OK"]
+        assert wait_for(lambda: driver.execute_script(f"return {rows}.map((li) => [li.dataset.uri, li.kept ?? null])")
+                        == [[tracks[0], 0], [tracks[1], 1], [tracks[2], None]]), \
+            driver.execute_script(f"return {rows}.map((li) => [li.dataset.uri, li.kept ?? null])")
+        assert driver.execute_script("return document.activeElement.closest('li').dataset.uri") == tracks[1]
+        # The new row plays the list as it is now: the third song, the three queued.
+        tap(driver, f"#view li[data-uri='{tracks[2]}'] button.song")
+        assert wait_for(lambda: c.fields("status").get("song") == "2" and queue_files(c) == tracks[:3]), queue_files(c)
+        # The first song removed elsewhere: the rows after it moved up and
+        # their ✕ removes what it shows (the kept rows' positions changed, so they are new).
+        assert c.cmd("playlistdelete Mix 0") == ["OK"]
+        assert wait_for(lambda: driver.execute_script(f"return {rows}.map((li) => li.dataset.uri)") == tracks[1:3])
+        tap(driver, f"#view li[data-uri='{tracks[2]}'] button[aria-label^='Remove']")
+        assert wait_for(lambda: c.cmd("listplaylist Mix") == [f"file: {tracks[1]}", "OK"]), c.cmd("listplaylist Mix")
+        # Want to Listen's list: an album wanted elsewhere joins, the rows before it stay.
+        assert c.cmd("wantadd deezer:album:302127") == ["OK"]
+        driver.get(w.base + "/#/want")
+        drawn(driver, "/want")
+        want = "[...document.querySelectorAll('#view ul.rows li')]"
+        driver.execute_script(f"{want}.forEach((li) => li.kept = 1)")
+        assert c.cmd(f"wantadd {tracks[3]}") == ["OK"]
+        assert wait_for(lambda: driver.execute_script(f"return {want}.map((li) => li.kept ?? 0)") in ([1, 0], [0, 1])), \
+            driver.execute_script(f"return {want}.map((li) => [li.dataset.key, li.kept ?? 0])")
+        assert script_errors(driver) == []
+    finally:
+        driver.quit()

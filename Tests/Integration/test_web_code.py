@@ -90,8 +90,8 @@ def test_previewweb_serves_the_files_versioned_and_gzipped(site):
     assert len(versions) == 1, links.found
     version = versions.pop()
     served = {path: kind for _, kind, path in links.found if path.startswith("/v/")}
-    # The first view's modules are preloaded; the detail pages' and the queue's load when first shown.
-    lazy = {"detail.js", "queue.js"}
+    # The first view's modules are preloaded; the detail pages', the queue's, a live redraw's and the menus' load when needed.
+    lazy = {"detail.js", "queue.js", "keep.js", "menu.js"}
     expected = {f"/v/{version}/app.css": "stylesheet", f"/v/{version}/js/shell.js": "module",
                 **{f"/v/{version}/js/{m}": "modulepreload" for m in MODULES if m != "shell.js" and m not in lazy}}
     assert served == expected
@@ -103,7 +103,9 @@ def test_previewweb_serves_the_files_versioned_and_gzipped(site):
             source = without_comment_lines(f.read())
         assert (plain[0], plain[2]) == (200, source) and "Content-Encoding" not in plain[1]
         assert zipped[1]["Content-Encoding"] == "gzip" and gzip.decompress(zipped[2]) == source
-        assert len(zipped[2]) < len(source) / 2, f"{path}: {len(zipped[2])} of {len(source)} bytes"
+        # gzip's header and table weigh on a file under 1 KB (keep.js): smaller is all it can be there.
+        assert len(zipped[2]) < (len(source) / 2 if len(source) >= 1024 else len(source)), \
+            f"{path}: {len(zipped[2])} of {len(source)} bytes"
         if path.endswith(".js"):
             r = subprocess.run(["node", "--check", "--input-type=module"], input=source, capture_output=True, timeout=60)
             assert (r.returncode, r.stderr) == (0, b""), path

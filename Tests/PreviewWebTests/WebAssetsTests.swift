@@ -45,8 +45,8 @@ import Testing
         let page = String(decoding: try #require(assets.files["/"]).body, as: UTF8.self)
         #expect(page.contains(#"<meta name="previewweb-token" content="0123-abcd">"#))
         #expect(!page.contains("{{"))
-        // The first view's files are named in the page; the others (detail pages, the queue) load when shown.
-        let lazy = ["js/detail.js", "js/queue.js"]
+        // The first view's files are named in the page; the others (detail pages, the queue, a live redraw's, the menus) load when needed.
+        let lazy = ["js/detail.js", "js/queue.js", "js/keep.js", "js/menu.js"]
         for name in ["app.css"] + WebAssets.modules.map({ "js/" + $0.name }) {
             let path = "/v/\(assets.version)/\(name)"
             #expect(page.contains(#""\#(path)""#) == !lazy.contains(name), "\(path)")

@@ -56,7 +56,7 @@ export async function wantList() {
   const [reply] = await read("wantlist");
   const items = records(reply);
   return [heading("Want to Listen"),
-    items.length ? h("ul", { class: "rows" }, items.map((r) => h("li", {},
+    items.length ? h("ul", { class: "rows" }, items.map((r) => h("li", { "data-key": r.uri },
       h("a", { href: pageOf(r.uri) || "#/", "data-uri": r.uri }, art(r.uri),
         h("span", { class: "text" }, h("span", { class: "name" }, titleOf(r)), h("span", { class: "sub" }, r.tags.Artist || "")))))
     ) : h("p", { class: "empty" }, "Nothing yet: \u201C+ Add\u201D on an album puts it here.")];

@@ -1,5 +1,6 @@
 // ---- The queue and the stored playlists ----
-import { ask, askName, change, cmd, duration, fields, h, heading, read, records, say, songList, titleOf, toast } from "./core.js";
+import { change, cmd, duration, fields, h, heading, read, records, say, songList, titleOf } from "./core.js";
+import { ask, askName, toast } from "./menu.js";
 
 /** Songs an Undo of Clear puts back at most (one request); a longer queue is cleared only once the user says so. */
 const MAX_UNDO = 120;
@@ -48,20 +49,30 @@ function queueRow(r) {
 }
 
 /** Puts the rows in the queue's order, reusing each song's row while its
- *  place is unchanged; marks the current song, the ends' Move buttons. */
-function placeRows(changedIds) {
+ *  place is unchanged; marks the current song, the ends' Move buttons.
+ *  Rows before `from` are in place already (`plchanges` names every song
+ *  whose place changed), so an append walks no row but its own. */
+function placeRows(changedIds, from = 0) {
   const list = shown.list;
-  const old = new Map([...list.children].map((li) => [li.dataset.id, li]));
-  const rows = shown.items.map((r) => (!changedIds.has(r.id) && old.get(r.id)) || queueRow(r));
-  rows.forEach((row, i) => { if (list.children[i] !== row) list.insertBefore(row, list.children[i] || null); });
-  while (list.children.length > rows.length) list.lastElementChild.remove();
+  const old = new Map();
+  for (let i = from; i < list.children.length; i++) {
+    const li = /** @type {HTMLElement} */ (list.children[i]);
+    old.set(li.dataset.id, li);
+  }
+  for (let i = from; i < shown.items.length; i++) {
+    const r = shown.items[i];
+    const row = (!changedIds.has(r.id) && old.get(r.id)) || queueRow(r);
+    if (list.children[i] !== row) list.insertBefore(row, list.children[i] || null);
+  }
+  while (list.children.length > shown.items.length) list.lastElementChild.remove();
+  const rows = list.children;
   for (const row of list.querySelectorAll("li.current")) { row.classList.remove("current"); row.removeAttribute("aria-current"); }
   const current = list.querySelector("li[data-id=\"" + CSS.escape(shown.status.songid || "") + "\"]");
   if (current) { current.classList.add("current"); current.setAttribute("aria-current", "true"); }
   for (const i of [0, 1, rows.length - 2, rows.length - 1]) {
     if (i < 0 || i >= rows.length) continue;
-    rows[i].querySelector(".up").disabled = i === 0;
-    rows[i].querySelector(".down").disabled = i === rows.length - 1;
+    /** @type {HTMLButtonElement} */ (rows[i].querySelector(".up")).disabled = i === 0;
+    /** @type {HTMLButtonElement} */ (rows[i].querySelector(".down")).disabled = i === rows.length - 1;
   }
 }
 
@@ -90,7 +101,8 @@ export async function queueUpdate() {
   shown.items.length = length;
   shown.version = s.playlist;
   shown.status = s;
-  placeRows(new Set(changed.map((r) => r.id)));
+  const from = changed.reduce((low, r) => Math.min(low, r.pos), length);
+  placeRows(new Set(changed.map((r) => r.id)), from);
   placeControls();
   return true;
 }
@@ -175,7 +187,7 @@ export async function playlists() {
   const queued = Number(fields(st).playlistlength || 0);
   return [heading("Playlists", h("div", { class: "actions" }, h("button", { id: "playlist-new", class: "primary",
       onclick: () => newPlaylist(queued) }, "+ New Playlist"))),
-    items.length ? h("ul", { class: "rows" }, items.map((p) => h("li", {},
+    items.length ? h("ul", { class: "rows" }, items.map((p) => h("li", { "data-key": p.uri },
       h("a", { href: "#/stored/" + encodeURIComponent(p.uri), "data-name": p.uri }, h("span", { class: "text" }, h("span", { class: "name" }, p.uri)))))) 
       : h("p", { class: "empty" }, "No playlists yet: \u201C+ Add\u201D a song to a new playlist, or save the queue.")];
 }
@@ -207,5 +219,7 @@ export async function stored(encoded) {
       h("button", { id: "playlist-rename", onclick: rename }, "Rename"))),
     items.length ? null : h("p", { class: "empty" }, "No songs yet: add songs from their \u22EF menu."),
     songList(items, (i) => change("clear", cmd("load", name), cmd("play", i)),
-      (r, i) => h("button", { class: "icon", "aria-label": "Remove " + titleOf(r), onclick: () => remove(r, i) }, "\u2715"))];
+      // Its position in an attribute: a row kept by a live change (`keepSame`) is one whose ✕ still removes the right song.
+      (r, i) => h("button", { class: "icon", "aria-label": "Remove " + titleOf(r), "data-pos": String(i), onclick: () => remove(r, i) },
+        "\u2715"))];
 }

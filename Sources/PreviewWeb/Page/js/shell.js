@@ -94,8 +94,15 @@ export async function route(quiet) {
     // What is being typed survives a redraw made for a change elsewhere.
     const typed = active && active.matches("input:not([type=range])") ? [active.value, active.selectionStart, active.selectionEnd] : null;
     const deeper = path !== SECTION_ROOTS[found[2]];
-    view.replaceChildren(...[deeper ? h("button", { class: "back", id: "back", "aria-label": "Back", onclick: goBack },
+    const drawn = document.createDocumentFragment();
+    drawn.append(...[deeper ? h("button", { class: "back", id: "back", "aria-label": "Back", onclick: goBack },
       h("span", { "aria-hidden": "true" }, "\u2039"), " Back") : null, page].flat(Infinity).filter((e) => e != null));
+    // Only a redraw for a change elsewhere needs it, never the first view.
+    if (quiet) {
+      (await import("./keep.js")).keepSame(view, drawn);
+      if (mine !== generation) return;
+    }
+    view.replaceChildren(drawn);
     view.dataset.path = path;
     if (!quiet) {
       // A new entry is numbered; one met again (Back, Forward) has its number and its scroll.
@@ -105,7 +112,8 @@ export async function route(quiet) {
     }
     if (quiet) {
       window.scrollTo(0, y);
-      const again = focused && $(focused);
+      // Focus in a kept row stays on it (moving a node lets focus go); else it goes to the new node of its id.
+      const again = active && active.isConnected && active !== document.body ? active : focused && $(focused);
       if (again) {
         again.focus();
         if (typed && again.matches("input")) { again.value = typed[0]; again.setSelectionRange(typed[1], typed[2]); }
