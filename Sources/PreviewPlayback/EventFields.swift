@@ -19,6 +19,7 @@ extension PlayerController {
         } else {
             out += [F("length", "\(queue.count)"), F("volume", "\(volume)")]
         }
+        if autoplay.on { out.append(F("autoplay", "1")) }
         if let statusError { out.append(F("error", statusError)) }
         return out
     }

@@ -6,13 +6,16 @@ import PreviewStorage
 extension PlayerController {
     /// The state to save now.
     package func snapshot() -> SavedState {
-        SavedState(queue: queue.songs, queueVersion: queue.version, nextID: queue.upcomingID,
+        var saved = SavedState(queue: queue.songs, queueVersion: queue.version, nextID: queue.upcomingID,
                    current: player.current, state: player.state, elapsed: player.state == .stop ? 0 : elapsed,
                    modes: player.modes, volume: volume, outputEnabled: outputEnabled, disabledOutputs: disabledOutputs,
                    replayGainMode: replayGainMode,
                    crossfade: streams.crossfadeSeconds,
                    mixRampDecibels: mixRamp.decibels.isFinite ? Double(mixRamp.decibels) : nil,
                    mixRampDelay: mixRamp.delayIsOn && mixRamp.delaySeconds.isFinite ? Double(mixRamp.delaySeconds) : nil)
+        saved.autoplay = autoplay.on
+        saved.played = autoplay.history
+        return saved
     }
 
     /// Restores saved state at start-up: paused at the same place, or playing
@@ -22,6 +25,7 @@ extension PlayerController {
         restoreSettings(volume: saved.volume, outputEnabled: saved.outputEnabled, disabledOutputs: saved.disabledOutputs,
                         replayGainMode: saved.replayGainMode)
         streams.crossfadeSeconds = Crossfade.clamped(saved.crossfade ?? 0)
+        restoreAutoplay(on: saved.autoplay ?? autoplay.on, history: saved.played)
         mixRamp = MixRamp()
         if let db = saved.mixRampDecibels { mixRamp.decibels = Float(db) }
         if let delay = saved.mixRampDelay { mixRamp.delaySeconds = Float(delay) }

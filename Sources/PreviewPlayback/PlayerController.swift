@@ -13,6 +13,7 @@ import PreviewPlatform
 /// - preview URLs: `PreviewURLCache`; prefetch: `Prefetcher`;
 /// - catalog browsing: `CatalogBrowser`;
 /// - state snapshot and restore: `PlayerController+State.swift`;
+/// - autoplay, when the queue's last song plays: `PlayerController+Autoplay.swift`;
 /// - the fields of `events` records: `EventFields.swift`.
 package final class PlayerController {
     /// The queue; changed only by the controller's own files.
@@ -27,7 +28,7 @@ package final class PlayerController {
     /// no playback error, and not cleared by `play` or `clearerror`.
     private(set) var outputError: String?
     /// The `error:` `status` shows.
-    package var statusError: String? { lastError ?? outputError }
+    package var statusError: String? { lastError ?? outputError ?? autoplayError }
 
     /// The audio side: streams, prefetch, pause, volume, outputs.
     let engine: AudioEngine
@@ -58,6 +59,8 @@ package final class PlayerController {
     package internal(set) var mixRamp = MixRamp()
     /// Shuffles the queue (`shuffle`); seeded from the random source given.
     var shuffleSource: SplitMix64
+    /// Autoplay's switch, history, pool and errors (`PlayerController+Autoplay.swift`).
+    let autoplay = AutoplayBook()
 
     /// Why the changes being made now happen: a command unless an engine
     /// event or a timer says otherwise.
@@ -138,7 +141,10 @@ package final class PlayerController {
     /// `events` records).
     func notify(_ changed: Subsystems) {
         if !changed.isSubset(of: [.message, .subscription, .update]) { changeCount += 1 }
-        if !changed.isDisjoint(with: [.player, .playlist, .options]) { prefetcher.scheduleRefresh() }
+        if !changed.isDisjoint(with: [.player, .playlist, .options]) {
+            prefetcher.scheduleRefresh()
+            autoplayNoticed()
+        }
         if !changed.isDisjoint(with: [.playlist, .options]), streams.active?.finishedAt != nil,
            player.songAfterCurrent(in: queue) != nil {
             awaitFinishHeard()
@@ -227,9 +233,9 @@ package final class PlayerController {
         notify(.options)
     }
 
-    /// `clearerror`.
+    /// `clearerror`; autoplay, when it stopped, tries again now.
     package func clearError() {
-        guard lastError != nil else { return }
+        guard lastError != nil else { return retryAutoplay() }
         lastError = nil
         notify(.player)
     }

@@ -32,6 +32,10 @@ package struct SavedState: Codable, Equatable {
     /// Songs in `queue.sqlite` when this file was written (format 2 only):
     /// a start that finds another count says so.
     package var queueLength: Int?
+    /// `autoplay` (absent in files from before it existed: the settings' default).
+    package var autoplay: Bool?
+    /// The plays autoplay remembers (`PlayHistory`), oldest first.
+    package var played: PlayHistory?
 
     /// - Parameters: elapsed: seconds into `current`; crossfade: seconds;
     ///   mixRampDecibels: dB; mixRampDelay: seconds.

@@ -17,6 +17,7 @@ import PreviewPlatform
     case .shuffle: send(["shuffle"])
     case .random(let on): send(["random \(on ? 1 : 0)"], thenStatus: true)
     case .repeat(let on): send(["repeat \(on ? 1 : 0)"], thenStatus: true)
+    case .autoplay(let on): send(["autoplay \(on ? 1 : 0)"], thenStatus: true)
     case .queue: showQueue()
     case .clear: send(["clear"])
     case .delete(let pos): send(["delete \(pos - 1)"])

@@ -141,6 +141,7 @@ class State:
         self.endless_album = None  # album id whose track list never ends (/_control/endless-album)
         self.endless_search = False  # every track search answers 3,000 a page, without end (/_control/endless-search)
         self.web = False  # the web tests' mode (/_control/web): PNG covers, synthetic_album()
+        self.artist_lists = False  # artist_list() for artists without a recording (/_control/artist-lists)
         self.tracks = _index_tracks()
 
 
@@ -165,6 +166,17 @@ def _listed_albums():
 
 
 LISTED_ALBUMS = _listed_albums()
+
+
+def album_genre(album_id):
+    """The Deezer genre id of an album as recorded: its /album/ID body's
+    `genre_id`, else a recorded listing's; None where nothing recorded it
+    (autoplay's bench counts the genres it reached with this)."""
+    if os.path.exists(os.path.join(FIXTURES, f"album-{album_id}.json")):
+        genre = _load(f"album-{album_id}.json").get("genre_id")
+    else:
+        genre = LISTED_ALBUMS.get(album_id, {}).get("genre_id")
+    return genre if genre and genre > 0 else None
 
 
 def synthetic_album(album_id):
@@ -268,6 +280,31 @@ def country_chart_tracks(playlist_id, query):
     tracks = _load("playlist-908622995.json")["tracks"]["data"]
     shift = sorted(COUNTRY_CHARTS.values()).index(playlist_id) * 3
     return _paged({"data": tracks[shift:] + tracks[:shift], "total": len(tracks)}, query)
+
+
+def artist_list(artist_id, kind, query):
+    """NOT A RECORDING: `/artist/ID/top` and `/artist/ID/radio` for an
+    artist no fixture recorded them for (only artist 27's were), served
+    with /_control/artist-lists on (autoplay's tests, which follow one
+    artist to the next). They keep the recorded shapes
+    (artist-27-top.json: {data, total}; artist-27-radio.json: {data}) and
+    list recorded track objects only: the top, the artist's own tracks
+    from every fixture, by rank; the radio, those and, after them, 20
+    tracks of other artists taken from the recorded tracks in id order,
+    from a place the artist's id decides. None when nothing was recorded
+    of the artist."""
+    with STATE.lock:
+        tracks = sorted(STATE.tracks.values(), key=lambda t: t["id"])
+    own = sorted((t for t in tracks if t.get("artist", {}).get("id") == artist_id), key=lambda t: -t.get("rank", 0))
+    if not own:
+        return None
+    if kind == "top":
+        body = _paged({"data": own, "total": len(own)}, query)
+    else:
+        others = [t for t in tracks if t.get("artist", {}).get("id") != artist_id]
+        start = (artist_id * 7919) % len(others)
+        body = {"data": own[:5] + (others[start:] + others[:start])[:20]}
+    return json.loads(json.dumps(body))  # the index's objects stay as recorded
 
 
 def discovery_body(api, query):
@@ -522,6 +559,10 @@ class Handler(BaseHTTPRequestHandler):
             if found is not None:
                 return self._json(self._rewrite(found))
             return self._json(_load("search-artist-no-results.json"))
+        m = re.fullmatch(r"/artist/(\d+)/(top|radio)", api)
+        if m and STATE.artist_lists and not os.path.exists(os.path.join(FIXTURES, f"artist-{m[1]}-{m[2]}.json")):
+            body = artist_list(int(m[1]), m[2], query)
+            return self._json(self._rewrite(body) if body is not None else NO_DATA)
         body = discovery_body(api, query)
         if body is not None:
             return self._json(self._rewrite(body))
@@ -685,6 +726,10 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_control/log":
             with STATE.lock:
                 return self._json(list(STATE.log))
+        if path == "/_control/artist-lists":
+            with STATE.lock:
+                STATE.artist_lists = query.get("on") == ["1"]
+            return self._json({"ok": True})
         if path == "/_control/quota":
             with STATE.lock:
                 STATE.quota_left = int(query["n"][0])
@@ -752,6 +797,7 @@ class Handler(BaseHTTPRequestHandler):
                 STATE.faults.clear()
                 STATE.padding = 0
                 STATE.quota_left = 0
+                STATE.artist_lists = False
                 STATE.old_track = False
                 STATE.delay = 0.0
                 STATE.slow_rate = 0

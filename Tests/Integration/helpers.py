@@ -30,6 +30,8 @@ FRAME = 4  # bytes of one s16 stereo frame
 COVER_PATH = "/cover/images/cover/93b50f6ab0f44d53f8aee5ad207271ee/500x500-000000-80-0-0.jpg"
 # The modes line of `mpc` and `previewctl` for a fresh daemon.
 MODES = "volume:100%   repeat: off   random: off   single: off   consume: off"
+# previewctl's: mpc's and previewd's own autoplay switch.
+CTL_MODES = MODES + "   autoplay: off"
 
 
 def manifest():

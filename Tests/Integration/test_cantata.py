@@ -156,7 +156,9 @@ def test_cantatas_start_up_commands_get_the_answer_kinds_mpd_gives(mpd, daemon):
         a, b = ours.cmd(line), theirs.cmd(line)
         assert ack_code(a) == ack_code(b), (line, a[-1], b[-1])
         if line in ("status", "currentsong", "listplaylists", "channels"):
-            assert [l.split(": ")[0] for l in a] == [l.split(": ")[0] for l in b], (line, a, b)
+            # previewd's own `autoplay` line aside (clients pass over a key they do not know).
+            keys = [l.split(": ")[0] for l in a if line != "status" or not l.startswith("autoplay: ")]
+            assert keys == [l.split(": ")[0] for l in b], (line, a, b)
     assert ours.cmd("listpartitions") == theirs.cmd("listpartitions") == ["partition: default", "OK"]
     assert ours.cmd("partition default") == theirs.cmd("partition default") == ["OK"]
     # Cantata's cover request for a catalog song: answered by previewd.

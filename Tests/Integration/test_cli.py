@@ -8,7 +8,8 @@ import subprocess
 
 import pytest
 
-from helpers import MODES, PREVIEWCTL, url
+from helpers import PREVIEWCTL, url
+from helpers import CTL_MODES as MODES
 
 ALBUM = "deezer:album:302127"
 
@@ -113,14 +114,14 @@ def test_shuffle(daemon, http):
 
 
 def test_random_on_off(daemon):
-    assert ok(daemon, "random", "on") == ["volume:100%   repeat: off   random: on    single: off   consume: off"]
+    assert ok(daemon, "random", "on") == ["volume:100%   repeat: off   random: on    single: off   consume: off   autoplay: off"]
     assert status(daemon)["random"] == "1"
     assert ok(daemon, "random", "off") == [MODES]
     assert status(daemon)["random"] == "0"
 
 
 def test_repeat_on_off(daemon):
-    assert ok(daemon, "repeat", "on") == ["volume:100%   repeat: on    random: off   single: off   consume: off"]
+    assert ok(daemon, "repeat", "on") == ["volume:100%   repeat: on    random: off   single: off   consume: off   autoplay: off"]
     assert status(daemon)["repeat"] == "1"
     assert ok(daemon, "repeat", "off") == [MODES]
     assert status(daemon)["repeat"] == "0"
@@ -315,14 +316,14 @@ def test_socket_that_is_not_a_daemon(tmp_path):
 def test_json_of_status_queue_want_library_and_playlists(daemon):
     assert json.loads(daemon.ctl("status", "--json").stdout) == {
         "state": "stop", "volume": 100, "repeat": False, "random": False, "single": "0", "consume": False,
-        "crossfade": 0, "length": 0, "song": None, "error": None}
+        "autoplay": False, "crossfade": 0, "length": 0, "song": None, "error": None}
     c = daemon.client()
     assert c.cmd("add deezer:album:302127") == ["OK"]
     assert c.cmd("play 1") == ["OK"] and c.cmd("pause 1") == ["OK"]
     doc = json.loads(daemon.ctl("status", "--json").stdout)
     song = doc.pop("song")
     assert doc == {"state": "pause", "volume": 100, "repeat": False, "random": False, "single": "0",
-                   "consume": False, "crossfade": 0, "length": 14, "error": None}
+                   "consume": False, "autoplay": False, "crossfade": 0, "length": 14, "error": None}
     assert {k: song[k] for k in ("position", "id", "uri", "title", "artist", "album")} == {
         "position": 2, "id": 2, "uri": "deezer:track:3135554", "title": "Aerodynamic", "artist": "Daft Punk",
         "album": "Discovery"}

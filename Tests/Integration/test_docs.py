@@ -11,7 +11,7 @@ def test_every_command_the_daemon_answers_is_in_the_protocol_reference(daemon):
     lines = daemon.client().cmd("commands")
     assert lines[-1] == "OK"
     names = [line.split(": ", 1)[1] for line in lines[:-1]]
-    assert len(names) == 123, names
+    assert len(names) == 124, names
     with open(os.path.join(ROOT, "docs", "protocol.md"), encoding="utf-8") as f:
         reference = f.read()
     assert [n for n in names if not re.search(r"`" + re.escape(n) + r"[ `]", reference)] == []

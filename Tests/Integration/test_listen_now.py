@@ -10,7 +10,7 @@ import json
 from urllib.parse import unquote
 
 import catalog
-from helpers import control, fixture, wait_for, without_locale
+from helpers import control, fixture, restart, wait_for, without_locale
 
 
 def api_requests(daemon):
@@ -19,6 +19,14 @@ def api_requests(daemon):
 
 def albums(name, n=5, skip=()):
     return [a for a in fixture(name)["data"] if a["id"] not in skip][:n]
+
+
+# A new user's More like (nothing saved, nothing played): the top album of
+# the chart (/chart/0/albums, Deezer's for the caller's country). It has
+# no recorded /album body, so its genre is unknown: the chart of all
+# genres, without it.
+TOP_ALBUM = fixture("chart-0-albums.json")["data"][0]
+MORE_LIKE_TOP = f'More like "{TOP_ALBUM["title"]}"'
 
 
 def lines(records, start=1):
@@ -54,14 +62,15 @@ def test_entries_are_queued_by_number_and_json_keeps_numbers(daemon):
     c = daemon.client()
     p = daemon.ctl("now", "--json")
     doc = json.loads(p.stdout)
-    assert [s["title"] for s in doc["sections"]] == ["Top Picks", "New releases"], "no saved album, no want list"
+    # Nothing saved or played: More like starts from the chart's top album.
+    assert [s["title"] for s in doc["sections"]] == ["Top Picks", "New releases", f'More like "{TOP_ALBUM["title"]}"']
     first = doc["sections"][0]["results"][0]
     pick = fixture("editorial-0-selection.json")["data"][0]
     # The selection's albums carry a title, an artist and a record type.
     assert first == {"kind": "album", "uri": f"deezer:album:{pick['id']}", "title": pick["title"],
                      "artist": pick["artist"]["name"], "type": pick["record_type"]}
     p = daemon.ctl("now", "--add", "99")
-    assert (p.returncode, p.stderr) == (1, "previewctl: now lists 10 entries, not 99\n")
+    assert (p.returncode, p.stderr) == (1, "previewctl: now lists 15 entries, not 99\n")
     p = daemon.ctl("now", "--play", "0")
     assert (p.returncode, p.stderr) == (64, "previewctl: --play takes an entry number from 1. See previewctl now --help\n")
     # The picks' albums have no recorded bodies: queuing one is refused, and said so.
@@ -73,7 +82,9 @@ def test_entries_are_queued_by_number_and_json_keeps_numbers(daemon):
 def test_mpd_clients_see_the_sections_as_directories(daemon):
     c = daemon.client()
     assert c.cmd("lsinfo deezer:now") == ["directory: deezer:picks", "directory: deezer:releases",
-                                          "directory: deezer:wantlist", "OK"]
+                                          "directory: deezer:morelike", "directory: deezer:wantlist", "OK"]
+    fresh = albums("chart-0-albums.json", skip={TOP_ALBUM["id"]})
+    assert c.cmd("lsinfo deezer:morelike") == [f"directory: deezer:album:{a['id']}" for a in fresh] + ["OK"]
     assert c.cmd("libraryadd deezer:album:302127") == ["OK"]
     assert c.cmd("lsinfo deezer:now") == ["directory: deezer:picks", "directory: deezer:releases",
                                           "directory: deezer:morelike", "directory: deezer:wantlist", "OK"]
@@ -102,7 +113,7 @@ def test_your_countrys_top_songs_come_first_in_every_client(daemon_factory):
     cold = api_requests(d)[before:]
     assert len(cold) <= 11 and "/api/playlist/1111143121/tracks?index=0&limit=100" in cold, cold
     doc = json.loads(p.stdout)
-    assert [s["title"] for s in doc["sections"]] == ["Top songs in Germany", "Top Picks", "New releases"]
+    assert [s["title"] for s in doc["sections"]] == ["Top songs in Germany", "Top Picks", "New releases", MORE_LIKE_TOP]
     assert [r["uri"] for r in doc["sections"][0]["results"]] == germany[:5]
     assert doc["sections"][0]["results"][0]["kind"] == "track"
     # On a terminal the songs are numbered first: `now --play 1` plays the chart's first song.
@@ -139,7 +150,7 @@ def test_no_country_no_chart_section_and_a_lastfm_key_gives_lastfms(daemon_facto
     # A country Deezer keeps no chart of, without a key: no section either.
     d = daemon_factory(env=dict(without_locale(), LANG="nl_NL.UTF-8"))
     p = d.ctl("now", "--json")
-    assert [s["title"] for s in json.loads(p.stdout)["sections"]] == ["Top Picks", "New releases"]
+    assert [s["title"] for s in json.loads(p.stdout)["sections"]] == ["Top Picks", "New releases", MORE_LIKE_TOP]
     # With a key, Last.fm's chart of the country: one request for 5 entries, each found on Deezer.
     d = daemon_factory(env=dict(without_locale(), LANG="en_CA.UTF-8"),
                        extra=("--lastfm-key", "test-key", "--lastfm-base", http + "/lastfm/2.0/"))
@@ -165,7 +176,7 @@ def test_a_slow_section_is_left_out_not_waited_for(daemon_factory, http):
     try:
         p = d.ctl("now", "--json")
         assert p.returncode == 0, p.stderr
-        assert [s["title"] for s in json.loads(p.stdout)["sections"]] == ["Top Picks", "New releases"]
+        assert [s["title"] for s in json.loads(p.stdout)["sections"]] == ["Top Picks", "New releases", MORE_LIKE_TOP]
         c = d.client()
         assert wait_for(lambda: [l for l in c.cmd("catalognow") if l.startswith("section")][:3] == [
             "section: Top songs in Germany", "sectionkind: country", "sectioncountry: Germany"], timeout=15)
@@ -175,7 +186,23 @@ def test_a_slow_section_is_left_out_not_waited_for(daemon_factory, http):
 
 def test_json_play_answers_with_the_status_as_json(daemon):
     assert daemon.ctl("want", "add", "deezer:track:3135556").returncode == 0
-    p = daemon.ctl("now", "--json", "--play", "11")  # 5 picks, 5 releases, then the wanted track
+    p = daemon.ctl("now", "--json", "--play", "16")  # 5 picks, 5 releases, 5 more like the chart's top, then the wanted track
     assert p.returncode == 0, p.stderr
     doc = json.loads(p.stdout)
     assert (doc["state"], doc["song"]["uri"]) == ("play", "deezer:track:3135556"), doc
+
+
+def test_a_new_user_s_more_like_follows_what_was_played_last(daemon, http):
+    """With nothing saved, the album of the catalog song played last seeds
+    More like, also after a restart (the plays autoplay remembers are kept
+    with the state)."""
+    c = daemon.client()
+    assert c.cmd("add deezer:track:3135556") == ["OK"] and c.cmd("play") == ["OK"]
+    daemon.wait_state(c, "stop")
+    expected = [f"deezer:album:{a['id']}" for a in albums("chart-0-albums.json", skip={302127})]
+    for d in (daemon, restart(daemon, http)):
+        doc = json.loads(d.ctl("now", "--json").stdout)
+        more = [s for s in doc["sections"] if s["title"].startswith("More like")]
+        assert [s["title"] for s in more] == ['More like "Discovery"']
+        assert [r["uri"] for r in more[0]["results"]] == expected
+    d.close()

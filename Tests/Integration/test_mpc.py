@@ -199,7 +199,7 @@ def client(daemon):
 def test_python_mpd_status(client):
     assert client.mpd_version == "0.23.5"
     assert client.status() == {
-        "volume": "100", "repeat": "0", "random": "0", "single": "0", "consume": "0",
+        "volume": "100", "repeat": "0", "random": "0", "single": "0", "consume": "0", "autoplay": "0",
         "partition": "default", "playlist": "1", "playlistlength": "0",
         "mixrampdb": "0", "state": "stop"}
 

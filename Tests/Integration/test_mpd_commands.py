@@ -405,7 +405,7 @@ def test_consume_single_oneshot_and_crossfade(daemon):
     assert c.cmd("single oneshot") == ["OK"]
     assert c.cmd("crossfade 0") == ["OK"]
     assert c.cmd("status") == [
-        "volume: 100", "repeat: 0", "random: 0", "single: oneshot", "consume: 1",
+        "volume: 100", "repeat: 0", "random: 0", "single: oneshot", "consume: 1", "autoplay: 0",
         "partition: default", "playlist: 1", "playlistlength: 0", "mixrampdb: 0", "state: stop", "OK"]
 
 
@@ -413,7 +413,7 @@ def test_crossfade_shows_in_status_after_the_state(daemon):
     c = daemon.client()
     assert c.cmd("crossfade 5") == ["OK"]
     assert c.cmd("status") == [
-        "volume: 100", "repeat: 0", "random: 0", "single: 0", "consume: 0",
+        "volume: 100", "repeat: 0", "random: 0", "single: 0", "consume: 0", "autoplay: 0",
         "partition: default", "playlist: 1", "playlistlength: 0", "mixrampdb: 0", "state: stop", "xfade: 5", "OK"]
     assert c.cmd("crossfade x") == ["ACK [2@0] {crossfade} Integer expected: x"]
     assert c.fields("status")["xfade"] == "5", "a refused value changes nothing"

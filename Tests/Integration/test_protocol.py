@@ -11,7 +11,7 @@ import catalog
 from helpers import MANIFEST, album_tracks, assert_silent, control, md5, pick, songs, url, wav_pcm
 
 FRESH_STATUS = [
-    "volume: 100", "repeat: 0", "random: 0", "single: 0", "consume: 0",
+    "volume: 100", "repeat: 0", "random: 0", "single: 0", "consume: 0", "autoplay: 0",
     "partition: default", "playlist: 1", "playlistlength: 0",
     "mixrampdb: 0", "state: stop", "OK",
 ]
@@ -144,7 +144,7 @@ def test_requests_sent_before_a_half_close_are_all_answered(daemon, http):
     assert lines.count("state: stop") == n
     assert lines.count("OK") == n + 1
     assert lines[-3:] == ["Id: 1", "OK", ""]
-    assert daemon.client().cmd("status")[7] == "playlistlength: 1"
+    assert daemon.client().cmd("status")[8] == "playlistlength: 1"
 
 
 def test_line_longer_than_64k_gets_ack_and_connection_stays_usable(daemon):

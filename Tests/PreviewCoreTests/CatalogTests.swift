@@ -87,12 +87,12 @@ import Testing
         #expect(lines[0] == "Daft Punk - One More Time")
         #expect(lines[1] == "[playing] #1/3   0:15/0:30 (50%)")
         #expect(lines[2] == "[===================>                    ]")
-        #expect(lines[3] == "volume: 50%   repeat: on    random: off   single: off   consume: off")
+        #expect(lines[3] == "volume: 50%   repeat: on    random: off   single: off   consume: off   autoplay: off")
     }
 
     @Test func stoppedStatusIsOneLine() {
         #expect(ControlFormat.status(status: ["state": "stop", "volume": "100"], song: [:])
-                == "volume:100%   repeat: off   random: off   single: off   consume: off\n")
+                == "volume:100%   repeat: off   random: off   single: off   consume: off   autoplay: off\n")
     }
 }
 

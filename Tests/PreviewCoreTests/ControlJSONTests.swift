@@ -16,7 +16,7 @@ import Testing
                                                "single": "oneshot", "consume": "0", "playlistlength": "3"], song: [:])
         #expect(text == """
             {"state":"stop","volume":40,"repeat":true,"random":false,"single":"oneshot","consume":false,\
-            "crossfade":0,"length":3,"song":null,"error":null}
+            "autoplay":false,"crossfade":0,"length":3,"song":null,"error":null}
 
             """)
     }

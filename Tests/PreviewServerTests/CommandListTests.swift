@@ -9,7 +9,7 @@ import Testing
         let names = Commands.list.map(\.name)
         #expect(names == names.sorted())
         #expect(Set(names).count == names.count)
-        #expect(names.count == 123)
+        #expect(names.count == 124)
     }
 
     @Test func commandsListsExactlyTheDeclaredNames() {

@@ -13,6 +13,7 @@ import PreviewCore
         random: 0
         single: 0
         consume: 0
+        autoplay: 0
         partition: default
         playlist: 1
         playlistlength: 0

@@ -112,6 +112,8 @@ public struct DeezerAlbum: Decodable, Sendable {
     public var record_type: String?
     /// `{"data":[{id,name}]}`.
     public var genres: DeezerPage<DeezerGenre>?
+    /// The album's main genre (`/chart/GENRE` is its chart); 0 or -1 when none.
+    public var genre_id: Int?
 
     /// The tags the album gives each of its tracks.
     public var tags: AlbumTags {

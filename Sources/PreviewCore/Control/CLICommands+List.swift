@@ -47,6 +47,11 @@ extension ControlCommand {
                    help: ["play in random order"]) { s throws(UsageError) in .random(try s.onOff()) },
         CLICommand("repeat", ["on|off"], .playback, summary: "repeat on or off",
                    help: ["start over at the end of the queue"]) { s throws(UsageError) in .repeat(try s.onOff()) },
+        CLICommand("autoplay", ["on|off"], .playback, summary: "autoplay on or off",
+                   help: ["when the queue's last song plays, add songs like the ones played lately",
+                          "(each leaves the queue once played); kept across restarts"]) { s throws(UsageError) in
+            .autoplay(try s.onOff())
+        },
         CLICommand("queue", [], .playback, summary: "list the queue", help: ["list the queue"], parse: bare(.queue)),
         CLICommand("clear", [], .playback, summary: "empty the queue", help: ["empty the queue"], parse: bare(.clear)),
         CLICommand("del", aliases: ["delete"], ["POS"], .playback, summary: "remove a song",

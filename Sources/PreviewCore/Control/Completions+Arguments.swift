@@ -30,7 +30,7 @@ extension Completions {
         case ("play", 0), ("del", 0), ("move", 0), ("move", 1): return .positions
         case ("load", 0), ("playlist", 0), ("rmplaylist", 0): return .playlists
         case ("playlist", 1): return .words(["add", "rename", "del", "move"])
-        case ("random", 0), ("repeat", 0): return .words(["on", "off"])
+        case ("random", 0), ("repeat", 0), ("autoplay", 0): return .words(["on", "off"])
         case ("completions", 0): return .words(["bash", "zsh", "fish"])
         case ("help", 0): return .words(ControlCommand.subcommands.map(\.name))
         case ("want", 0): return .words(["add", "rm", "toggle", "play"])

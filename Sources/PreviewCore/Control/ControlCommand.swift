@@ -13,6 +13,8 @@ public enum ControlCommand: Equatable, Sendable {
     case shuffle
     case random(Bool)
     case `repeat`(Bool)
+    /// `autoplay on|off`.
+    case autoplay(Bool)
     case queue
     case clear
     case delete(Int)
@@ -279,7 +281,7 @@ public enum ControlFormat {
         let onOff: (String) -> String = { status[$0] == "1" ? "on " : "off" }
         let volume = status["volume"].map { $0 == "-1" ? "n/a" : "\($0)%" } ?? "n/a"
         let single = status["single"] == "oneshot" ? "once" : onOff("single")
-        out += "volume:\(volume.count < 4 ? String(repeating: " ", count: 4 - volume.count) : "")\(volume)   repeat: \(onOff("repeat"))   random: \(onOff("random"))   single: \(single)   consume: \(onOff("consume"))\n"
+        out += "volume:\(volume.count < 4 ? String(repeating: " ", count: 4 - volume.count) : "")\(volume)   repeat: \(onOff("repeat"))   random: \(onOff("random"))   single: \(single)   consume: \(onOff("consume"))   autoplay: \(onOff("autoplay"))\n"
         if let error = status["error"] { out += "ERROR: \(error)\n" }
         return out
     }

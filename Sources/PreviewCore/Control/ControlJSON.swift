@@ -45,6 +45,7 @@ public enum ControlJSON {
             ("volume", number(s["volume"]) ?? .null),
             ("repeat", .bool(s["repeat"] == "1")), ("random", .bool(s["random"] == "1")),
             ("single", .string(s["single"] ?? "0")), ("consume", .bool(s["consume"] == "1")),
+            ("autoplay", .bool(s["autoplay"] == "1")),
             ("crossfade", number(s["xfade"]) ?? .number("0")),
             ("length", number(s["playlistlength"]) ?? .number("0")),
         ]

@@ -32,7 +32,8 @@ public enum PlayerEffect: Equatable, Sendable {
     case setPaused(Bool)
     /// Stop the output and discard buffered audio.
     case halt
-    /// Remove song `SongID` from the queue (consume mode, after it played).
+    /// Remove song `SongID` from the queue (consume mode, or a song autoplay
+    /// added, after it played).
     case remove(SongID)
 }
 
@@ -151,7 +152,9 @@ public struct Player: Sendable {
         var effects: [PlayerEffect] = []
         let following = songAfterCurrent(in: queue)
         if modes.single == .oneshot { modes.single = .off }
-        if modes.consume, following != current {
+        // A song autoplay added leaves once played, so autoplay never grows the queue without end.
+        let autoplayed = queue.song(withID: current).map { AutoplayRule.added($0.song) } ?? false
+        if modes.consume || autoplayed, following != current {
             effects.append(.remove(current))
         }
         if let following {

@@ -19,6 +19,8 @@ public enum EventReason: String, Sendable, CaseIterable {
     case tick
     /// The first record after `events`: the state as it is.
     case subscribed
+    /// Autoplay added a song, or stopped for a while (the record's `error` says why).
+    case autoplay
 }
 
 /// One record of the `events` stream, a previewd extension to the MPD
@@ -44,8 +46,8 @@ public struct PlayerEvent: Equatable, Sendable {
     /// The state after the change: `state` (play, pause, stop), and when
     /// there is a current song `position` (1-based) and `songid`; always
     /// `length` (songs queued) and `volume`; then `file`, `title`, `artist`,
-    /// `album`, `elapsed` and `duration` (seconds, 3 decimals) as known, and
-    /// `error` while there is one.
+    /// `album`, `elapsed` and `duration` (seconds, 3 decimals) as known,
+    /// `autoplay: 1` while autoplay is on, and `error` while there is one.
     public var fields: [Field]
 
     /// - Parameters: as the properties.

@@ -19,7 +19,7 @@ public enum WebCommands {
     public static let changing: Set<String> = [
         "play", "playid", "pause", "stop", "next", "previous", "seekcur", "setvol", "volume",
         "add", "addid", "clear", "delete", "deleteid", "move", "moveid", "shuffle",
-        "repeat", "random", "single", "consume",
+        "repeat", "random", "single", "consume", "autoplay",
         "load", "save", "playlistadd", "playlistdelete", "playlistclear", "playlistmove", "rm", "rename",
         "wantadd", "wantrm", "wanttoggle", "wantplay", "libraryadd", "libraryrm",
         "enableoutput", "disableoutput",

@@ -15,6 +15,7 @@ extension Commands {
             CommandDeclaration("addid", .add, 1, 2, handleAddid),
             CommandDeclaration("addtagid", .add, 3, 3, handleAddtagid),
             CommandDeclaration("albumart", .read, 2, 2, { try handleCover($0, $1, name: "albumart") }),
+            CommandDeclaration("autoplay", .player, 1, 1) { try handleSwitch($0, $1, PlayerController.setAutoplay) },
             CommandDeclaration("binarylimit", .anyone, 1, 1, handleBinarylimit),
             CommandDeclaration("catalogalbums", .read, 1, 1, handleCatalogalbums),
             CommandDeclaration("catalogchart", .read, 0, 7, handleCatalogchart),

@@ -16,7 +16,7 @@ extension Commands {
             songs.map { ListenNow.Section(title: $0.title, kind: .country($0.country), entries: $0.songs.map(ListenNow.Entry.song)) }
         }
         let schedule = s.controller.schedule
-        ListenNow.build(s.catalog, first: top, library: Array(s.library.entries), wants: s.wants.entries,
+        ListenNow.build(s.catalog, first: top, seed: moreLikeSeed(s), wants: s.wants.entries,
                         bounded: { $0.within(ListenNow.sectionWait, or: nil, schedule: schedule) }).run { sections in
             for section in sections {
                 call.reply.field("section", section.title)
@@ -64,21 +64,29 @@ extension Commands {
         }
     }
 
+    /// The album Listen Now's More like starts from (`ListenNow.seed`):
+    /// the newest saved, else the catalog track this daemon played last,
+    /// else the chart's top album.
+    static func moreLikeSeed(_ s: Services) -> Later<ListenNow.Seed?> {
+        ListenNow.seed(s.catalog, saved: ListenNow.saved(library: Array(s.library.entries), wants: s.wants.entries),
+                       lastPlayed: s.controller.lastPlayedTrack)
+    }
+
     /// `lsinfo deezer:now`: the sections as directories (`deezer:picks`,
     /// `deezer:releases`, `deezer:morelike`, `deezer:wantlist`);
     /// `lsinfo deezer:morelike`: the "More like" albums as directories.
     /// Answers false for any other URI.
     static func listenNowListing(_ uri: String, _ call: CommandCall, _ s: Services) -> Bool {
-        let seed = ListenNow.seed(library: Array(s.library.entries), wants: s.wants.entries)
         switch uri {
         case "deezer:now":
-            // Fixed names: listing them asks the catalog nothing.
-            for d in ["deezer:picks", "deezer:releases"] + (seed == nil ? [] : ["deezer:morelike"]) + ["deezer:wantlist"] {
+            // Fixed names: listing them asks the catalog nothing (More like
+            // always has a seed, a new user's too: `ListenNow.seed`).
+            for d in ["deezer:picks", "deezer:releases", "deezer:morelike", "deezer:wantlist"] {
                 call.reply.field("directory", d)
             }
             call.finish(nil)
         case "deezer:morelike":
-            ListenNow.moreLike(s.catalog, seed).run { section in
+            ListenNow.moreLike(s.catalog, moreLikeSeed(s)).run { section in
                 for case .album(let album) in section?.entries ?? [] { call.reply.field("directory", "deezer:album:\(album.id)") }
                 call.finish(nil)
             }

@@ -111,6 +111,8 @@ extension Commands {
         r.field("random", modes.random ? 1 : 0)
         r.field("single", modes.single.rawValue)
         r.field("consume", modes.consume ? 1 : 0)
+        // previewd's own mode; MPD clients pass over a line they do not know.
+        r.field("autoplay", c.autoplayOn ? 1 : 0)
         r.field("partition", "default")
         r.field("playlist", Int(c.queueVersion))
         r.field("playlistlength", c.queueLength)

@@ -79,8 +79,7 @@ extension Commands {
             page("/editorial/0/releases?index=0&limit=100", as: DeezerPage<DeezerAlbum>.self) { items($0.data, ranked: true, album) }
         case .radios: page("/radio", as: DeezerPage<DeezerRadio>.self) { items($0.data, ranked: false) { ($0.title, nil, .catalog(.radio($0.id))) } }
         case .moreLike:
-            let seed = ListenNow.seed(library: Array(s.library.entries), wants: s.wants.entries)
-            ListenNow.moreLike(s.catalog, seed).run { section in
+            ListenNow.moreLike(s.catalog, moreLikeSeed(s)).run { section in
                 let albums = (section?.entries ?? []).compactMap { entry -> DeezerAlbum? in
                     if case .album(let a) = entry { return a } else { return nil }
                 }
@@ -104,12 +103,13 @@ extension Commands {
             top + [.directory("Listen Now/Top Picks"), .directory("Listen Now/New Releases")]
                 + (moreLike.map { [.directory($0)] } ?? []) + [.directory("Listen Now/Want to Listen")]
         }
-        guard let seed = ListenNow.seed(library: Array(s.library.entries), wants: s.wants.entries) else {
-            return done(.success(fixed(nil)))
-        }
-        s.catalog.request("/album/\(seed.id)", as: DeezerAlbum.self, item: seed.uri) { result in
-            let title = CatalogTree.clean((try? result.get())?.title ?? seed.uri).replacingQuotes
-            done(.success(fixed(CatalogTree.moreLikePrefix + title + "\"")))
+        moreLikeSeed(s).run { seed in
+            guard let seed else { return done(.success(fixed(nil))) }
+            let named = { (title: String) in
+                done(.success(fixed(CatalogTree.moreLikePrefix + CatalogTree.clean(title).replacingQuotes + "\"")))
+            }
+            if let title = seed.title { return named(title) }
+            s.catalog.request("/album/\(seed.id)", as: DeezerAlbum.self, item: seed.uri) { named((try? $0.get())?.title ?? seed.uri) }
         }
     }
 

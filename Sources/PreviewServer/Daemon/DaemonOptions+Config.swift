@@ -67,6 +67,7 @@ extension DaemonOptions {
         "socket", "output", "pace", "api-base", "state-dir", "log-level", "lastfm-key", "lastfm-base", "country",
         "catalog-cache-ttl", "restore-playing", "stream-timeout", "previous-restart", "max-clients", "connection-timeout", "prefetch",
         "prefetch-memory", "stream-listeners", "stream-password-file", "replay-gain-preamp", "on-event", "hook-timeout", "max-command-list", "no-mpris",
+        "autoplay",
     ]
 
     /// What `--print-config` shows: each setting in effect as a settings
@@ -99,6 +100,7 @@ extension DaemonOptions {
         }
         line("catalog-cache-ttl", Self.number(catalogCacheTTL))
         line("restore-playing", restorePlaying ? "yes" : "no")
+        line("autoplay", autoplay ? "yes" : "no")
         line("stream-timeout", Self.number(streamTimeout))
         line("previous-restart", Self.number(previousRestart))
         line("max-clients", "\(maxClients)")

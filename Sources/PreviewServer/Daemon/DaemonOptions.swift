@@ -38,6 +38,9 @@ public struct DaemonOptions: Equatable, Sendable {
     public var catalogCacheTTL = 600.0
     /// `--restore-playing`: a restored session resumes instead of coming back paused.
     public var restorePlaying = false
+    /// `--autoplay`: autoplay starts on where no saved state says otherwise
+    /// (`autoplay 0|1` is saved with the state and wins over this).
+    public var autoplay = false
     /// `--previous-restart S`: `previous` past S seconds restarts the song (0: mpd's way).
     public var previousRestart = 3.0
     /// `--stream-timeout S`: a preview delivering nothing for S seconds fails.
@@ -135,6 +138,9 @@ public struct DaemonOptions: Equatable, Sendable {
       --hook-timeout S       kill a hook still running after S seconds (default 10)
       --max-command-list KIB longest command list a client may send
                              (default 2048, as mpd's max_command_list_size)
+      --autoplay             when the queue's last song plays, add songs like
+                             the ones played lately (until `autoplay 0`;
+                             a saved state's choice wins)
       --no-mpris             do not offer MPRIS (media keys, desktop widgets)
                              on the session bus as org.mpris.MediaPlayer2.previewd
       --config FILE          settings file (default
@@ -223,6 +229,7 @@ public struct DaemonOptions: Equatable, Sendable {
         case "--country": country = try words.value(of: option)
         case "--catalog-cache-ttl": catalogCacheTTL = try words.seconds(option, allowZero: true)
         case "--restore-playing": restorePlaying = try words.flag(option)
+        case "--autoplay": autoplay = try words.flag(option)
         case "--stream-timeout": streamTimeout = try words.seconds(option, allowZero: false)
         case "--previous-restart": previousRestart = try words.seconds(option, allowZero: true)
         case "--max-clients": maxClients = try words.whole(option, 1...100_000, "a number")

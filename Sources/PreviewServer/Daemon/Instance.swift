@@ -56,6 +56,7 @@ final class Instance {
         controller.addListener(listener)
         controller.previousRestartSeconds = options.previousRestart
         controller.prefetchCount = options.prefetch
+        controller.restoreAutoplay(on: options.autoplay, history: nil)
         playlists = PlaylistStore(directory: options.stateDirectory + "/playlists", maxLength: maxQueueLength)
         wants = WantList(file: JSONFile(path: options.stateDirectory + "/want.json", log: log))
         library = Library(directory: options.stateDirectory, log: log)

@@ -34,14 +34,21 @@ async function removeSong(r) {
   toast("Removed \u201C" + titleOf(r) + "\u201D", () => change(cmd("addid", r.uri, Math.max(at, 0))));
 }
 
+/** Why autoplay added a song (its `Comment: autoplay: like "X"`), as the row shows it; "" for the user's own. */
+function autoplayReason(r) {
+  const comment = r.tags.Comment || "";
+  return comment.startsWith("autoplay: ") ? "Autoplay, " + comment.slice("autoplay: ".length) : "";
+}
+
 /** One song's row; the Move buttons and the number follow its place (`placeRows`). */
 function queueRow(r) {
   const place = () => shown.items.findIndex((x) => x.id === r.id);
+  const sub = [r.tags.Artist || "", autoplayReason(r)].filter(Boolean).join(" \u00B7 ");
   return h("li", { "data-id": r.id, "data-uri": r.uri, "data-pos": String(r.pos) },
     h("span", { class: "handle", "aria-hidden": "true", title: "Drag to reorder" }, "\u2261"),
     h("button", { class: "song", "aria-label": "Play " + titleOf(r), onclick: () => change(cmd("playid", r.id)) },
       h("span", { class: "pos" }, String(r.pos + 1)),
-      h("span", { class: "text" }, h("span", { class: "name" }, titleOf(r)), h("span", { class: "sub" }, r.tags.Artist || "")),
+      h("span", { class: "text" }, h("span", { class: "name" }, titleOf(r)), h("span", { class: "sub" }, sub)),
       h("span", { class: "time" }, r.tags.Time ? duration(r.tags.Time) : "")),
     h("button", { class: "icon move up", "aria-label": "Move " + titleOf(r) + " up", onclick: () => change(cmd("moveid", r.id, place() - 1)) }, "\u2191"),
     h("button", { class: "icon move down", "aria-label": "Move " + titleOf(r) + " down", onclick: () => change(cmd("moveid", r.id, place() + 1)) }, "\u2193"),
@@ -76,13 +83,15 @@ function placeRows(changedIds, from = 0) {
   }
 }
 
-/** The header's controls as the status says: Now Playing, Repeat, Clear. */
+/** The header's controls as the status says: Now Playing, Repeat, Autoplay, Clear. */
 function placeControls() {
   const s = shown.status;
   const now = document.getElementById("queue-now");
   if (now) now.hidden = !s.songid;
   const repeat = document.getElementById("queue-repeat");
   if (repeat) repeat.setAttribute("aria-pressed", String(s.repeat === "1"));
+  const autoplay = document.getElementById("queue-autoplay");
+  if (autoplay) autoplay.setAttribute("aria-pressed", String(s.autoplay === "1"));
   const clear = /** @type {HTMLButtonElement} */ (document.getElementById("queue-clear"));
   if (clear) clear.disabled = !shown.items.length;
 }
@@ -107,7 +116,7 @@ export async function queueUpdate() {
   return true;
 }
 
-/** The queue: tap to play, drag the handle (or the Move buttons) to reorder, remove, clear, shuffle, repeat. */
+/** The queue: tap to play, drag the handle (or the Move buttons) to reorder, remove, clear, shuffle, repeat, autoplay. */
 export async function queue() {
   const [songs, st] = await read("playlistinfo", "status");
   shown.status = fields(st);
@@ -125,11 +134,14 @@ export async function queue() {
     /** @type {HTMLElement} */ (row.querySelector("button.song")).focus({ preventScroll: true });
   };
   const repeat = () => change(cmd("repeat", shown.status.repeat === "1" ? "0" : "1"));
+  const autoplay = () => change(cmd("autoplay", shown.status.autoplay === "1" ? "0" : "1"));
   const items = shown.items;
   return [heading("Queue", h("div", { class: "actions" },
       h("button", { id: "queue-now", hidden: !shown.status.songid, onclick: nowPlaying }, "Now Playing"),
       h("button", { id: "queue-shuffle", onclick: () => change("shuffle") }, "\u21C4 Shuffle"),
       h("button", { id: "queue-repeat", "aria-pressed": String(shown.status.repeat === "1"), onclick: repeat }, "\u21BB Repeat"),
+      h("button", { id: "queue-autoplay", "aria-pressed": String(shown.status.autoplay === "1"), onclick: autoplay,
+        title: "When the queue ends, songs like it play on" }, "\u221E Autoplay"),
       h("button", { id: "queue-clear", disabled: !items.length, onclick: clearQueue }, "Clear"))),
     items.length ? list : h("p", { class: "empty" }, "The queue is empty: play something from Listen Now, Explore or Search."),
     items.length ? h("form", { class: "inline", onsubmit: async (event) => {

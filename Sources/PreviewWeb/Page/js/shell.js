@@ -207,6 +207,7 @@ function showStatus() {
   if (!seeking) showProgress();
   if (document.activeElement !== $("volume") && status.volume != null) $("volume").value = status.volume;
   $("volume").disabled = status.volume == null || status.volume === "-1";
+  $("autoplay").setAttribute("aria-pressed", String(status.autoplay === "1"));
   document.body.dataset.state = status.state;
   nameTitle();
   markPlaying(song.file);
@@ -264,6 +265,7 @@ function setUp() {
   $("previous").addEventListener("click", () => change("previous"));
   $("next").addEventListener("click", () => change("next"));
   $("toggle").addEventListener("click", toggle);
+  $("autoplay").addEventListener("click", () => change(cmd("autoplay", status.autoplay === "1" ? "0" : "1")));
   $("progress").addEventListener("input", () => { seeking = true; $("elapsed").textContent = duration($("progress").value); });
   $("progress").addEventListener("change", async () => {
     try { await change(cmd("seekcur", Number($("progress").value).toFixed(1))); } finally { seeking = false; }

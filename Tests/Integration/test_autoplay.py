@@ -1,0 +1,183 @@
+"""Autoplay (issue 45): when the queue's last song plays, previewd appends
+songs like the ones played lately, from the loopback stand-in's recorded
+catalog. Artist lists were recorded for one artist only (Daft Punk, 27):
+the others' top tracks and radio are `catalog.artist_list`, NOT A
+RECORDING, built from recorded track objects in the recorded shapes."""
+import glob
+import os
+import re
+import time
+
+import pytest
+
+import catalog
+from catalog import preview_file_for
+from helpers import Daemon, control, reference_pcm, restart, wait_for, wait_status, wav_pcm
+
+SEED = "deezer:track:3135556"  # Harder, Better, Faster, Stronger (Daft Punk)
+
+
+@pytest.fixture(autouse=True)
+def artist_lists(http):
+    control(http, "artist-lists?on=1")
+    yield
+    control(http, "artist-lists?on=0")
+    control(http, "quota?n=0")
+
+
+def added(d):
+    """The URIs autoplay added, in order, from previewd's log."""
+    return re.findall(r"autoplay: added (\S+) ", d.log())
+
+
+def artist_of(uri):
+    """The artist's name (case folded) the stand-in's recorded track object gives."""
+    track_id = int(uri.rsplit(":", 1)[1])
+    return catalog.STATE.tracks[track_id]["artist"]["name"].lower() if track_id in catalog.STATE.tracks else "daft punk"
+
+
+def api_count(http):
+    return control(http, "count")["api_requests"]
+
+
+def wav_files(d):
+    """The WAV output's files in order: out.wav, out-2.wav, ... (a new one
+    at each change of sample rate or channels)."""
+    more = glob.glob(d.wav.replace(".wav", "-*.wav"))
+    return [d.wav] + sorted(more, key=lambda p: int(p.rsplit("-", 1)[1][:-4]))
+
+
+def test_the_queue_ends_and_songs_like_it_follow_gaplessly(daemon_factory, http):
+    d = daemon_factory(pace="realtime")
+    c = d.client()
+    assert c.cmd(f"add {SEED}") == ["OK"]
+    assert c.cmd("autoplay 1") == ["OK"]
+    assert c.fields("status")["autoplay"] == "1"
+    # The seed's last 2 s, so the wait is short; autoplay adds when it starts.
+    assert c.cmd("rangeid 1 28:") == ["OK"]
+    assert c.cmd("play") == ["OK"]
+    first = wait_for(lambda: added(d), timeout=15, what="a song added by autoplay", detail=d.log)[0]
+    assert first != SEED
+    wait_for(lambda: c.fields("status").get("songid") == "2", timeout=15, what="the added song playing")
+    st = c.fields("status")
+    assert st["song"] == "1" and st["state"] == "play"
+    song = c.fields("currentsong")
+    assert song["file"] == first
+    assert song["Comment"].startswith('autoplay: like "'), song
+    time.sleep(1.5)  # at least a second of the added song is written
+    assert c.cmd("autoplay 0") == ["OK"]
+    assert c.cmd("stop") == ["OK"]
+    d.close()
+
+    seed, nxt = reference_pcm(preview_file_for(3135556)), reference_pcm(preview_file_for(first.rsplit(":", 1)[1]))
+    files = [wav_pcm(p) for p in wav_files(d)]
+    # The seed from 28 s: where the recording's first 0.1 s lies in it.
+    _, rate, channels, rec = files[0]
+    frame = 2 * channels
+    start = seed.find(rec[:rate // 10 * frame])
+    assert start > 0 and start % frame == 0, "the seed's tail is not at the recording's start"
+    tail = seed[start:]
+    assert abs(len(tail) / frame / rate - 2.0) < 0.1, len(tail) / frame / rate
+    assert rec[:len(tail)] == tail, "the seed's last 2 s are not whole"
+    # Then the added song from its first frame, with nothing between (in
+    # the same file when the format is the same, else at the next file's start).
+    after = rec[len(tail):] if len(rec) > len(tail) else files[1][3]
+    assert len(after) >= files[0][1] // 2 * 2, "less than half a second of the added song was written"
+    assert after == nxt[:len(after)], "the added song does not follow the seed frame for frame"
+
+
+def test_off_stops_at_the_end_as_before(daemon, http):
+    c = daemon.client()
+    assert c.fields("status")["autoplay"] == "0"
+    assert c.cmd(f"add {SEED}") == ["OK"]
+    before = api_count(http)
+    assert c.cmd("play") == ["OK"]
+    daemon.wait_state(c, "stop")
+    time.sleep(0.5)
+    assert c.fields("status")["playlistlength"] == "1"
+    assert added(daemon) == []
+    assert api_count(http) == before, "autoplay off asks the catalog nothing"
+
+
+SEEDS = ["deezer:track:3135556", "deezer:track:6461440", "deezer:track:685405"]  # Daft Punk, Eminem, Morcheeba
+
+
+def test_a_hundred_songs_from_three_seeds_repeat_nothing_and_no_artist_thrice(daemon, http):
+    c = daemon.client()
+    for uri in SEEDS:
+        assert c.cmd(f"add {uri}") == ["OK"]
+    assert c.cmd("autoplay 1") == ["OK"]
+    before = api_count(http)
+    assert c.cmd("play") == ["OK"]
+    wait_for(lambda: len(added(daemon)) >= 100, timeout=120, what="100 songs added",
+             detail=lambda: f"{len(added(daemon))} added\n{daemon.log()[-3000:]}")
+    requests = api_count(http) - before
+    assert c.cmd("autoplay 0") == ["OK"]
+    songs = added(daemon)[:100]
+    assert len(set(songs)) == 100, "a song came twice"
+    assert not set(songs) & set(SEEDS)
+    played = [artist_of(u) for u in SEEDS + songs]
+    runs = [played[i] for i in range(2, len(played)) if played[i] == played[i - 1] == played[i - 2]]
+    assert runs == [], runs
+    # The seeds' own /track/ID answers come from `add`; every read after is autoplay's.
+    assert requests <= len(added(daemon)), (requests, len(added(daemon)))
+    # Played ones left the queue: the seeds stay, and at most the song playing and the one after.
+    daemon.wait_state(c, "stop", timeout=60)
+    assert int(c.fields("status")["playlistlength"]) <= len(SEEDS) + 1
+
+
+def test_a_failing_catalog_stops_autoplay_with_a_reason_and_it_resumes(daemon_factory, http):
+    daemon = daemon_factory(pace="realtime")
+    c = daemon.client()
+    assert c.cmd(f"add {SEED}") == ["OK"]
+    assert c.cmd("rangeid 1 29:") == ["OK"]
+    assert c.cmd("autoplay 1") == ["OK"]
+    control(http, "quota?n=100000")
+    ev = daemon.client()
+    ev.send("events\n")
+    ev.reply()
+    assert c.cmd("play") == ["OK"]
+    st = wait_status(c, "error", timeout=30)
+    assert st["state"] == "stop"
+    assert re.fullmatch(r"autoplay: .*quota.*; trying again in 30 s", st["error"]), st["error"]
+    assert added(daemon) == []
+    # It waits: no request for the next 3 s.
+    quiet = api_count(http)
+    time.sleep(3)
+    assert api_count(http) == quiet
+    # An event said why, with autoplay's own reason.
+    records = []
+    while not any(l == "reason: autoplay" for l in records):
+        records += ev.reply()
+    assert f"error: {st['error']}" in records
+    control(http, "quota?n=0")
+    assert c.cmd("clearerror") == ["OK"]
+    wait_for(lambda: added(daemon), timeout=15, what="autoplay after clearerror", detail=daemon.log)
+    st = daemon.wait_state(c, "play", timeout=15)
+    assert "error" not in st
+    assert c.fields("currentsong")["file"] == added(daemon)[0]
+
+
+def test_the_setting_survives_a_restart_and_the_option_is_the_default(daemon_factory, http):
+    d = daemon_factory()
+    assert d.client().cmd("autoplay 1") == ["OK"]
+    d2 = restart(d, http)
+    try:
+        assert d2.client().fields("status")["autoplay"] == "1"
+        assert d2.client().cmd("autoplay 0") == ["OK"]
+    finally:
+        d2.close()
+    # The saved choice (off) wins over --autoplay; a fresh state takes it.
+    d3 = Daemon(d.tmp, http, extra=("--autoplay",))
+    try:
+        assert d3.client().fields("status")["autoplay"] == "0"
+    finally:
+        d3.close()
+    fresh = daemon_factory(extra=("--autoplay",))
+    assert fresh.client().fields("status")["autoplay"] == "1"
+    p = fresh.ctl("autoplay", "off")
+    assert (p.returncode, p.stderr) == (0, "")
+    assert "   autoplay: off\n" in fresh.ctl("status").stdout
+    assert fresh.client().cmd("autoplay 2") == ["ACK [2@0] {autoplay} Boolean (0/1) expected: 2"]
+    p = fresh.ctl("autoplay", "maybe")
+    assert p.returncode == 64 and p.stderr.startswith("previewctl: "), p.stderr
