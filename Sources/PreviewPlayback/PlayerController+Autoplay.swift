@@ -5,6 +5,9 @@ import PreviewCore
 final class AutoplayBook {
     /// `autoplay 1`.
     var on = false
+    /// The user's own choice (`autoplay 0|1`), saved with the state; nil
+    /// while only `--autoplay` decided, so a later default still applies.
+    var choice: Bool?
     /// The plays remembered (`PlayHistory`), saved with the state.
     var history = PlayHistory()
     /// The last songs started, latest first (at most `AutoplayRule.seedCount`),
@@ -16,11 +19,13 @@ final class AutoplayBook {
     var pool: [AutoplayRule.Candidate] = []
     var readChosen: [String] = []
     var readPlayed: [String] = []
-    /// Autoplay failed after the queue ended: when it finds a song, it plays.
-    var stalled = false
-    /// A catalog read is under way; the queue ended while it was.
+    /// The queue ended by itself (not a user's stop or clear): the song
+    /// autoplay finds next plays.
+    var queueEnded = false
+    /// The player's state when last noticed, to tell a change.
+    var seenState = PlaybackState.stop
+    /// A catalog read is under way.
     var reading = false
-    var endedWhileReading = false
     /// A check is scheduled (`autoplayNoticed`).
     var checkPending = false
     /// The song last noted as played.
@@ -40,7 +45,8 @@ final class AutoplayBook {
 /// the song playing is the last in play order and `repeat` and `single`
 /// are off, a song like the ones played lately is appended, so the
 /// prefetcher has it before the queue would end. A song autoplay added
-/// leaves the queue once played (`Player.songFinished`).
+/// leaves the queue once played (`Player.songFinished`) or skipped
+/// (`noteStarted`).
 extension PlayerController {
     /// Retry delays after a failed catalog read, in seconds (the last repeats).
     static let autoplayBackoff: [Double] = [30, 60, 120, 300]
@@ -48,24 +54,40 @@ extension PlayerController {
     /// `autoplay 0|1`.
     package var autoplayOn: Bool { autoplay.on }
 
-    /// `autoplay 0|1`: reported as `options`; turning it off clears its error.
+    /// `autoplay 0|1`: reported as `options`; turning it off clears its
+    /// error, and a read under way then adds nothing. `autoplay 1` while on
+    /// tries again at once after a failure.
     package func setAutoplay(_ on: Bool) {
-        guard on != autoplay.on else { return retryAutoplay() }
+        autoplay.choice = on
+        guard on != autoplay.on else { return _ = retryAutoplay() }
         autoplay.on = on
         autoplay.error = nil
         autoplay.failures = 0
         autoplay.retryAt = 0
-        autoplay.stalled = false
         notify(.options)
     }
 
-    /// What autoplay saves with the state: on or off, and the plays remembered.
+    /// `--autoplay` (settings `autoplay = yes`): on or off unless a saved
+    /// state holds the user's own choice.
+    package func autoplayDefault(_ on: Bool) {
+        if autoplay.choice == nil { autoplay.on = on }
+    }
+
+    /// What autoplay saves with the state: the user's choice (nil: none
+    /// made), and the plays remembered.
+    package var autoplayChoice: Bool? { autoplay.choice }
     package var autoplayHistory: PlayHistory { autoplay.history }
 
-    /// Restores autoplay's switch and history (state file, settings).
-    package func restoreAutoplay(on: Bool, history: PlayHistory?) {
-        autoplay.on = on
+    /// Restores the user's choice and the plays remembered, after the
+    /// player's state (its current song is not noted as played again).
+    func restoreAutoplay(choice: Bool?, history: PlayHistory?) {
+        if let choice {
+            autoplay.choice = choice
+            autoplay.on = choice
+        }
         if let history { autoplay.history = history }
+        autoplay.seenState = player.state
+        autoplay.noted = player.state == .stop ? nil : player.current
     }
 
     /// The catalog track played last (`deezer:track:ID`), autoplay on or
@@ -78,12 +100,25 @@ extension PlayerController {
     /// Why autoplay stopped, while it waits to try again.
     var autoplayError: String? { autoplay.on ? autoplay.error : nil }
 
-    /// A change that may call for autoplay (from `notify`): checked once the
-    /// change is over, on the control thread.
+    /// A change that may call for autoplay (from `notify`): tells a queue
+    /// that ended by itself from a user's stop or clear, then checks once
+    /// the change is over.
     func autoplayNoticed() {
-        if player.state == .stop, reason != .user, autoplay.reading { autoplay.endedWhileReading = true }
-        // Playing something else is the user's answer to a stalled autoplay.
-        if reason == .user, player.state == .play { autoplay.stalled = false }
+        let state = player.state
+        if state != autoplay.seenState {
+            autoplay.queueEnded = state == .stop && reason != .user
+            autoplay.seenState = state
+        } else if state == .stop, reason == .user {
+            // The user acted after the end (a clear, an add, `autoplay 0`):
+            // what autoplay finds later waits in the queue.
+            autoplay.queueEnded = false
+        }
+        scheduleAutoplayCheck()
+    }
+
+    /// Notes the song playing and appends if it is the last, once the
+    /// change under way is over (on the control thread).
+    private func scheduleAutoplayCheck() {
         guard !autoplay.checkPending else { return }
         autoplay.checkPending = true
         schedule(0) { [weak self] in
@@ -94,10 +129,14 @@ extension PlayerController {
         }
     }
 
-    /// Notes the current song once as played: history, seeds.
+    /// Notes the current song once as played (history, seeds), and takes
+    /// a song autoplay added out of the queue once another one plays.
     private func noteStarted() {
-        guard player.state != .stop, let id = player.current, id != autoplay.noted,
+        guard player.state == .play, let id = player.current, id != autoplay.noted,
               let song = queue.song(withID: id)?.song else { return }
+        if let before = autoplay.noted, let left = queue.song(withID: before), AutoplayRule.added(left.song) {
+            because(.autoplay) { try? delete(id: before) }
+        }
         autoplay.noted = id
         autoplay.history.played(song.uri)
         autoplay.played = Array(([song] + autoplay.played).prefix(AutoplayRule.seedCount))
@@ -106,39 +145,49 @@ extension PlayerController {
         }
     }
 
-    /// Appends a song when the current one is the last to play, or when
-    /// the queue ended while autoplay read the catalog or waited to try again.
-    private func feedIfLast() {
+    /// Whether autoplay owes a song now: on, neither `repeat` nor
+    /// `single`, and the song playing is the last, or the queue ended by
+    /// itself.
+    private var autoplayOwesSong: Bool {
         let m = player.modes
-        guard autoplay.on, !autoplay.reading, !m.repeat, m.single == .off else { return }
-        let ended = autoplay.endedWhileReading || (autoplay.stalled && player.state == .stop)
-        autoplay.endedWhileReading = false
-        guard ended || (player.state != .stop && player.songAfterCurrent(in: queue) == nil) else { return }
-        if append(ended: ended) { return }
-        guard clock.monotonic() >= autoplay.retryAt else { return }
-        read(ended: ended, tries: 2)
+        guard autoplay.on, !m.repeat, m.single == .off else { return false }
+        if player.state == .stop { return autoplay.queueEnded }
+        return player.songAfterCurrent(in: queue) == nil
     }
 
-    /// Reads the catalog for the seeds not read yet, then appends; when
-    /// that brings nothing new, the other seeds are read (`tries` reads at
-    /// most), then autoplay waits.
-    private func read(ended: Bool, tries: Int) {
+    /// Appends a song when one is owed: from the pool, else after reading
+    /// the catalog (not before `retryAt` after a failure).
+    private func feedIfLast() {
+        guard autoplayOwesSong, !autoplay.reading else { return }
+        if append() { return }
+        guard clock.monotonic() >= autoplay.retryAt else { return }
+        read(tries: 2)
+    }
+
+    /// Reads the catalog for the seeds not read yet, then appends if a song
+    /// is still owed; when that brings nothing new, the other seeds are
+    /// read (`tries` reads at most), then autoplay waits.
+    private func read(tries: Int) {
         guard let seeds = seedsToRead() else { return failed("nothing new is like what played lately") }
         autoplay.reading = true
         readPool(seeds) { [weak self] failure in
             guard let self else { return }
             autoplay.reading = false
-            let ended = ended || autoplay.endedWhileReading
-            autoplay.endedWhileReading = false
+            guard autoplay.on else { return }
             if let failure {
-                failed(failure, ended: ended)
-            } else if append(ended: ended) {
+                // The catalog did not answer: these seeds are read again next time.
+                autoplay.readChosen = []
+                autoplay.readPlayed = []
+                return failed(failure)
+            }
+            // Turned off, cleared, stopped or added to meanwhile: the pool waits.
+            guard autoplayOwesSong else { return }
+            if append() {
                 autoplay.failures = 0
-                autoplay.stalled = false
             } else if tries > 1 {
-                read(ended: ended, tries: tries - 1)
+                read(tries: tries - 1)
             } else {
-                failed("nothing new is like what played lately", ended: ended)
+                failed("nothing new is like what played lately")
             }
         }
     }
@@ -161,9 +210,9 @@ extension PlayerController {
         return nil
     }
 
-    /// Appends the pool's next pick; `ended`: the queue ended meanwhile, so
-    /// it plays. False when the pool has nothing usable.
-    private func append(ended: Bool) -> Bool {
+    /// Appends the pool's next pick, and plays it when the queue ended by
+    /// itself. False when the pool has nothing usable.
+    private func append() -> Bool {
         noteStarted()
         let queued = Set(queue.songs.map(\.song.uri))
         // The artists heard last, not the queue's last rows: played autoplay
@@ -181,33 +230,36 @@ extension PlayerController {
                 notify(.player)
             }
             log.info("autoplay: added \(pick.song.uri) (like \"\(pick.like)\")")
-            if ended, player.state == .stop { try? run({ (p: inout Player, q: Queue) throws(ProtocolError) in try p.play(id: id, in: q) }, user: false) }
+            if player.state == .stop, autoplay.queueEnded {
+                autoplay.queueEnded = false
+                try? run({ (p: inout Player, q: Queue) throws(ProtocolError) in try p.play(id: id, in: q) }, user: false)
+            }
         }
         return true
     }
 
     /// Autoplay stopped: says why (`error:` in `status`, an event) and
-    /// waits before reading again; `ended`: the queue ended meanwhile, so
-    /// the song found then plays.
-    private func failed(_ why: String, ended: Bool = false) {
+    /// waits before reading again.
+    private func failed(_ why: String) {
         let wait = Self.autoplayBackoff[min(autoplay.failures, Self.autoplayBackoff.count - 1)]
         autoplay.failures += 1
         autoplay.retryAt = clock.monotonic() + wait
-        autoplay.stalled = autoplay.stalled || ended || player.state == .stop
         autoplay.error = "autoplay: \(why); trying again in \(Int(wait)) s"
         log.warning(autoplay.error ?? "")
         because(.autoplay) { notify(.player) }
-        schedule(wait) { [weak self] in self?.autoplayNoticed() }
+        schedule(wait) { [weak self] in self?.scheduleAutoplayCheck() }
     }
 
     /// `clearerror`, or `autoplay 1` while on: autoplay tries again now.
-    func retryAutoplay() {
-        guard autoplay.on, autoplay.error != nil else { return }
+    /// - Returns: whether it had stopped (and so notified `player`).
+    func retryAutoplay() -> Bool {
+        guard autoplay.on, autoplay.error != nil else { return false }
         autoplay.error = nil
         autoplay.retryAt = 0
         autoplay.readChosen = []
         autoplay.readPlayed = []
-        notify(.player)
+        because(.autoplay) { notify(.player) }
+        return true
     }
 
     /// The artist compared for runs: the name, case folded.
@@ -223,8 +275,10 @@ private final class AutoplayRead {
     let book: AutoplayBook
     private var left = 1
     private(set) var lastFailure: String?
-    /// Seed artists read so far (at most three).
-    var artists: [Int] = []
+    /// The seeds' own track objects, by rank, once all have answered
+    /// (nil: no answer), and the answers still awaited.
+    var tracks: [DeezerTrack?] = []
+    var tracksAwaited = 0
     /// (seed rank, source, songs), merged in this order once all answered,
     /// so the pool does not depend on which answer came first.
     var found: [(rank: Int, source: AutoplayRule.Source, songs: [AutoplayRule.Candidate])] = []
@@ -237,8 +291,9 @@ private final class AutoplayRead {
     }
 
     /// One request through the catalog's cache and rate limit (`CatalogBrowser.request`);
-    /// `use` gets the answer and may ask more before this one counts as done.
-    func ask<T: Decodable>(_ path: String, as type: T.Type, _ use: @escaping (T) -> Void) {
+    /// `use` gets the answer and may ask more before this one counts as
+    /// done; `then` runs after it, answered or not.
+    func ask<T: Decodable>(_ path: String, as type: T.Type, then: (() -> Void)? = nil, _ use: @escaping (T) -> Void) {
         left += 1
         book.requests += 1
         catalog.request(path, as: type, item: "autoplay") { [self] result in
@@ -248,9 +303,13 @@ private final class AutoplayRead {
             case .failure(let e):
                 lastFailure = e.message
             }
+            then?()
             release()
         }
     }
+
+    /// Holds the read open (until `release`) while the caller still asks.
+    func hold() { left += 1 }
 
     /// The songs of a track list as candidates for `seed`, their preview
     /// URLs kept so playing them asks the catalog nothing more.
@@ -275,10 +334,10 @@ extension PlayerController {
     static let autoplaySeedArtists = 3
 
     /// Reads the candidates for `seeds` (latest first) into the pool: for
-    /// each of up to three seed artists its radio and top tracks; for the
-    /// latest, also two related artists' top tracks and the chart of its
-    /// album's genre. A source that fails adds nothing; `done(why)` gets a
-    /// reason only when no list was had.
+    /// each of up to three seed artists, in the seeds' order, its radio and
+    /// top tracks; for the first, also two related artists' top tracks and
+    /// the chart of its album's genre. A source that fails adds nothing;
+    /// `done(why)` gets a reason only when no list was had.
     fileprivate func readPool(_ seeds: [Song], done: @escaping (String?) -> Void) {
         let read = AutoplayRead(catalog: catalog, book: autoplay) { [weak self] read in
             guard let self else { return }
@@ -289,37 +348,55 @@ extension PlayerController {
             // list answered counts as the catalog reached.
             done(read.found.isEmpty ? read.lastFailure ?? "nothing new is like what played lately" : nil)
         }
+        read.tracks = Array(repeating: nil, count: seeds.count)
+        read.tracksAwaited = seeds.count
+        read.hold()
+        // Artists are chosen once every seed's track answered, in the
+        // seeds' order: a cached answer comes first, an older seed must not
+        // take the latest one's place.
+        let arrived = { [weak self] in
+            read.tracksAwaited -= 1
+            guard read.tracksAwaited == 0 else { return }
+            self?.askSources(read, seeds: seeds)
+            read.release()
+        }
         for (rank, seed) in seeds.enumerated() {
-            guard case .track(let id)? = try? CatalogURI(parsing: seed.uri) else { continue }
-            read.ask("/track/\(id)", as: DeezerTrack.self) { track in
-                guard let artist = track.artist?.id, !read.artists.contains(artist),
-                      read.artists.count < Self.autoplaySeedArtists else { return }
-                read.artists.append(artist)
-                let like = seed.title ?? track.title ?? seed.uri
-                read.ask("/artist/\(artist)/radio", as: DeezerPage<DeezerTrack>.self) {
-                    read.add($0.data, rank: rank, like: like, source: .radio)
-                }
-                read.ask("/artist/\(artist)/top?limit=25", as: DeezerPage<DeezerTrack>.self) {
-                    read.add($0.data, rank: rank, like: like, source: .top)
-                }
-                guard read.artists.count == 1 else { return }
-                read.ask("/artist/\(artist)/related", as: DeezerPage<DeezerArtist>.self) { related in
-                    for other in related.data.prefix(Self.autoplayRelatedArtists) {
-                        read.ask("/artist/\(other.id)/top?limit=10", as: DeezerPage<DeezerTrack>.self) {
-                            read.add($0.data, rank: rank, like: like, source: .related)
-                        }
+            guard case .track(let id)? = try? CatalogURI(parsing: seed.uri) else { arrived(); continue }
+            read.ask("/track/\(id)", as: DeezerTrack.self, then: arrived) { read.tracks[rank] = $0 }
+        }
+        read.release()
+    }
+
+    /// Asks each seed artist's sources (see `readPool`).
+    private func askSources(_ read: AutoplayRead, seeds: [Song]) {
+        var artists: [Int] = []
+        for (rank, track) in read.tracks.enumerated() {
+            guard let track, let artist = track.artist?.id, !artists.contains(artist),
+                  artists.count < Self.autoplaySeedArtists else { continue }
+            artists.append(artist)
+            let like = seeds[rank].title ?? track.title ?? seeds[rank].uri
+            read.ask("/artist/\(artist)/radio", as: DeezerPage<DeezerTrack>.self) {
+                read.add($0.data, rank: rank, like: like, source: .radio)
+            }
+            read.ask("/artist/\(artist)/top?limit=25", as: DeezerPage<DeezerTrack>.self) {
+                read.add($0.data, rank: rank, like: like, source: .top)
+            }
+            guard artists.count == 1 else { continue }
+            read.ask("/artist/\(artist)/related", as: DeezerPage<DeezerArtist>.self) { related in
+                for other in related.data.prefix(Self.autoplayRelatedArtists) {
+                    read.ask("/artist/\(other.id)/top?limit=10", as: DeezerPage<DeezerTrack>.self) {
+                        read.add($0.data, rank: rank, like: like, source: .related)
                     }
                 }
-                if let album = track.album?.id {
-                    read.ask("/album/\(album)", as: DeezerAlbum.self) { album in
-                        guard let genre = album.genre_id, genre > 0 else { return }
-                        read.ask("/chart/\(genre)/tracks?limit=50", as: DeezerPage<DeezerTrack>.self) {
-                            read.add($0.data, rank: rank, like: like, source: .genre)
-                        }
+            }
+            if let album = track.album?.id {
+                read.ask("/album/\(album)", as: DeezerAlbum.self) { album in
+                    guard let genre = album.genre_id, genre > 0 else { return }
+                    read.ask("/chart/\(genre)/tracks?limit=50", as: DeezerPage<DeezerTrack>.self) {
+                        read.add($0.data, rank: rank, like: like, source: .genre)
                     }
                 }
             }
         }
-        read.release()
     }
 }

@@ -13,7 +13,7 @@ extension PlayerController {
                    crossfade: streams.crossfadeSeconds,
                    mixRampDecibels: mixRamp.decibels.isFinite ? Double(mixRamp.decibels) : nil,
                    mixRampDelay: mixRamp.delayIsOn && mixRamp.delaySeconds.isFinite ? Double(mixRamp.delaySeconds) : nil)
-        saved.autoplay = autoplay.on
+        saved.autoplay = autoplay.choice
         saved.played = autoplay.history
         return saved
     }
@@ -25,7 +25,6 @@ extension PlayerController {
         restoreSettings(volume: saved.volume, outputEnabled: saved.outputEnabled, disabledOutputs: saved.disabledOutputs,
                         replayGainMode: saved.replayGainMode)
         streams.crossfadeSeconds = Crossfade.clamped(saved.crossfade ?? 0)
-        restoreAutoplay(on: saved.autoplay ?? autoplay.on, history: saved.played)
         mixRamp = MixRamp()
         if let db = saved.mixRampDecibels { mixRamp.decibels = Float(db) }
         if let delay = saved.mixRampDelay { mixRamp.delaySeconds = Float(delay) }
@@ -33,6 +32,7 @@ extension PlayerController {
         if state == .play && !playing { state = .pause }
         if state == .pause && playing { state = .play }
         player.restore(state: state, current: saved.current, modes: saved.modes, in: queue)
+        restoreAutoplay(choice: saved.autoplay, history: saved.played)
         if player.state != .stop, let id = player.current {
             start(song: id, retried: false, offset: saved.elapsed)
         }

@@ -235,9 +235,10 @@ package final class PlayerController {
 
     /// `clearerror`; autoplay, when it stopped, tries again now.
     package func clearError() {
-        guard lastError != nil else { return retryAutoplay() }
+        let had = lastError != nil
         lastError = nil
-        notify(.player)
+        // Autoplay's retry notifies `player` too (with its own reason).
+        if !retryAutoplay() && had { notify(.player) }
     }
 
     /// Records that the output was lost (`lost` says why) or came back (nil).

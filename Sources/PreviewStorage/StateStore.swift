@@ -32,7 +32,7 @@ package struct SavedState: Codable, Equatable {
     /// Songs in `queue.sqlite` when this file was written (format 2 only):
     /// a start that finds another count says so.
     package var queueLength: Int?
-    /// `autoplay` (absent in files from before it existed: the settings' default).
+    /// The user's `autoplay 0|1` (absent when none was made: `--autoplay` decides).
     package var autoplay: Bool?
     /// The plays autoplay remembers (`PlayHistory`), oldest first.
     package var played: PlayHistory?

@@ -127,10 +127,13 @@ def test_a_hundred_songs_from_three_seeds_repeat_nothing_and_no_artist_thrice(da
 
 
 def test_a_failing_catalog_stops_autoplay_with_a_reason_and_it_resumes(daemon_factory, http):
+    """The read fails (Deezer's "quota exceeded", retried 1 + 2 + 4 s)
+    while the seed's last 10 s still play; the queue then ends. Once the
+    catalog answers, `clearerror` finds a song, and it plays."""
     daemon = daemon_factory(pace="realtime")
     c = daemon.client()
     assert c.cmd(f"add {SEED}") == ["OK"]
-    assert c.cmd("rangeid 1 29:") == ["OK"]
+    assert c.cmd("rangeid 1 20:") == ["OK"]
     assert c.cmd("autoplay 1") == ["OK"]
     control(http, "quota?n=100000")
     ev = daemon.client()
@@ -138,7 +141,8 @@ def test_a_failing_catalog_stops_autoplay_with_a_reason_and_it_resumes(daemon_fa
     ev.reply()
     assert c.cmd("play") == ["OK"]
     st = wait_status(c, "error", timeout=30)
-    assert st["state"] == "stop"
+    assert st["state"] == "play", "the read failed before the seed ended"
+    st = daemon.wait_state(c, "stop", timeout=15)
     assert re.fullmatch(r"autoplay: .*quota.*; trying again in 30 s", st["error"]), st["error"]
     assert added(daemon) == []
     # It waits: no request for the next 3 s.
@@ -181,3 +185,51 @@ def test_the_setting_survives_a_restart_and_the_option_is_the_default(daemon_fac
     assert fresh.client().cmd("autoplay 2") == ["ACK [2@0] {autoplay} Boolean (0/1) expected: 2"]
     p = fresh.ctl("autoplay", "maybe")
     assert p.returncode == 64 and p.stderr.startswith("previewctl: "), p.stderr
+    # --autoplay alone is a default, not a choice: a state saved under it
+    # follows the option of the next start.
+    g = daemon_factory(extra=("--autoplay",))
+    g2 = restart(g, http)
+    try:
+        assert g2.client().fields("status")["autoplay"] == "0"
+    finally:
+        g2.close()
+    g3 = Daemon(g.tmp, http, extra=("--autoplay",))
+    try:
+        assert g3.client().fields("status")["autoplay"] == "1"
+    finally:
+        g3.close()
+
+
+def test_a_read_that_answers_after_autoplay_is_off_adds_nothing(daemon_factory, http):
+    """The artist's radio answers 3 s late; autoplay is turned off in the
+    meantime, and the queue ends as it would without autoplay."""
+    d = daemon_factory(pace="realtime")
+    c = d.client()
+    assert c.cmd(f"add {SEED}") == ["OK"] and c.cmd("rangeid 1 29:") == ["OK"]
+    assert c.cmd("autoplay 1") == ["OK"]
+    control(http, "fault?path=/artist/27/radio&kind=slow&seconds=3")
+    try:
+        assert c.cmd("play") == ["OK"]
+        wait_for(lambda: "/api/artist/27/radio" in control(http, "log"), timeout=10, what="autoplay's read")
+        assert c.cmd("autoplay 0") == ["OK"]
+        d.wait_state(c, "stop")
+        time.sleep(3.5)  # past the late answer: nothing may come of it
+        assert added(d) == []
+        assert c.fields("status")["playlistlength"] == "1"
+    finally:
+        control(http, "reset")
+
+
+def test_a_song_autoplay_added_leaves_when_skipped_too(daemon_factory, http):
+    d = daemon_factory(pace="realtime")
+    c = d.client()
+    assert c.cmd(f"add {SEED}") == ["OK"] and c.cmd("rangeid 1 29:") == ["OK"]
+    assert c.cmd("autoplay 1") == ["OK"] and c.cmd("play") == ["OK"]
+    wait_for(lambda: c.fields("status").get("songid") == "2", timeout=15, what="the first autoplay song")
+    # Skipping it leaves it behind no more than playing it would.
+    wait_for(lambda: len(added(d)) >= 2, timeout=15, what="the next one appended")
+    assert c.cmd("next") == ["OK"]
+    wait_for(lambda: [l.split(": ")[1] for l in c.cmd("playlistinfo") if l.startswith("Id: ")] == ["1", "3", "4"] or
+             [l.split(": ")[1] for l in c.cmd("playlistinfo") if l.startswith("Id: ")] == ["1", "3"], timeout=10,
+             what="song 2 gone from the queue", detail=lambda: str(c.cmd("playlistinfo")))
+    assert c.cmd("autoplay 0") == ["OK"] and c.cmd("stop") == ["OK"]

@@ -12,6 +12,8 @@ Normalisation (applied to both sides alike):
     `playlist` (mpd also bumps it when it learns a stream's tags),
     `elapsed`, `time`, `bitrate`, `duration`, `audio`, `updating_db`,
     `Last-Modified`, `error` (the text);
+  - previewd's own `status` line `autoplay:` (mpd has no autoplay; MPD
+    clients pass over a key they do not know) is dropped;
   - tags only one side knows are dropped from song listings: mpd reads the
     ID3 tags of an http stream once it has played it; previewd takes tags
     from the Deezer catalog, which plain URLs do not have (`Artist`, `Title`,
@@ -29,7 +31,7 @@ import pytest
 from helpers import Client, Daemon, wait_for
 
 MASKED = {"playlist", "elapsed", "time", "bitrate", "duration", "audio", "updating_db", "Last-Modified", "error"}
-DROPPED = {"Artist", "Title", "Album", "Time", "Format", "Name"}
+DROPPED = {"Artist", "Title", "Album", "Time", "Format", "Name", "autoplay"}
 ID_KEYS = {"Id", "songid", "nextsongid"}
 
 

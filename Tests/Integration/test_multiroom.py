@@ -11,6 +11,8 @@ import pytest
 from catalog import preview_file_for
 from helpers import FRAME, RATE, blocks_in_order, free_port, reference_pcm, stop_process, wait_for
 
+BLOCK = 882  # frames: 20 ms at 44,100 Hz
+
 pytestmark = pytest.mark.skipif(shutil.which("snapserver") is None, reason="snapserver is not installed (contrib/setup installs it)")
 
 
@@ -49,14 +51,15 @@ def test_two_rooms_play_what_previewd_played(daemon_factory, snapcast, tmp_path)
     assert c.cmd("play 0") == ["OK"]
     d.wait_state(c, "stop")
     songs_pcm = [reference_pcm(preview_file_for(t))[:3 * RATE * FRAME] for t in songs]
-    blocks = sum(len(pcm) // (4410 * FRAME) for pcm in songs_pcm)
+    blocks = sum(len(pcm) // (BLOCK * FRAME) for pcm in songs_pcm)
     for n in (1, 2):
         room = tmp_path / f"room{n}.raw"
         # Snapcast's buffer (1,000 ms by default) is the rooms' delay. To stay
         # in sync a snapclient drops or repeats a frame now and then, more
-        # on a loaded machine: what is asked is that nine in ten of the
-        # songs' 0.1 s blocks arrive verbatim, in order (all of them, unloaded).
-        wait_for(lambda: room.exists() and blocks_in_order(room.read_bytes(), b"".join(songs_pcm)) >= blocks * 9 // 10,
+        # on a loaded machine (a drop every 0.85 s once in CI): what is asked
+        # is that nine in ten of the songs' 20 ms blocks arrive verbatim, in
+        # order (all of them, unloaded). A frame dropped spoils one block.
+        wait_for(lambda: room.exists() and blocks_in_order(room.read_bytes(), b"".join(songs_pcm), BLOCK) >= blocks * 9 // 10,
                  timeout=15, what=f"room {n} to play both songs",
                  detail=lambda: (f"{room.stat().st_size if room.exists() else 0} bytes, "
-                                 f"{blocks_in_order(room.read_bytes(), b''.join(songs_pcm))} of {blocks} blocks"))
+                                 f"{blocks_in_order(room.read_bytes(), b''.join(songs_pcm), BLOCK)} of {blocks} blocks"))

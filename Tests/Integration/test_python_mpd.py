@@ -85,7 +85,7 @@ def test_python_mpd_scripted_session(daemon, http):
     s.check("mpd_version", c.mpd_version, "0.23.5")
     s.check("ping", c.ping(), None)
     s.check("status", c.status(), {
-        "volume": "100", "repeat": "0", "random": "0", "single": "0", "consume": "0",
+        "volume": "100", "repeat": "0", "random": "0", "single": "0", "consume": "0", "autoplay": "0",
         "partition": "default", "playlist": "1", "playlistlength": "0", "mixrampdb": "0", "state": "stop"})
     s.check("notcommands", c.notcommands(), [])
     s.check("urlhandlers", c.urlhandlers(), ["deezer:", "http://", "https://"])

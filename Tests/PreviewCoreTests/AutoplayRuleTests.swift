@@ -90,6 +90,29 @@ import Testing
         #expect(p.songFinished(in: q) == [.start(2)])  // the user's own song stays
         #expect(p.songFinished(in: q) == [.remove(2), .start(3)])
     }
+
+    @Test func inRandomOrderTheSongThatLeftIsNotNextAgain() throws {
+        var q = Queue()
+        try q.add(Song(uri: "deezer:track:1"))
+        try q.add(AutoplayRule.tagged(candidate(2)))
+        var p = Player(seed: 1)
+        p.setRandom(true, in: q)
+        _ = try p.play(id: 2, in: q)
+        let effects = p.songFinished(in: q)
+        #expect(effects.first == .remove(2))
+        #expect(!p.randomOrder.contains(2))
+    }
+
+    @Test func withSingleOnTheSongThatLeftIsNotCurrent() throws {
+        var q = Queue()
+        try q.add(Song(uri: "deezer:track:1"))
+        try q.add(AutoplayRule.tagged(candidate(2)))
+        var p = Player(seed: 1)
+        p.setSingle(.on)
+        _ = try p.play(id: 2, in: q)
+        #expect(p.songFinished(in: q) == [.remove(2), .halt])
+        #expect(p.current == nil && p.state == .stop)
+    }
 }
 
 @Suite struct PlayHistoryTests {

@@ -6,10 +6,11 @@ import PreviewStorage
 /// source), Top Picks, New releases, More like an album (`seed`: the newest
 /// saved, else the one played last, else the chart's top), and the Want to
 /// Listen list, each cut to `ListenNow.sectionSize` entries.
-/// Built from at most 10 catalog requests besides the country's (picks,
-/// releases, the seed album, its genre's album chart and the overall one
-/// where that is empty, up to 5 want-list entries), all cached afterwards,
-/// so a second look asks none.
+/// Built from at most 12 catalog requests besides the country's (picks,
+/// releases, the seed: the track played last or the chart's top album
+/// when nothing is saved, the seed album, its genre's album chart and the
+/// overall one where that is empty, up to 5 want-list entries), all cached
+/// afterwards, so a second look asks none.
 package struct ListenNow {
     /// One entry of a section.
     package enum Entry {

@@ -154,14 +154,17 @@ public struct Player: Sendable {
         if modes.single == .oneshot { modes.single = .off }
         // A song autoplay added leaves once played, so autoplay never grows the queue without end.
         let autoplayed = queue.song(withID: current).map { AutoplayRule.added($0.song) } ?? false
-        if modes.consume || autoplayed, following != current {
+        let leaves = (modes.consume || autoplayed) && following != current
+        if leaves {
             effects.append(.remove(current))
+            // The random order must not lead to a song that is gone.
+            if modes.random { randomOrder.removeAll { $0 == current } }
         }
         if let following {
             effects += start(following)
         } else {
             state = .stop
-            self.current = modes.consume ? nil : (queue.position(of: current) != nil && modes.single != .off ? current : nil)
+            self.current = leaves ? nil : (queue.position(of: current) != nil && modes.single != .off ? current : nil)
             effects.append(.halt)
         }
         return effects

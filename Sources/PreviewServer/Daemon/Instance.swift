@@ -56,7 +56,7 @@ final class Instance {
         controller.addListener(listener)
         controller.previousRestartSeconds = options.previousRestart
         controller.prefetchCount = options.prefetch
-        controller.restoreAutoplay(on: options.autoplay, history: nil)
+        controller.autoplayDefault(options.autoplay)
         playlists = PlaylistStore(directory: options.stateDirectory + "/playlists", maxLength: maxQueueLength)
         wants = WantList(file: JSONFile(path: options.stateDirectory + "/want.json", log: log))
         library = Library(directory: options.stateDirectory, log: log)
