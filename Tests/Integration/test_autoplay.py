@@ -12,7 +12,7 @@ import pytest
 
 import catalog
 from catalog import preview_file_for
-from helpers import Daemon, control, reference_pcm, restart, wait_for, wait_status, wav_pcm
+from helpers import Daemon, control, reference_pcm, wait_for, wait_status, wav_pcm
 
 SEED = "deezer:track:3135556"  # Harder, Better, Faster, Stronger (Daft Punk)
 
@@ -162,42 +162,39 @@ def test_a_failing_catalog_stops_autoplay_with_a_reason_and_it_resumes(daemon_fa
     assert c.fields("currentsong")["file"] == added(daemon)[0]
 
 
+def autoplay_after_start(root, http, *extra):
+    """`status`'s autoplay of a previewd started on `root`'s state (stopped again)."""
+    d = Daemon(root, http, extra=extra)
+    try:
+        return d.client().fields("status")["autoplay"]
+    finally:
+        d.close()
+
+
 def test_the_setting_survives_a_restart_and_the_option_is_the_default(daemon_factory, http):
     d = daemon_factory()
     assert d.client().cmd("autoplay 1") == ["OK"]
-    d2 = restart(d, http)
-    try:
-        assert d2.client().fields("status")["autoplay"] == "1"
-        assert d2.client().cmd("autoplay 0") == ["OK"]
-    finally:
-        d2.close()
-    # The saved choice (off) wins over --autoplay; a fresh state takes it.
-    d3 = Daemon(d.tmp, http, extra=("--autoplay",))
-    try:
-        assert d3.client().fields("status")["autoplay"] == "0"
-    finally:
-        d3.close()
+    d.close()
+    assert autoplay_after_start(d.tmp, http) == "1"
+    # The user's choice (off) wins over --autoplay.
+    off = Daemon(d.tmp, http)
+    assert off.client().cmd("autoplay 0") == ["OK"]
+    off.close()
+    assert autoplay_after_start(d.tmp, http, "--autoplay") == "0"
+    # --autoplay alone is a default, not a choice: the next start follows its own options.
+    g = daemon_factory(extra=("--autoplay",))
+    assert g.client().fields("status")["autoplay"] == "1"
+    g.close()
+    assert autoplay_after_start(g.tmp, http) == "0"
+    assert autoplay_after_start(g.tmp, http, "--autoplay") == "1"
+    # previewctl, and a bad value.
     fresh = daemon_factory(extra=("--autoplay",))
-    assert fresh.client().fields("status")["autoplay"] == "1"
     p = fresh.ctl("autoplay", "off")
     assert (p.returncode, p.stderr) == (0, "")
     assert "   autoplay: off\n" in fresh.ctl("status").stdout
     assert fresh.client().cmd("autoplay 2") == ["ACK [2@0] {autoplay} Boolean (0/1) expected: 2"]
     p = fresh.ctl("autoplay", "maybe")
     assert p.returncode == 64 and p.stderr.startswith("previewctl: "), p.stderr
-    # --autoplay alone is a default, not a choice: a state saved under it
-    # follows the option of the next start.
-    g = daemon_factory(extra=("--autoplay",))
-    g2 = restart(g, http)
-    try:
-        assert g2.client().fields("status")["autoplay"] == "0"
-    finally:
-        g2.close()
-    g3 = Daemon(g.tmp, http, extra=("--autoplay",))
-    try:
-        assert g3.client().fields("status")["autoplay"] == "1"
-    finally:
-        g3.close()
 
 
 def test_a_read_that_answers_after_autoplay_is_off_adds_nothing(daemon_factory, http):
