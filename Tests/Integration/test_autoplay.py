@@ -4,15 +4,15 @@ catalog. Artist lists were recorded for one artist only (Daft Punk, 27):
 the others' top tracks and radio are `catalog.artist_list`, NOT A
 RECORDING, built from recorded track objects in the recorded shapes."""
 import glob
-import os
 import re
+import subprocess
 import time
 
 import pytest
 
 import catalog
 from catalog import preview_file_for
-from helpers import Daemon, control, reference_pcm, wait_for, wait_status, wav_pcm
+from helpers import PREVIEWCTL, Daemon, control, reference_pcm, wait_for, wait_status, wav_pcm, without_locale
 
 SEED = "deezer:track:3135556"  # Harder, Better, Faster, Stronger (Daft Punk)
 
@@ -229,4 +229,34 @@ def test_a_song_autoplay_added_leaves_when_skipped_too(daemon_factory, http):
     wait_for(lambda: [l.split(": ")[1] for l in c.cmd("playlistinfo") if l.startswith("Id: ")] == ["1", "3", "4"] or
              [l.split(": ")[1] for l in c.cmd("playlistinfo") if l.startswith("Id: ")] == ["1", "3"], timeout=10,
              what="song 2 gone from the queue", detail=lambda: str(c.cmd("playlistinfo")))
+    assert c.cmd("autoplay 0") == ["OK"] and c.cmd("stop") == ["OK"]
+
+
+def test_the_settings_file_hooks_and_watch_see_autoplay(daemon_factory, http, tmp_path):
+    """`autoplay = yes` in the settings file turns it on; a song autoplay
+    adds reaches hooks (PREVIEWD_REASON=autoplay, PREVIEWD_AUTOPLAY=1) and
+    `previewctl watch` as a playlist change with reason autoplay."""
+    config = tmp_path / "cfg" / "previewd"
+    config.mkdir(parents=True)
+    (config / "previewd.conf").write_text("autoplay = yes\n")
+    out = tmp_path / "hook.txt"
+    env = dict(without_locale(), XDG_CONFIG_HOME=str(tmp_path / "cfg"))
+    d = daemon_factory(pace="realtime", env=env, extra=(
+        "--on-event", f'playlist:echo "$PREVIEWD_EVENT $PREVIEWD_REASON $PREVIEWD_AUTOPLAY" >> "{out}"'))
+    c = d.client()
+    assert c.fields("status")["autoplay"] == "1"
+    watch = subprocess.Popen([PREVIEWCTL, "--socket", d.socket, "watch", "--format", "%event% %reason%"],
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert watch.stdout.readline() == "player subscribed\n"
+        assert c.cmd(f"add {SEED}") == ["OK"] and c.cmd("rangeid 1 29:") == ["OK"]
+        assert watch.stdout.readline() == "playlist user\n"
+        assert c.cmd("play") == ["OK"]
+        lines = [watch.stdout.readline() for _ in range(2)]
+        assert lines == ["player user\n", "playlist autoplay\n"], lines
+    finally:
+        watch.kill()
+        watch.wait()
+    assert wait_for(lambda: out.exists() and "playlist autoplay 1\n" in out.read_text(), timeout=10), \
+        out.read_text() if out.exists() else "no hook ran"
     assert c.cmd("autoplay 0") == ["OK"] and c.cmd("stop") == ["OK"]
