@@ -6,6 +6,7 @@
 //     -> PreviewStorage -> PreviewCatalog -> PreviewPlayback
 //          -> PreviewDesktop -> PreviewServer                  -> previewd, previewfuzz
 //   PreviewCore, PreviewPlatform                               -> previewctl
+//   PreviewCore, PreviewPlatform, PreviewHTTP -> PreviewWeb    -> previewweb
 // PreviewPlatform owns the OS concepts (descriptors, sockets, poll,
 // signals, processes, files, clocks) and the SQLite wrapper (the Library's
 // store); it imports Glibc and CSQLite only, so previewctl links no
@@ -67,11 +68,11 @@ let package = Package(
             name: "CSoxr", path: "Sources/CSoxr", pkgConfig: "soxr",
             providers: [.apt(["libsoxr-dev"])]),
         .target(name: "PreviewCore", swiftSettings: perCommandPath),
-        .target(name: "PreviewPlatform", dependencies: ["CSQLite", "CMalloc"], exclude: ["DBus", "HTTP"]),
-        // PreviewPlatform's D-Bus connection (sd-bus), a target of its own
-        // because previewctl links PreviewPlatform statically and Debian
-        // ships no libsystemd.a.
-        .target(name: "PreviewDBus", dependencies: ["PreviewPlatform", "CSystemd"], path: "Sources/PreviewPlatform/DBus"),
+        .target(name: "PreviewPlatform", dependencies: ["CSQLite", "CMalloc"]),
+        // The D-Bus connection (sd-bus), a target and folder of its own
+        // beside the platform because previewctl links PreviewPlatform
+        // statically and Debian ships no libsystemd.a.
+        .target(name: "PreviewDBus", dependencies: ["PreviewPlatform", "CSystemd"]),
         .target(name: "PreviewAudio", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewHTTP", "CCurl", "CMpg123", "CPulse", "CEbur128",
                                                 "CLame", "CFLAC", "CSoxr"]),
         // The control side, by concern; each imports only the ones above it.
@@ -89,7 +90,7 @@ let package = Package(
         .executableTarget(name: "previewd", dependencies: ["PreviewServer", "PreviewAudio", "PreviewHTTP", "PreviewPlatform"]),
         // The web front end: libmicrohttpd beside the platform (as sd-bus is),
         // the routes over the MPD socket, and the executable that wires them.
-        .target(name: "PreviewHTTP", dependencies: ["PreviewCore", "PreviewPlatform", "CMicrohttpd", "CZlib"], path: "Sources/PreviewPlatform/HTTP"),
+        .target(name: "PreviewHTTP", dependencies: ["PreviewCore", "PreviewPlatform", "CMicrohttpd", "CZlib"]),
         // The page's files (HTML, CSS, ES modules) are compiled into the binary.
         .target(name: "PreviewWeb", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewHTTP"],
                 resources: [.embedInCode("Page")]),

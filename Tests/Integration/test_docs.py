@@ -1,8 +1,10 @@
 """The protocol reference cannot drift from the command table: every
 command the daemon lists (`commands`, made from Commands.list) is
-documented in docs/protocol.md, and the README stays a short tour."""
+documented in docs/protocol.md, the README stays a short tour, and
+ARCHITECTURE.md's figures follow the code."""
 import os
 import re
+import subprocess
 
 from helpers import ROOT
 
@@ -24,3 +26,11 @@ def test_the_readme_is_a_short_tour_with_the_two_commands():
     assert "\n    contrib/demo\n" in readme and "\n    contrib/test\n" in readme
     with open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8") as f:
         assert "exec contrib/test" in f.read()
+
+
+def test_architecture_s_line_counts_follow_the_code():
+    """ARCHITECTURE.md's lines of Swift per target are within 100 of the
+    code's (contrib/architecture-figures --write rewrites them)."""
+    r = subprocess.run([os.path.join(ROOT, "contrib", "architecture-figures"), "--check"],
+                       capture_output=True, text=True)
+    assert (r.returncode, r.stderr) == (0, ""), r.stderr
