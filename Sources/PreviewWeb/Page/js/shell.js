@@ -77,6 +77,8 @@ export async function route(quiet) {
   }
   view.setAttribute("aria-busy", "true");
   if (!quiet) {
+    // The place left, now: its scroll event may come only after the screen dims (and is then not kept).
+    if (!view.classList.contains("navigating")) scrolls.set(entryId, window.scrollY);
     // The old screen goes dim at once, and gives way to a loading one if
     // the answer takes longer than a glance (no flash when it is quick).
     view.classList.add("navigating");
