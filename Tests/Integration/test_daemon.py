@@ -65,15 +65,27 @@ def test_help_version_and_usage_errors():
     assert r.returncode == 64
 
 
+def connected(path):
+    """A socket connected to `path`, or None while nothing listens there."""
+    s = socket.socket(socket.AF_UNIX)
+    try:
+        s.connect(path)
+        return s
+    except OSError:
+        s.close()
+        return None
+
+
 def test_socket_from_environment(tmp_path, http):
     path = str(tmp_path / "envsock" / "s")
     env = dict(os.environ, PREVIEWD_SOCKET=path, PREVIEWD_API_BASE=http + "/api")
     p = subprocess.Popen([PREVIEWD, "--output", "null", "--state-dir", str(tmp_path / "st")], env=env,
                          stderr=subprocess.PIPE)
     try:
-        wait_for(lambda: os.path.exists(path), timeout=5, interval=0.01)
-        s = socket.socket(socket.AF_UNIX)
-        s.connect(path)
+        # The file exists from bind(); connect only once it listens (a
+        # connect in between was refused once in CI, and the SIGTERM then
+        # came before previewd had its handler).
+        s = wait_for(lambda: connected(path), timeout=5, interval=0.01)
         assert s.recv(64) == b"OK MPD 0.23.5\n"
         s.sendall(b"add deezer:track:3135556\n")
         assert s.recv(64) == b"OK\n"
