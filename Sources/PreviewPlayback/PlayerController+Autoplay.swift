@@ -35,9 +35,6 @@ final class AutoplayBook {
     var error: String?
     var retryAt = 0.0
     var failures = 0
-    /// Catalog requests made and songs added, since start (the benchmark's figures).
-    var requests = 0
-    var added = 0
     var rng = SplitMix64(seed: 0x5EED_A070)
 }
 
@@ -73,11 +70,6 @@ extension PlayerController {
         if autoplay.choice == nil { autoplay.on = on }
     }
 
-    /// What autoplay saves with the state: the user's choice (nil: none
-    /// made), and the plays remembered.
-    package var autoplayChoice: Bool? { autoplay.choice }
-    package var autoplayHistory: PlayHistory { autoplay.history }
-
     /// Restores the user's choice and the plays remembered, after the
     /// player's state (its current song is not noted as played again).
     func restoreAutoplay(choice: Bool?, history: PlayHistory?) {
@@ -93,9 +85,6 @@ extension PlayerController {
     /// The catalog track played last (`deezer:track:ID`), autoplay on or
     /// off: Listen Now's More like starts from its album for a new user.
     package var lastPlayedTrack: String? { autoplay.history.uris.last { $0.hasPrefix("deezer:track:") } }
-
-    /// Autoplay's figures: catalog requests made and songs added.
-    package var autoplayCounts: (requests: Int, added: Int) { (autoplay.requests, autoplay.added) }
 
     /// Why autoplay stopped, while it waits to try again.
     var autoplayError: String? { autoplay.on ? autoplay.error : nil }
@@ -224,7 +213,6 @@ extension PlayerController {
         guard let pick = picks.first else { return false }
         because(.autoplay) {
             guard let ids = try? insert([AutoplayRule.tagged(pick)], at: nil), let id = ids.first else { return }
-            autoplay.added += 1
             if autoplay.error != nil {
                 autoplay.error = nil
                 notify(.player)
@@ -272,7 +260,6 @@ extension PlayerController {
 /// they found, and `done` after the last answer.
 private final class AutoplayRead {
     let catalog: CatalogBrowser
-    let book: AutoplayBook
     private var left = 1
     private(set) var lastFailure: String?
     /// The seeds' own track objects, by rank, once all have answered
@@ -284,9 +271,8 @@ private final class AutoplayRead {
     var found: [(rank: Int, source: AutoplayRule.Source, songs: [AutoplayRule.Candidate])] = []
     private let done: (AutoplayRead) -> Void
 
-    init(catalog: CatalogBrowser, book: AutoplayBook, done: @escaping (AutoplayRead) -> Void) {
+    init(catalog: CatalogBrowser, done: @escaping (AutoplayRead) -> Void) {
         self.catalog = catalog
-        self.book = book
         self.done = done
     }
 
@@ -295,7 +281,6 @@ private final class AutoplayRead {
     /// done; `then` runs after it, answered or not.
     func ask<T: Decodable>(_ path: String, as type: T.Type, then: (() -> Void)? = nil, _ use: @escaping (T) -> Void) {
         left += 1
-        book.requests += 1
         catalog.request(path, as: type, item: "autoplay") { [self] result in
             switch result {
             case .success(let value):
@@ -339,7 +324,7 @@ extension PlayerController {
     /// the chart of its album's genre. A source that fails adds nothing;
     /// `done(why)` gets a reason only when no list was had.
     fileprivate func readPool(_ seeds: [Song], done: @escaping (String?) -> Void) {
-        let read = AutoplayRead(catalog: catalog, book: autoplay) { [weak self] read in
+        let read = AutoplayRead(catalog: catalog) { [weak self] read in
             guard let self else { return }
             for part in read.found.sorted(by: { ($0.rank, $0.source.order) < ($1.rank, $1.source.order) }) {
                 AutoplayRule.merge(part.songs, seed: part.rank, source: part.source, into: &autoplay.pool)

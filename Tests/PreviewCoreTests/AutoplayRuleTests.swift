@@ -121,7 +121,7 @@ import Testing
         for n in 0..<PlayHistory.limit + 10 { h.played("u\(n)") }
         #expect(h.uris.count == PlayHistory.limit)
         #expect(!h.contains("u9") && h.contains("u10") && h.contains("u509"))
-        #expect(h.latest(2) == ["u509", "u508"])
+        #expect(h.uris.suffix(2) == ["u508", "u509"])
     }
 
     @Test func aSongPlayedTwiceStaysUntilItsLastPlayIsForgotten() {

@@ -28,9 +28,6 @@ public struct PlayHistory: Sendable, Equatable, Codable {
     /// Whether `uri` is among the plays remembered.
     public func contains(_ uri: String) -> Bool { counts[uri] != nil }
 
-    /// The last `n` plays, latest first.
-    public func latest(_ n: Int) -> [String] { Array(uris.suffix(n).reversed()) }
-
     public init(from decoder: any Decoder) throws {
         self.init(uris: try [String](from: decoder).suffix(Self.limit).map { $0 })
     }
