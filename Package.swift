@@ -2,11 +2,12 @@
 // previewd: a headless Deezer-preview player that speaks the MPD protocol.
 // Layering (lower never imports upper; ARCHITECTURE.md says why):
 //   PreviewCore (pure), PreviewPlatform (OS; PreviewDBus and PreviewHTTP beside it)
-//     -> PreviewAudio (C libraries)                            -> previewd
+//     -> PreviewFetch (libcurl) -> PreviewAudio (C libraries)  -> previewd
 //     -> PreviewStorage -> PreviewCatalog -> PreviewPlayback
-//          -> PreviewDesktop -> PreviewServer                  -> previewd, previewfuzz
-//   PreviewCore, PreviewPlatform                               -> previewctl
-//   PreviewCore, PreviewPlatform, PreviewHTTP -> PreviewWeb    -> previewweb
+//          -> PreviewDesktop -> PreviewServer -> PreviewDaemon -> previewd
+//   PreviewCore -> PreviewControl                              -> previewctl
+//   PreviewControl, PreviewPlatform, PreviewHTTP -> PreviewWeb -> previewweb
+//   PreviewDaemon, PreviewControl -> PreviewFuzz               -> previewfuzz
 // PreviewPlatform owns the OS concepts (descriptors, sockets, poll,
 // signals, processes, files, clocks) and the SQLite wrapper (the Library's
 // store); it imports Glibc and CSQLite only, so previewctl links no
@@ -73,7 +74,10 @@ let package = Package(
         // beside the platform because previewctl links PreviewPlatform
         // statically and Debian ships no libsystemd.a.
         .target(name: "PreviewDBus", dependencies: ["PreviewPlatform", "CSystemd"]),
-        .target(name: "PreviewAudio", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewHTTP", "CCurl", "CMpg123", "CPulse", "CEbur128",
+        // The network side of playback: libcurl transfers into bounded rings,
+        // whole downloads kept for prefetch and replay, the catalog's GETs.
+        .target(name: "PreviewFetch", dependencies: ["PreviewCore", "PreviewPlatform", "CCurl"]),
+        .target(name: "PreviewAudio", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewFetch", "PreviewHTTP", "CMpg123", "CPulse", "CEbur128",
                                                 "CLame", "CFLAC", "CSoxr"]),
         // The control side, by concern; each imports only the ones above it.
         .target(name: "PreviewStorage", dependencies: ["PreviewCore", "PreviewPlatform"], swiftSettings: perCommandPath),
@@ -87,26 +91,43 @@ let package = Package(
                 dependencies: ["PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewCatalog", "PreviewPlayback",
                                "PreviewDesktop"],
                 swiftSettings: perCommandPath),
-        .executableTarget(name: "previewd", dependencies: ["PreviewServer", "PreviewAudio", "PreviewHTTP", "PreviewPlatform"]),
+        // previewd's own: its options and settings file, one instance wired
+        // (catalog, controller, stores, command table), the socket server
+        // and its loop.
+        .target(name: "PreviewDaemon",
+                dependencies: ["PreviewServer", "PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewCatalog", "PreviewPlayback",
+                               "PreviewDesktop"],
+                swiftSettings: perCommandPath),
+        .executableTarget(name: "previewd", dependencies: ["PreviewDaemon", "PreviewAudio", "PreviewFetch", "PreviewHTTP", "PreviewPlatform"]),
         // The web front end: libmicrohttpd beside the platform (as sd-bus is),
         // the routes over the MPD socket, and the executable that wires them.
         .target(name: "PreviewHTTP", dependencies: ["PreviewCore", "PreviewPlatform", "CMicrohttpd", "CZlib"]),
         // The page's files (HTML, CSS, ES modules) are compiled into the binary.
-        .target(name: "PreviewWeb", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewHTTP"],
+        .target(name: "PreviewWeb", dependencies: ["PreviewCore", "PreviewControl", "PreviewPlatform", "PreviewHTTP"],
                 resources: [.embedInCode("Page")]),
         .executableTarget(name: "previewweb", dependencies: ["PreviewWeb", "PreviewHTTP", "PreviewCore", "PreviewPlatform"]),
+        // previewctl: its command table, parser, formats and JSON (also the
+        // page's catalog documents), then the executable that wires them.
+        .target(name: "PreviewControl", dependencies: ["PreviewCore"]),
         .executableTarget(
-            name: "previewctl", dependencies: ["PreviewCore", "PreviewPlatform"],
+            name: "previewctl", dependencies: ["PreviewControl", "PreviewCore", "PreviewPlatform"],
             // A hotkey must not wait for the dynamic loader: link everything
             // in (except under the sanitizers, whose runtimes need it).
             linkerSettings: Context.environment["PREVIEWD_DYNAMIC_CTL"] == nil ? [.unsafeFlags(["-static-executable"])] : []),
         // Fuzzing harness (contrib/fuzz/run builds it with -sanitize=fuzzer);
         // built normally, it replays inputs.
         .target(name: "CFuzzDriver", path: "Sources/CFuzzDriver"),
+        // The fuzz targets: the code each input runs, shared by the harness
+        // and its regression tests.
+        .target(name: "PreviewFuzz",
+                dependencies: ["PreviewDaemon", "PreviewServer", "PreviewControl", "PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewCatalog",
+                               "PreviewPlayback", "PreviewDesktop"]),
         .executableTarget(
-            name: "previewfuzz", dependencies: ["PreviewServer", "PreviewCore", "PreviewPlatform", "CFuzzDriver"],
+            name: "previewfuzz", dependencies: ["PreviewFuzz", "PreviewCore", "PreviewPlatform", "CFuzzDriver"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "PreviewCoreTests", dependencies: ["PreviewCore"]),
+        .testTarget(name: "PreviewControlTests", dependencies: ["PreviewControl", "PreviewCore"]),
+        .testTarget(name: "PreviewFuzzTests", dependencies: ["PreviewFuzz", "PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewTestSupport"]),
         // What the unit tests share: a recording engine, the recorded Deezer
         // answers, the catalog alone over them.
         .target(name: "PreviewTestSupport", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewCatalog"],
@@ -116,13 +137,13 @@ let package = Package(
         .testTarget(name: "PreviewPlaybackTests",
                     dependencies: ["PreviewPlayback", "PreviewCatalog", "PreviewCore", "PreviewPlatform", "PreviewTestSupport"]),
         .testTarget(name: "PreviewDesktopTests", dependencies: ["PreviewDesktop", "PreviewCore", "PreviewDBus"]),
-        .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "PreviewCore", "PreviewPlatform", "PreviewDBus", "PreviewStorage",
+        .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "PreviewDaemon", "PreviewCore", "PreviewPlatform", "PreviewDBus", "PreviewStorage",
                                                           "PreviewCatalog", "PreviewPlayback", "PreviewDesktop",
                                                           "PreviewTestSupport"]),
         .testTarget(name: "PreviewPlatformTests", dependencies: ["PreviewPlatform", "PreviewDBus"]),
-        .testTarget(name: "PreviewHTTPTests", dependencies: ["PreviewHTTP"]),
-        .testTarget(name: "PreviewWebTests", dependencies: ["PreviewWeb"]),
-        .testTarget(name: "PreviewAudioTests", dependencies: ["PreviewAudio", "PreviewCore", "PreviewHTTP", "PreviewTestSupport"]),
+        .testTarget(name: "PreviewHTTPTests", dependencies: ["PreviewHTTP", "PreviewCore"]),
+        .testTarget(name: "PreviewWebTests", dependencies: ["PreviewWeb", "PreviewControl", "PreviewCore"]),
+        .testTarget(name: "PreviewAudioTests", dependencies: ["PreviewAudio", "PreviewFetch", "PreviewCore", "PreviewHTTP", "PreviewTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import PreviewControl
 import PreviewCore
 import PreviewHTTP
 import PreviewPlatform

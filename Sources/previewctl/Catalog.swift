@@ -1,6 +1,7 @@
 // The catalog commands (search, chart, album, artist, info, ...), `open N`
 // and the other users of the last listing: what previewctl asks, shows,
 // queues, and keeps for the next command's numbers.
+import PreviewControl
 import PreviewCore
 import PreviewPlatform
 

@@ -1,6 +1,7 @@
 // `previewctl __complete WORDS...`: the shell completions' helper. Prints
 // what may follow WORDS, one per line; what the daemon knows is asked for
 // quietly (no daemon: no candidates, never an error).
+import PreviewControl
 import PreviewCore
 import PreviewPlatform
 

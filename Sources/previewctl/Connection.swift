@@ -1,5 +1,6 @@
 // previewctl's plumbing: exit codes and messages, stdout, and the one
 // connection to the daemon (requests out, reply records in).
+import PreviewControl
 import PreviewCore
 import PreviewPlatform
 

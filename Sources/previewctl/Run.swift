@@ -1,6 +1,7 @@
 // What each command asks of the daemon and shows: `run` is the one switch
 // over `ControlCommand` (the compiler checks that it covers every command
 // the table in PreviewCore parses); the longer cases are functions below.
+import PreviewControl
 import PreviewCore
 import PreviewPlatform
 

@@ -1,6 +1,7 @@
 // `previewctl watch`: a line per change, for status bars, that outlives
 // the daemon: it waits for previewd to come up and reconnects when it
 // restarts, saying meanwhile that it is not running.
+import PreviewControl
 import PreviewCore
 import PreviewPlatform
 

@@ -1,6 +1,7 @@
 // previewctl: argv to requests over previewd's socket, replies to stdout,
 // an exit code. Links PreviewCore and PreviewPlatform only (no Foundation),
 // so a hotkey starts fast.
+import PreviewControl
 import PreviewCore
 import PreviewPlatform
 
@@ -32,7 +33,7 @@ while let first = args.first, first.hasPrefix("-") {
         out(ControlCommand.usage)
         exit(0)
     default:
-        let hint = CommandHelp.closest(to: first, among: ["--socket", "--timeout", "--help"]).map { "; did you mean \"\($0)\"?" } ?? "."
+        let hint = ClosestMatch.closest(to: first, among: ["--socket", "--timeout", "--help"]).map { "; did you mean \"\($0)\"?" } ?? "."
         fail("unknown option \"\(first)\"\(hint) See previewctl --help", 64)
     }
 }

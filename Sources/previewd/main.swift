@@ -1,9 +1,10 @@
 // previewd: parse options, wire the real engine to the server, run.
 import PreviewAudio
 import PreviewCore
+import PreviewFetch
 import PreviewHTTP
 import PreviewPlatform
-import PreviewServer
+import PreviewDaemon
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let configFile = ConfigFile.path(arguments: arguments, environment: Environment.value)

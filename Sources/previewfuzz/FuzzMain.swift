@@ -2,7 +2,7 @@ import CFuzzDriver
 import Glibc
 import PreviewCore
 import PreviewPlatform
-import PreviewServer
+import PreviewFuzz
 
 /// An engine that plays nothing: the fuzzed code is the server's.
 final class SilentEngine: AudioEngine, @unchecked Sendable {

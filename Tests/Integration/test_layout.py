@@ -46,3 +46,40 @@ def test_the_verbs_are_what_it_offers(tmp_path):
             "    try c.seekCurrent(by: -5)\n"
             "    try c.setCrossfade(3)")
     assert typecheck(tmp_path, body) == (0, [])
+
+
+def swift_files(folder):
+    for parent, _, names in os.walk(os.path.join(ROOT, "Sources", folder)):
+        yield from (os.path.join(parent, n) for n in names if n.endswith(".swift"))
+
+
+def imports(folder):
+    """The modules the Swift files under Sources/FOLDER import."""
+    found = set()
+    for path in swift_files(folder):
+        with open(path, encoding="utf-8") as f:
+            found |= set(re.findall(r"^(?:@testable )?import (\w+)", f.read(), re.M))
+    return found
+
+
+def test_no_target_is_over_5000_lines():
+    """Issue 46: a target a newcomer can hold in mind."""
+    sizes = {t: sum(sum(1 for _ in open(p, encoding="utf-8")) for p in swift_files(t))
+             for t in os.listdir(os.path.join(ROOT, "Sources")) if t.startswith("Preview")}
+    assert {t: n for t, n in sizes.items() if n > 5000} == {}
+    assert sizes["PreviewCore"] > 1000, sizes  # the count does read the code
+
+
+# Each program's code is in its own target; the core imports no other
+# target, and previewctl links no daemon or web code.
+@pytest.mark.parametrize("folder,allowed", [
+    ("PreviewCore", {"Glibc", "Synchronization"}),
+    ("PreviewControl", {"PreviewCore"}),
+    ("previewctl", {"PreviewControl", "PreviewCore", "PreviewPlatform", "Glibc"}),
+    ("PreviewWeb", {"PreviewControl", "PreviewCore", "PreviewPlatform", "PreviewHTTP", "Glibc", "Synchronization",
+                    "FoundationEssentials"}),
+    ("PreviewHTTP", {"PreviewCore", "PreviewPlatform", "CMicrohttpd", "CZlib", "Glibc", "Synchronization", "Dispatch"}),
+    ("PreviewDBus", {"PreviewPlatform", "CSystemd", "Glibc"}),
+])
+def test_each_program_imports_only_its_own_and_the_shared_targets(folder, allowed):
+    assert imports(folder) - allowed == set()

@@ -1,5 +1,7 @@
 import Glibc
 import PreviewCore
+import PreviewPlatform
+import PreviewFetch
 import PreviewTestSupport
 import Testing
 @testable import PreviewAudio

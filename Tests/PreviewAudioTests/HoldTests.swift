@@ -1,5 +1,6 @@
 import Glibc
 import PreviewCore
+import PreviewFetch
 import PreviewHTTP
 import PreviewTestSupport
 import Synchronization

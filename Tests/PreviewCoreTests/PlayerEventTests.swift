@@ -14,13 +14,6 @@ import Testing
         #expect(event.environment == ["PREVIEWD_EVENT=player", "PREVIEWD_REASON=url-refreshed",
                                       "PREVIEWD_STATE=play", "PREVIEWD_TITLE=Two Lines"])
     }
-
-    @Test func watchValuesFromARecord() {
-        let v = StatusFormat.values(event: ["event": "player", "reason": "eof", "state": "play", "file": "f",
-                                            "position": "2", "elapsed": "15.000", "duration": "30.000"])
-        #expect(StatusFormat.render("%event% %reason% %state% %position% %elapsed%/%duration% %percent%%", v)
-                == "player eof playing 2 0:15/0:30 50%")
-    }
 }
 
 @Suite struct PlayerEventEnvironmentTests {

@@ -1,5 +1,6 @@
 import PreviewCore
 import Testing
+@testable import PreviewDaemon
 @testable import PreviewServer
 
 /// The settings file: its lines, its errors, and the command line over it.

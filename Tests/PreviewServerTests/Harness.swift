@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 @testable import PreviewPlayback
 import PreviewTestSupport
+@testable import PreviewDaemon
 @testable import PreviewServer
 
 /// A controller, command table and sessions over a fake engine, with the

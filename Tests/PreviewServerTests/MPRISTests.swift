@@ -3,6 +3,7 @@ import PreviewDBus
 import PreviewPlatform
 import Testing
 @testable import PreviewPlayback
+@testable import PreviewDaemon
 @testable import PreviewServer
 @testable import PreviewDesktop
 

@@ -1,6 +1,7 @@
 import Testing
 import PreviewCore
 @testable import PreviewPlayback
+@testable import PreviewDaemon
 @testable import PreviewServer
 
 @Suite struct SessionTests {

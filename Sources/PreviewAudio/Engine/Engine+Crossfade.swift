@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewFetch
 
 // Crossfade (MPD's `crossfade N`): as the playing pass reaches its last N
 // seconds, the next stream's pass takes over as the one playing, and the

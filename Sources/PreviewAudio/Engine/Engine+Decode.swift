@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewFetch
 import PreviewPlatform
 
 // One stream, decoded and played: mpg123 is fed from the stream's input

@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewFetch
 
 // Where the decode thread's stream gets its bytes: the playing download
 // or a ring of its own, and for a ring stream cut short, the rest of the

@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewFetch
 import PreviewPlatform
 
 // The decode thread's side of the outputs: which one it writes to, opening

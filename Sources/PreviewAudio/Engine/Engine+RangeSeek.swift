@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewFetch
 
 // A start point far into a song that is still downloading, reached by an
 // HTTP Range fetch from just before it instead of waiting for every byte

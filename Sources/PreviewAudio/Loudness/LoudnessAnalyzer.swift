@@ -1,5 +1,7 @@
 import Glibc
 import PreviewCore
+import PreviewFetch
+import PreviewPlatform
 
 /// Measures the loudness of whole downloads on a thread of its own, one at
 /// a time, so the decode thread never waits for a measurement: a preview

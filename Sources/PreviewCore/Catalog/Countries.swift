@@ -81,7 +81,7 @@ public struct CountryTable: Sendable {
     /// The error for a name no country has: what works, and close names.
     public func unknown(_ text: String) -> ProtocolError {
         let names = countries.map(\.displayName)
-        let close = names.filter { CommandHelp.closest(to: text, among: [$0.lowercased()]) != nil }
+        let close = names.filter { ClosestMatch.closest(to: text, among: [$0.lowercased()]) != nil }
         let hint = close.isEmpty ? "" : "; close: " + close.prefix(3).joined(separator: ", ")
         return ProtocolError(.noExist, "unknown country \"\(text)\" (ISO codes such as DE, English names such as "
                              + "Germany, and UK, USA work)\(hint)")

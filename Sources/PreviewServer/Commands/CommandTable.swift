@@ -187,11 +187,11 @@ struct CommandDeclaration {
 }
 
 /// The command table: `Commands.list` bound to one daemon's parts, by name.
-struct CommandTable {
+package struct CommandTable {
     private(set) var specs: [String: CommandSpec]
 
     /// An empty table (a server before it starts).
-    init() { specs = [:] }
+    package init() { specs = [:] }
 
     /// Binds each declaration's handler to `services`.
     init(_ declarations: [CommandDeclaration], services: Services) {

@@ -7,7 +7,7 @@ import PreviewStorage
 /// (through its verbs), the catalog browser, client messaging, stored
 /// playlists, Last.fm charts, the want list, the Library and the stickers. A class, so
 /// that each command's handler is handed one reference, not ten.
-final class Services {
+package final class Services {
     let controller: PlayerController
     /// Looking around the Deezer catalog (models, not replies).
     let catalog: CatalogBrowser
@@ -32,13 +32,13 @@ final class Services {
     /// locale's; nil when neither names one. Resolved on first use.
     lazy var defaultCountry: Country? = ownCountry(countries)
     /// How `defaultCountry` is found in the table (set by the instance).
-    var ownCountry: (CountryTable) -> Country? = { _ in nil }
+    package var ownCountry: (CountryTable) -> Country? = { _ in nil }
     /// The `status` reply while nothing it shows changed.
     let statusCache = StatusCache()
     /// The names the catalog tree's listings gave (`CatalogTree`).
     var names = NameIndex()
 
-    init(controller: PlayerController, catalog: CatalogBrowser, hub: MessageHub, playlists: PlaylistStore,
+    package init(controller: PlayerController, catalog: CatalogBrowser, hub: MessageHub, playlists: PlaylistStore,
          lastfm: LastfmClient, wants: WantList, library: Library, libraryUpdater: LibraryUpdater,
          stickers: Result<StickerStore, StorageError>) {
         self.controller = controller
@@ -56,9 +56,9 @@ final class Services {
 /// The MPD commands previewd implements: the one list (`CommandList.swift`)
 /// and the handlers, by concern (one file each). Replies follow MPD's
 /// `doc/protocol.rst`; error texts match mpd 0.23's.
-enum Commands {
+package enum Commands {
     /// The command table of one daemon: `list` bound to `services`.
-    static func table(_ services: Services) -> CommandTable {
+    package static func table(_ services: Services) -> CommandTable {
         CommandTable(list, services: services)
     }
 

@@ -4,7 +4,7 @@ import PreviewPlatform
 /// One client connection's protocol state: lines (`LineFramer`), command lists,
 /// commands awaiting catalog answers, and idle. Bytes in, bytes out; the
 /// socket itself belongs to the server.
-final class ClientSession {
+package final class ClientSession {
     /// Most bytes a command list may collect before it is refused (mpd's
     /// default `max_command_list_size`, 2 MiB).
     let maxCommandListBytes: Int
@@ -13,17 +13,17 @@ final class ClientSession {
     private var output = ReplyOutput()
 
     /// Reply bytes to write now (more may follow once they are taken).
-    var pendingOutput: ArraySlice<UInt8> { output.pending }
+    package var pendingOutput: ArraySlice<UInt8> { output.pending }
 
     /// Whether more of a reply follows `pendingOutput` (a long listing
     /// being formatted as it is read).
-    var hasMoreOutput: Bool { output.hasMore }
+    package var hasMoreOutput: Bool { output.hasMore }
 
     /// The socket took `n` more bytes.
     /// - Returns: true when a large reply's storage (1 MiB or more) was let
     ///   go, so that the caller can give the memory back.
     @discardableResult
-    func consumeOutput(_ n: Int) -> Bool { output.consume(n) }
+    package func consumeOutput(_ n: Int) -> Bool { output.consume(n) }
 
     /// Reply bytes waiting for the socket at which buffered requests wait
     /// too: 64 KiB of pipelined `status` lines would otherwise queue 2.5 MB
@@ -33,7 +33,7 @@ final class ClientSession {
     /// Whether requests read from the socket wait, unanswered, for the
     /// replies before them to be taken (`resumeInput` answers them). The
     /// server reads no more from such a client meanwhile.
-    private(set) var inputHeld = false
+    package private(set) var inputHeld = false
 
     /// Whether enough reply bytes wait that requests should wait too (a
     /// listing still being formatted counts as enough).
@@ -42,30 +42,30 @@ final class ClientSession {
     /// Whether held requests can be answered now: the replies before them
     /// were taken. `resumeInput` then answers them, up to `replyHoldBytes`
     /// of replies; otherwise it does nothing.
-    var canResumeInput: Bool { inputHeld && !outputFull }
-    func resumeInput() { if canResumeInput { process() } }
+    package var canResumeInput: Bool { inputHeld && !outputFull }
+    package func resumeInput() { if canResumeInput { process() } }
 
     /// Set once the client closed its side (`endOfInput`: a read returned
     /// end of file). What it sent before is still answered and written: a
     /// script that pipes requests and half-closes waits for them all.
-    private(set) var inputEnded = false
-    func endOfInput() { inputEnded = true }
+    package private(set) var inputEnded = false
+    package func endOfInput() { inputEnded = true }
 
     /// Whether a client whose input ended has nothing more coming: every
     /// request it sent answered (none waits for the catalog or for room)
     /// and every reply written. The server then closes the connection.
-    var finished: Bool {
+    package var finished: Bool {
         inputEnded && execution == nil && !inputHeld && !output.hasMore && output.pending.isEmpty
     }
 
     /// Set when the connection should close once its replies are written.
-    private(set) var closing = false
+    package private(set) var closing = false
 
     private let table: CommandTable
     private let log: Log
     private let hub: MessageHub
     /// This connection's settings and messages.
-    let state = SessionState()
+    package let state = SessionState()
     private var framer = LineFramer()
 
     /// A request line, or why it could not be read (too long, not UTF-8):
@@ -100,7 +100,7 @@ final class ClientSession {
     private var finishedLargeList = false
 
     /// Whether a large command list finished since the last call.
-    func takeFinishedLargeList() -> Bool {
+    package func takeFinishedLargeList() -> Bool {
         defer { finishedLargeList = false }
         return finishedLargeList
     }
@@ -114,28 +114,28 @@ final class ClientSession {
     /// When the client last sent a whole line or read a reply (monotonic
     /// seconds), as the server saw it: for `--connection-timeout`. A byte
     /// alone is no sign of life: a slow-loris client dribbles one a line.
-    var lastActive = 0.0
+    package var lastActive = 0.0
     /// Lines (and over-long lines) taken from the input so far.
-    private(set) var linesTaken = 0
+    package private(set) var linesTaken = 0
     /// Whether silence is this client's right: it waits in `idle` or
     /// `events`, or for a command previewd has not answered yet.
-    var mayBeSilent: Bool { waitingFor.isWaiting || waiting || execution != nil }
+    package var mayBeSilent: Bool { waitingFor.isWaiting || waiting || execution != nil }
 
     /// `idle`, the `events` stream, and the changes not yet reported.
     private(set) var waitingFor = IdleWait()
     /// Whether the client reads an `events` stream.
-    var inEventStream: Bool { waitingFor.inEventStream }
+    package var inEventStream: Bool { waitingFor.inEventStream }
     /// When the next `tick` record is due (monotonic seconds).
-    var nextTick: Double { waitingFor.nextTick }
+    package var nextTick: Double { waitingFor.nextTick }
     /// The next `tick` record is due `interval` after the one just sent,
     /// or at `now` when ticks were missed while the server was busy.
-    func tickSent(now: Double) {
+    package func tickSent(now: Double) {
         waitingFor.nextTick = max(waitingFor.nextTick + (waitingFor.tickInterval ?? .infinity), now)
     }
 
     /// - Parameter maxCommandListBytes: the longest command list taken
     ///   (mpd's `max_command_list_size`, 2 MiB by default as in mpd).
-    init(table: CommandTable, log: Log, hub: MessageHub, maxCommandListBytes: Int = 2 << 20) {
+    package init(table: CommandTable, log: Log, hub: MessageHub, maxCommandListBytes: Int = 2 << 20) {
         self.maxCommandListBytes = maxCommandListBytes
         self.table = table
         self.log = log
@@ -147,13 +147,13 @@ final class ClientSession {
     deinit { hub.unregister(state) }
 
     /// Bytes arrived from the client.
-    func receive(_ bytes: UnsafeRawBufferPointer) {
+    package func receive(_ bytes: UnsafeRawBufferPointer) {
         framer.append(bytes)
         process()
     }
 
     /// Something changed: report it now if idling on it, else keep it.
-    func notify(_ changed: Subsystems) {
+    package func notify(_ changed: Subsystems) {
         if let reply = waitingFor.note(changed) {
             send(reply)
             process()
@@ -161,7 +161,7 @@ final class ClientSession {
     }
 
     /// Sends `event` if the client reads the events stream.
-    func deliver(_ event: PlayerEvent) {
+    package func deliver(_ event: PlayerEvent) {
         guard inEventStream else { return }
         send(event.protocolLines + "OK\n")
     }

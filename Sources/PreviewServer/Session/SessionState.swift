@@ -3,7 +3,7 @@ import PreviewPlayback
 
 /// What one connection has chosen for itself: tags shown, binary chunk
 /// size, message channels and the messages waiting for it.
-final class SessionState {
+package final class SessionState {
     /// Tags included in song listings (`tagtypes enable/disable/clear/all`).
     var tags = TagSelection.all
     /// Largest binary chunk sent (`binarylimit`), bytes.
@@ -17,17 +17,19 @@ final class SessionState {
     var messages: [(channel: String, text: String)] = []
     /// Changes meant for this client only (`message`), delivered by the
     /// server after the current command, like global changes.
-    var pendingLocal: Subsystems = []
+    package var pendingLocal: Subsystems = []
 }
 
 /// Client-to-client messages (`subscribe`, `channels`, `sendmessage`,
 /// `readmessages`): channels exist while someone is subscribed.
-final class MessageHub {
+package final class MessageHub {
     /// At most this many unread messages are kept per client; older ones go.
     static let maxQueued = 100
     private var members: [ObjectIdentifier: Weak] = [:]
 
     private struct Weak { weak var state: SessionState? }
+
+    package init() {}
 
     func register(_ state: SessionState) { members[ObjectIdentifier(state)] = Weak(state: state) }
     func unregister(_ state: SessionState) { members[ObjectIdentifier(state)] = nil }
@@ -85,11 +87,13 @@ struct TagSelection: Equatable {
 /// Tells every session of a change at once, for those without a loop turn
 /// to wait for (the fuzz entry and the tests' harness; the server batches
 /// changes per turn instead).
-final class SessionListener: PlaybackListener {
+package final class SessionListener: PlaybackListener {
     /// The sessions told, in order.
-    var sessions: [ClientSession] = []
+    package var sessions: [ClientSession] = []
 
-    func playbackChanged(_ subsystems: Subsystems) {
+    package init() {}
+
+    package func playbackChanged(_ subsystems: Subsystems) {
         for s in sessions { s.notify(subsystems) }
     }
 }

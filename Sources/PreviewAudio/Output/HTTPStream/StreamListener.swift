@@ -1,5 +1,6 @@
 import Glibc
 import PreviewHTTP
+import PreviewPlatform
 
 /// One connection to a stream: what the encoder made for it and the
 /// connection has not taken yet, bounded. The encoding thread offers (and
