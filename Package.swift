@@ -5,8 +5,8 @@
 //     -> PreviewFetch (libcurl) -> PreviewAudio (C libraries)  -> previewd
 //     -> PreviewStorage -> PreviewCatalog -> PreviewPlayback
 //          -> PreviewDesktop -> PreviewServer -> PreviewDaemon -> previewd
-//   PreviewCore -> PreviewControl                              -> previewctl
-//   PreviewControl, PreviewPlatform, PreviewHTTP -> PreviewWeb -> previewweb
+//   PreviewCore -> PreviewControl; PreviewPlatform -> PreviewClient (MPD) -> previewctl
+//   PreviewControl, PreviewClient, PreviewHTTP -> PreviewWeb   -> previewweb
 //   PreviewDaemon, PreviewControl -> PreviewFuzz               -> previewfuzz
 // PreviewPlatform owns the OS concepts (descriptors, sockets, poll,
 // signals, processes, files, clocks) and the SQLite wrapper (the Library's
@@ -103,14 +103,17 @@ let package = Package(
         // the routes over the MPD socket, and the executable that wires them.
         .target(name: "PreviewHTTP", dependencies: ["PreviewCore", "PreviewPlatform", "CMicrohttpd", "CZlib"]),
         // The page's files (HTML, CSS, ES modules) are compiled into the binary.
-        .target(name: "PreviewWeb", dependencies: ["PreviewCore", "PreviewControl", "PreviewPlatform", "PreviewHTTP"],
+        .target(name: "PreviewWeb", dependencies: ["PreviewCore", "PreviewControl", "PreviewClient", "PreviewPlatform", "PreviewHTTP"],
                 resources: [.embedInCode("Page")]),
         .executableTarget(name: "previewweb", dependencies: ["PreviewWeb", "PreviewHTTP", "PreviewCore", "PreviewPlatform"]),
         // previewctl: its command table, parser, formats and JSON (also the
         // page's catalog documents), then the executable that wires them.
         .target(name: "PreviewControl", dependencies: ["PreviewCore"]),
+        // The one Swift MPD client (previewctl's, previewweb's): connect,
+        // check the peer, requests and command lists, binary replies.
+        .target(name: "PreviewClient", dependencies: ["PreviewCore", "PreviewPlatform"]),
         .executableTarget(
-            name: "previewctl", dependencies: ["PreviewControl", "PreviewCore", "PreviewPlatform"],
+            name: "previewctl", dependencies: ["PreviewControl", "PreviewClient", "PreviewCore", "PreviewPlatform"],
             // A hotkey must not wait for the dynamic loader: link everything
             // in (except under the sanitizers, whose runtimes need it).
             linkerSettings: Context.environment["PREVIEWD_DYNAMIC_CTL"] == nil ? [.unsafeFlags(["-static-executable"])] : []),
@@ -127,6 +130,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "PreviewCoreTests", dependencies: ["PreviewCore"]),
         .testTarget(name: "PreviewControlTests", dependencies: ["PreviewControl", "PreviewCore"]),
+        .testTarget(name: "PreviewClientTests", dependencies: ["PreviewClient", "PreviewCore", "PreviewPlatform"]),
         .testTarget(name: "PreviewFuzzTests", dependencies: ["PreviewFuzz", "PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewTestSupport"]),
         // What the unit tests share: a recording engine, the recorded Deezer
         // answers, the catalog alone over them.

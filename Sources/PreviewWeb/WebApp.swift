@@ -114,7 +114,7 @@ public struct WebApp: Sendable {
         guard streams.take() else {
             return .text(503, "at most \(Self.maxEventStreams) event streams at once\n")
         }
-        let connection: MPDConnection
+        let connection: PooledConnection
         do { connection = try mpd.connect() } catch {
             streams.giveBack()
             return failure(error)

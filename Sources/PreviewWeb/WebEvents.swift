@@ -22,7 +22,7 @@ import Synchronization
 final class IdleEventStream: HTTPStream, @unchecked Sendable {
     // Used by its connection's thread only (libmicrohttpd calls `next`
     // and `close` there), hence unchecked.
-    private var connection: MPDConnection?
+    private var connection: PooledConnection?
     private var started = false
     private let client: Int32
     private let onClose: @Sendable () -> Void
@@ -33,7 +33,7 @@ final class IdleEventStream: HTTPStream, @unchecked Sendable {
 
     /// - Parameter client: the HTTP connection's socket, watched so that a
     ///   page that leaves frees its place at once (-1: at the next keep-alive).
-    init(connection: MPDConnection, client: Int32, onClose: @escaping @Sendable () -> Void) {
+    init(connection: PooledConnection, client: Int32, onClose: @escaping @Sendable () -> Void) {
         self.connection = connection
         self.client = client
         self.onClose = onClose

@@ -1,5 +1,6 @@
 // previewctl's plumbing: exit codes and messages, stdout, and the one
 // connection to the daemon (requests out, reply records in).
+import PreviewClient
 import PreviewControl
 import PreviewCore
 import PreviewPlatform
@@ -32,11 +33,10 @@ func out(_ text: String) {
     try? FileDescriptor.standardOutput.writeAll(Array(TerminalSafe.text(text).utf8))
 }
 
-/// One connection to the daemon.
+/// The connection to the daemon: the shared `MPDConnection`, its failures
+/// worded as previewctl's lines and exit codes.
 final class Connection {
-    private let fd: FileDescriptor
-    private var reader: LineReader
-    private var lines: [String] = []
+    private let mpd: MPDConnection
 
     /// Why a connection could not be made: the message and the exit code.
     struct Failure: Error {
@@ -51,62 +51,46 @@ final class Connection {
     ///   not accept or greet within `timeout` (stopped), else 69.
     init(path: String, timeout: Double = Connection.defaultTimeout) throws(Failure) {
         self.timeout = timeout
-        let address: UnixSocketAddress
-        do { address = try UnixSocketAddress(path: path) } catch { throw Failure(message: "socket path too long: \(path)", code: 64) }
         let uid = ThisProcess.userID
         if SocketPath.directory(of: path) == SocketPath.privateDirectory(uid: uid) {
             do { try PrivateDirectory.check(SocketPath.privateDirectory(uid: uid), owner: uid, create: false) } catch {
                 throw Failure(message: "\(error); not trusting a socket there. Set XDG_RUNTIME_DIR, or pass --socket PATH", code: 69)
             }
         }
-        do {
-            fd = try UnixSocket.connect(to: address, type: .stream, timeout: timeout).release()
-        } catch {
-            if error.wouldBlock {
-                throw Failure(message: "previewd at \(path) did not take the connection within \(Connection.seconds(timeout)) "
-                              + "(busy or stopped? --timeout S waits longer)", code: Connection.timedOut)
-            }
-            throw Failure(message: "cannot reach previewd at \(path): \(error.reason) (is it running?)", code: 69)
+        do { mpd = try MPDConnection(path: path, timeout: timeout, uid: uid) } catch {
+            throw Connection.failure(error, path: path, uid: uid, timeout: timeout)
         }
-        reader = LineReader(fd: fd)
-        // Whoever listens gets every command and its arguments: only a
-        // daemon of this user is spoken to.
-        guard let peer = fd.peerCredentials(), peer.userID == uid else {
-            let who = fd.peerCredentials().map { "uid \($0.userID)" } ?? "an unknown user"
-            fd.close()
-            throw Failure(message: "\(path) is served by \(who), not by you (uid \(uid)); refusing it", code: 69)
-        }
-        setReplyTimeout(timeout)
-        let greeting: String?
-        do { greeting = try reader.next() } catch {
-            fd.close()
-            if error.wouldBlock {
-                throw Failure(message: "previewd at \(path) did not greet within \(Connection.seconds(timeout)) "
-                              + "(busy or stopped? --timeout S waits longer)", code: Connection.timedOut)
-            }
-            throw Failure(message: "\(path) does not speak the MPD protocol", code: 69)
-        }
-        guard let greeting, greeting.hasPrefix("OK MPD ") else {
-            fd.close()
-            throw Failure(message: "\(path) does not speak the MPD protocol", code: 69)
-        }
-        // A refusal (too many clients, another user) comes with the greeting.
-        if let line = reader.peek() {
-            if case .ack(_, _, _, let message, _)? = ResponseParser.parse([line][...])?.0 {
-                fd.close()
-                throw Failure(message: "previewd refused the connection: \(message)", code: 69)
-            }
+    }
+
+    private static func failure(_ error: MPDClientError, path: String, uid: UInt32, timeout: Double) -> Failure {
+        let wait = "(busy or stopped? --timeout S waits longer)"
+        switch error {
+        case .pathTooLong:
+            return Failure(message: "socket path too long: \(path)", code: 64)
+        case .connect(_, timedOut: true):
+            return Failure(message: "previewd at \(path) did not take the connection within \(seconds(timeout)) \(wait)", code: timedOut)
+        case .connect(let reason, timedOut: false):
+            return Failure(message: "cannot reach previewd at \(path): \(reason) (is it running?)", code: 69)
+        case .otherUser(let other):
+            let who = other.map { "uid \($0)" } ?? "an unknown user"
+            return Failure(message: "\(path) is served by \(who), not by you (uid \(uid)); refusing it", code: 69)
+        case .noGreeting(timedOut: true):
+            return Failure(message: "previewd at \(path) did not greet within \(seconds(timeout)) \(wait)", code: timedOut)
+        case .refused(_, _, let message):
+            return Failure(message: "previewd refused the connection: \(message)", code: 69)
+        case .noGreeting, .timedOut, .lost, .malformed:
+            return Failure(message: "\(path) does not speak the MPD protocol", code: 69)
         }
     }
 
     /// A connection for the life of the process (the kernel closes it), or
     /// exit with the failure's message and code.
     static func open(path: String, timeout: Double) -> Connection {
-        do { return try Connection(path: path, timeout: timeout) } catch { fail(error.message, error.code) }
+        do { return try Connection(path: path, timeout: timeout) } catch { previewctl.fail(error.message, error.code) }
     }
 
     /// Ends the connection (`watch`, before it reconnects).
-    func close() { fd.close() }
+    func close() { mpd.close() }
 
     /// Seconds to wait for previewd (`--timeout`).
     let timeout: Double
@@ -127,73 +111,27 @@ final class Connection {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
-    /// SO_RCVTIMEO: a read waits at most `seconds` (0: for ever, as `watch` does).
-    private func setReplyTimeout(_ seconds: Double) {
-        try? fd.setReceiveTimeout(seconds: seconds)
-    }
-
-    /// The next line; nil at the end of the connection (and, unless
-    /// `exitOnTimeout`, when SO_RCVTIMEO ran out).
-    private func readLine(exitOnTimeout: Bool = true) -> String? {
-        do { return try reader.next() } catch {
-            // SO_RCVTIMEO ran out.
-            if error.wouldBlock, exitOnTimeout {
-                fail("previewd did not answer within \(Connection.seconds(timeout)) (busy or stopped? --timeout S waits longer)",
-                     Connection.timedOut)
-            }
-            return nil
+    /// Exits as a failed exchange with a connected daemon must.
+    private func fail(_ error: MPDClientError) -> Never {
+        switch error {
+        case .timedOut:
+            previewctl.fail("previewd did not answer within \(Connection.seconds(timeout)) (busy or stopped? --timeout S waits longer)",
+                            Connection.timedOut)
+        case .refused(_, let command, let message): failRefused(command: command, message: message)
+        case .malformed(let message): previewctl.fail(message, 69)
+        default: previewctl.fail("connection to previewd lost", 69)
         }
     }
 
     /// Sends `lines` as one request (a command list when several) and reads the reply.
     func request(_ commands: [String]) -> ResponseParser.Reply {
-        let text = commands.count == 1 ? commands[0] + "\n" : Connection.commandList(commands, begin: "command_list_begin")
-        do { try fd.sendAll(Array(text.utf8)) } catch { fail("connection to previewd lost", 69) }
-        var replyLines: [String] = []
-        while true {
-            guard let line = readLine() else { fail("connection to previewd lost", 69) }
-            replyLines.append(line)
-            if line == "OK" || ResponseParser.isAck(line) {
-                return ResponseParser.parse(replyLines[...])!.0
-            }
-        }
+        do { return try mpd.request(commands) } catch { fail(error) }
     }
 
     /// Sends `commands` as one `command_list_ok_begin` list (one round trip)
     /// and returns each command's fields; exits 1 on an ACK.
     func mustEach(_ commands: [String]) -> [[(String, String)]] {
-        let text = Connection.commandList(commands, begin: "command_list_ok_begin")
-        do { try fd.sendAll(Array(text.utf8)) } catch { fail("connection to previewd lost", 69) }
-        var results: [[(String, String)]] = []
-        var fields: [(String, String)] = []
-        while true {
-            guard let line = readLine() else { fail("connection to previewd lost", 69) }
-            if line == "list_OK" {
-                results.append(fields)
-                fields = []
-            } else if line == "OK" {
-                guard results.count == commands.count else {
-                    fail("previewd sent \(results.count) replies for \(commands.count) commands", 69)
-                }
-                return results
-            } else if ResponseParser.isAck(line) {
-                failRefused(ackLine: line)
-            } else if let field = ResponseParser.field(line[...]) {
-                fields.append(field)
-            }
-        }
-    }
-
-    /// `commands` between `begin` and `command_list_end`, a line each. A
-    /// plain loop: `joined()` is generic over Sequence, and its first call
-    /// costs a conformance lookup at run time, on every hotkey press.
-    private static func commandList(_ commands: [String], begin: String) -> String {
-        var text = begin + "\n"
-        for command in commands {
-            text += command
-            text += "\n"
-        }
-        return text + "command_list_end\n"
+        do { return try mpd.requestEach(commands) } catch { fail(error) }
     }
 
     /// Reads previewd's `events` stream (a `tick` every `interval` seconds
@@ -203,11 +141,11 @@ final class Connection {
     func events(interval: Double?, _ record: ([String: String]) -> Void) {
         // Records come when something changes, which may be never; ticks
         // come on time from a daemon that runs.
-        setReplyTimeout(interval.map { $0 + timeout } ?? 0)
-        _ = try? fd.send(Array(("events" + (interval.map { " \($0)" } ?? "") + "\n").utf8)[...])
+        mpd.setReplyTimeout(interval.map { $0 + timeout } ?? 0)
+        try? mpd.send("events" + (interval.map { " \($0)" } ?? "") + "\n")
         var fields: [String: String] = [:]
         while true {
-            guard let line = readLine(exitOnTimeout: false) else { return }
+            guard let line = try? mpd.nextLine() else { return }
             if line == "OK" {
                 record(fields)
                 fields = [:]
@@ -236,8 +174,5 @@ func terminalWidth() -> Int {
     return 80
 }
 
-func dictionary(_ fields: [(String, String)]) -> [String: String] {
-    var d: [String: String] = [:]
-    for (k, v) in fields where d[k] == nil { d[k] = v }
-    return d
-}
+/// The first value of each field name.
+func dictionary(_ fields: [(String, String)]) -> [String: String] { ResponseParser.dictionary(fields) }

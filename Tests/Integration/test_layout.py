@@ -75,8 +75,9 @@ def test_no_target_is_over_5000_lines():
 @pytest.mark.parametrize("folder,allowed", [
     ("PreviewCore", {"Glibc", "Synchronization"}),
     ("PreviewControl", {"PreviewCore"}),
-    ("previewctl", {"PreviewControl", "PreviewCore", "PreviewPlatform", "Glibc"}),
-    ("PreviewWeb", {"PreviewControl", "PreviewCore", "PreviewPlatform", "PreviewHTTP", "Glibc", "Synchronization",
+    ("previewctl", {"PreviewControl", "PreviewClient", "PreviewCore", "PreviewPlatform", "Glibc"}),
+    ("PreviewClient", {"PreviewCore", "PreviewPlatform"}),
+    ("PreviewWeb", {"PreviewControl", "PreviewClient", "PreviewCore", "PreviewPlatform", "PreviewHTTP", "Glibc", "Synchronization",
                     "FoundationEssentials"}),
     ("PreviewHTTP", {"PreviewCore", "PreviewPlatform", "CMicrohttpd", "CZlib", "Glibc", "Synchronization", "Dispatch"}),
     ("PreviewDBus", {"PreviewPlatform", "CSystemd", "Glibc"}),

@@ -32,6 +32,13 @@ public enum ResponseParser {
         return nil
     }
 
+    /// The fields of a reply as a dictionary: the first value of each name.
+    public static func dictionary(_ fields: [(String, String)]) -> [String: String] {
+        var d: [String: String] = [:]
+        for (k, v) in fields where d[k] == nil { d[k] = v }
+        return d
+    }
+
     /// Whether `line` is an error reply: `ACK [code@index] {command} message`,
     /// or a bare `ACK` from a server that says no more.
     public static func isAck(_ line: String) -> Bool { line == "ACK" || line.hasPrefix("ACK ") }
