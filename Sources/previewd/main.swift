@@ -32,6 +32,10 @@ if options.printConfig {
     print(options.printedConfig(file: configFile.path + (configText == nil ? " (none)" : "")), terminator: "")
     ThisProcess.exit(0)
 }
+if let shell = options.completionShell, let script = DaemonOptions.completionScript(for: shell) {
+    print(script, terminator: "")
+    ThisProcess.exit(0)
+}
 if options.showHelp {
     print(DaemonOptions.usage, terminator: "")
     ThisProcess.exit(0)

@@ -16,6 +16,8 @@ FILES = ["bin/previewd", "bin/previewctl", "bin/previewweb", "share/systemd/user
          "share/systemd/user/previewd-snapserver.service",
          "share/bash-completion/completions/previewctl",
          "share/zsh/site-functions/_previewctl", "share/fish/vendor_completions.d/previewctl.fish",
+         "share/bash-completion/completions/previewd", "share/zsh/site-functions/_previewd",
+         "share/fish/vendor_completions.d/previewd.fish",
          "share/man/man1/previewd.1", "share/man/man1/previewctl.1",
          "share/man/man1/previewweb.1"]
 
@@ -61,6 +63,12 @@ def test_install_puts_each_piece_where_it_is_looked_for_and_uninstall_removes_th
     b = subprocess.run(["bash", "-c", f"source {prefix}/share/bash-completion/completions/previewctl && complete -p previewctl"],
                        capture_output=True, text=True)
     assert b.stdout == "complete -F _previewctl previewctl\n"
+    # previewd's: after --log-level, its levels; else its options.
+    b = subprocess.run(["bash", "-c", f"source {prefix}/share/bash-completion/completions/previewd && "
+                        "COMP_WORDS=(previewd --log-level d); COMP_CWORD=2; _previewd; echo ${COMPREPLY[@]}; "
+                        "COMP_WORDS=(previewd --pre); COMP_CWORD=1; _previewd; echo ${COMPREPLY[@]}"],
+                       capture_output=True, text=True)
+    assert b.stdout == "debug\n--previous-restart --prefetch --prefetch-memory\n", b.stderr
     # Again: the same files, nothing twice.
     assert run_install(home).returncode == 0
     assert (prefix / "share" / "previewd" / "install-manifest").read_text().splitlines() == manifest

@@ -77,3 +77,51 @@ def test_previewctl_page_commands_are_the_ones_previewctl_parses():
     completed = [w for w in re.search(r'compgen -W "([^"]+)"', script)[1].split() if not w.startswith("-")]
     in_page = re.findall(r'^\.B "([a-z-]+)', section, re.M)
     assert sorted(set(in_page)) == sorted(completed)
+
+
+def man_options(page):
+    """(synopsis) of each entry of a page's OPTIONS section, in order, roff
+    set aside: `.BI \\-\\-prefetch " N"` is `--prefetch N`."""
+    section = page[page.index(".SH OPTIONS\n"):]
+    section = section[:section.index("\n.SH ", 5)]
+    entries = []
+    for head in re.findall(r"^\.TP\n\.B[IR]? (.*)$", section, re.M):
+        text = re.sub(r"\\f[BIRP]", "", head).replace("\\-", "-")
+        # Quoted pieces are words of their own; alternating fonts join the rest.
+        words = re.findall(r'"([^"]*)"|(\S+)', text)
+        entries.append(re.sub(r"\s+", " ", "".join(a or b for a, b in words)).strip())
+    return entries
+
+
+def test_previewd_options_agree_everywhere():
+    """One declaration (DaemonOptionTable.swift) makes --help, the settings
+    file's keys, --print-config and the completions; the man page's OPTIONS
+    are checked against it here: the same options, in the same order, with
+    the same value placeholders."""
+    help_text = subprocess.run([PREVIEWD, "--help"], capture_output=True, text=True, check=True).stdout
+    synopses = [line.split("  ")[1].strip() for line in help_text.splitlines() if line.startswith("  --")]
+    assert len(synopses) > 25, help_text
+    assert man_options(source("previewd.1")) == synopses
+    names = [s.split()[0].rstrip(",") for s in synopses]
+    actions = {"--config", "--print-config", "--completions", "--help", "--version"}
+    # Every setting is a settings file key, and --print-config shows each one
+    # (hooks only when there are some).
+    printed = subprocess.run([PREVIEWD, "--print-config", "--on-event", "true"], capture_output=True, text=True, check=True,
+                             env=dict(os.environ, XDG_CONFIG_HOME="/nonexistent")).stdout
+    shown = {line.split(":")[0][2:] for line in printed.splitlines()[1:] if line.startswith("# ")}
+    assert sorted("--" + k for k in shown) == sorted(set(names) - actions)
+    # A file may set each setting and none of the actions.
+    for name in names:
+        r = subprocess.run([PREVIEWD, "--config", "/dev/stdin", "--print-config"], input=f"{name[2:]} = x\n",
+                           capture_output=True, text=True)
+        unknown = f'unknown key "{name[2:]}"' in r.stderr
+        assert unknown == (name in actions), (name, r.stderr)
+    # The completions of each shell offer exactly these options.
+    bash = subprocess.run([PREVIEWD, "--completions", "bash"], capture_output=True, text=True, check=True).stdout
+    assert re.search(r'compgen -W "(--[^"]+)" -- "\$cur"\)\)\n}', bash)[1].split() == names
+    zsh = subprocess.run([PREVIEWD, "--completions", "zsh"], capture_output=True, text=True, check=True).stdout
+    assert re.findall(r"^    '(--[a-z-]+)\[", zsh, re.M) == names
+    fish = subprocess.run([PREVIEWD, "--completions", "fish"], capture_output=True, text=True, check=True).stdout
+    assert ["--" + n for n in re.findall(r"^complete -c previewd -l ([a-z-]+)", fish, re.M)] == names
+    r = subprocess.run([PREVIEWD, "--completions", "tcsh"], capture_output=True, text=True)
+    assert (r.returncode, r.stderr) == (64, 'previewd: --completions takes bash, zsh or fish, not "tcsh"\n')

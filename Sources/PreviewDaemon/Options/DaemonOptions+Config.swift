@@ -64,14 +64,6 @@ public enum ConfigFile {
 }
 
 extension DaemonOptions {
-    /// The settings a file or a long option may give, by key.
-    public static let optionNames = [
-        "socket", "output", "pace", "api-base", "state-dir", "log-level", "lastfm-key", "lastfm-base", "country",
-        "catalog-cache-ttl", "restore-playing", "stream-timeout", "previous-restart", "max-clients", "connection-timeout", "prefetch",
-        "prefetch-memory", "stream-listeners", "stream-password-file", "replay-gain-preamp", "on-event", "hook-timeout", "max-command-list", "no-mpris",
-        "autoplay",
-    ]
-
     /// What `--print-config` shows: each setting in effect as a settings
     /// file line, under a comment saying where it came from (`FILE:LINE`,
     /// `command line`, or `default`, which includes what the environment
@@ -79,53 +71,23 @@ extension DaemonOptions {
     /// key is not shown, only whether there is one.
     public func printedConfig(file: String) -> String {
         var out = "# previewd settings in effect; settings file: \(file)\n"
-        func line(_ key: String, _ value: String) {
-            // Quotes keep spaces at the ends, as the file reads them.
-            let shown = value.first == " " || value.last == " " || value.hasPrefix("\"") ? "\"\(value)\"" : value
-            out += "# \(key): \(sources[key] ?? "default")\n\(key) = \(shown)\n"
+        for option in DaemonOptions.declared {
+            guard let printed = option.printed?(self) else { continue }
+            let key = option.name, source = sources[key] ?? "default"
+            switch printed {
+            case .values(let values):
+                for value in values {
+                    // Quotes keep spaces at the ends, as the file reads them.
+                    let shown = value.first == " " || value.last == " " || value.hasPrefix("\"") ? "\"\(value)\"" : value
+                    out += "# \(key): \(source)\n\(key) = \(shown)\n"
+                }
+            case .note(let note):
+                out += "# \(key): \(source): \(note)\n"
+            case .derived(let value, let from):
+                out += "# \(key): default (\(from))\n\(key) = \(value)\n"
+            }
         }
-        line("socket", socketPath)
-        for output in outputs { line("output", output.setting) }
-        line("pace", realtimePace ? "realtime" : "none")
-        line("api-base", apiBase)
-        line("state-dir", stateDirectory)
-        line("log-level", "\(logLevel)")
-        // The key stays secret: only whether there is one, commented out.
-        out += "# lastfm-key: \(sources["lastfm-key"] ?? "default"): \(lastfmKey == nil ? "none (key file \(lastfmKeyFile))" : "set, not shown")\n"
-        line("lastfm-base", lastfmBase)
-        if let country {
-            line("country", country)
-        } else if let locale = localeCountry {
-            out += "# country: default (\(locale.variable)=\(locale.value))\ncountry = \(locale.code)\n"
-        } else {
-            out += "# country: default: none (no locale names one)\n"
-        }
-        line("catalog-cache-ttl", Self.number(catalogCacheTTL))
-        line("restore-playing", restorePlaying ? "yes" : "no")
-        line("autoplay", autoplay ? "yes" : "no")
-        line("stream-timeout", Self.number(streamTimeout))
-        line("previous-restart", Self.number(previousRestart))
-        line("max-clients", "\(maxClients)")
-        line("connection-timeout", Self.number(connectionTimeout))
-        line("prefetch", "\(prefetch)")
-        line("prefetch-memory", "\(prefetchMemory >> 20)")
-        line("stream-listeners", "\(streamListeners)")
-        if let streamPasswordFile {
-            line("stream-password-file", streamPasswordFile)
-        } else {
-            out += "# stream-password-file: default: none (an http: output serves loopback only)\n"
-        }
-        line("replay-gain-preamp", Self.number(replayGainPreamp))
-        for hook in hooks { line("on-event", hook.setting) }
-        line("hook-timeout", Self.number(hookTimeout))
-        line("max-command-list", "\(maxCommandListBytes >> 10)")
-        line("no-mpris", mpris ? "no" : "yes")
         return out
-    }
-
-    /// A setting's number as a file would give it: `600`, `0.5`.
-    static func number(_ x: Double) -> String {
-        x == x.rounded() && abs(x) < 1e15 ? "\(Int(x))" : "\(x)"
     }
 }
 
