@@ -133,13 +133,16 @@ let package = Package(
         .testTarget(name: "PreviewClientTests", dependencies: ["PreviewClient", "PreviewCore", "PreviewPlatform"]),
         .testTarget(name: "PreviewFuzzTests", dependencies: ["PreviewFuzz", "PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewTestSupport"]),
         // What the unit tests share: a recording engine, the recorded Deezer
-        // answers, the catalog alone over them.
-        .target(name: "PreviewTestSupport", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewCatalog"],
+        // answers, the catalog alone over them, and a whole daemon's control
+        // side over those (`Harness`).
+        .target(name: "PreviewTestSupport",
+                dependencies: ["PreviewCore", "PreviewPlatform", "PreviewCatalog", "PreviewPlayback", "PreviewServer", "PreviewDaemon"],
                 path: "Tests/PreviewTestSupport"),
         .testTarget(name: "PreviewStorageTests", dependencies: ["PreviewStorage", "PreviewCore", "PreviewPlatform"]),
         .testTarget(name: "PreviewCatalogTests", dependencies: ["PreviewCatalog", "PreviewCore", "PreviewPlatform", "PreviewTestSupport"]),
         .testTarget(name: "PreviewPlaybackTests",
-                    dependencies: ["PreviewPlayback", "PreviewCatalog", "PreviewCore", "PreviewPlatform", "PreviewTestSupport"]),
+                    dependencies: ["PreviewPlayback", "PreviewCatalog", "PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewServer",
+                                   "PreviewTestSupport"]),
         .testTarget(name: "PreviewDesktopTests", dependencies: ["PreviewDesktop", "PreviewCore", "PreviewDBus"]),
         .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "PreviewDaemon", "PreviewCore", "PreviewPlatform", "PreviewDBus", "PreviewStorage",
                                                           "PreviewCatalog", "PreviewPlayback", "PreviewDesktop",

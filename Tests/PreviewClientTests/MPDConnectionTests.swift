@@ -15,7 +15,7 @@ import Testing
     final class CannedServer: @unchecked Sendable {
         let path: String
         private let directory: String
-        private let listener: OwnedDescriptor
+        private let listener: FileDescriptor
         private let lock = NSLock()
         private var got: [UInt8] = []
         private let done = DispatchSemaphore(value: 0)
@@ -25,8 +25,8 @@ import Testing
             mkdir(dir, 0o700)
             directory = dir
             path = dir + "/socket"
-            listener = try UnixSocket.listen(at: UnixSocketAddress(path: path))
-            let fd = listener.descriptor
+            listener = try Self.listen(at: path)
+            let fd = listener
             Thread.detachNewThread { [self] in
                 defer { done.signal() }
                 var fds = [PollDescriptor(fd, events: .readable)]
@@ -45,8 +45,26 @@ import Testing
 
         deinit {
             done.wait()
+            listener.close()
             unlink(path)
             rmdir(directory)
+        }
+
+        /// socket(2), bind(2), listen(2) as they are: `UnixSocket.listen`
+        /// sets the process's umask around bind, which would race the
+        /// platform tests that check the modes of the files they make.
+        private static func listen(at path: String) throws -> FileDescriptor {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                for (i, byte) in path.utf8.enumerated() { raw[i] = byte }
+            }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            guard fd >= 0, bound == 0, Glibc.listen(fd, 8) == 0 else { throw SystemError("bind", errno: errno, path: path) }
+            return FileDescriptor(rawValue: fd)
         }
 
         private var received: Int { lock.withLock { got.count } }

@@ -1,4 +1,5 @@
 import PreviewCore
+import PreviewTestSupport
 import Testing
 @testable import PreviewServer
 @testable import PreviewCatalog

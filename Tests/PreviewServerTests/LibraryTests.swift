@@ -1,6 +1,7 @@
 import Glibc
 import PreviewCore
 import PreviewPlatform
+import PreviewTestSupport
 import Testing
 @testable import PreviewServer
 @testable import PreviewStorage

@@ -1,6 +1,7 @@
 @testable import PreviewCore
 import PreviewDBus
 import PreviewPlatform
+import PreviewTestSupport
 import Testing
 @testable import PreviewPlayback
 @testable import PreviewDaemon

@@ -1,3 +1,4 @@
+import PreviewTestSupport
 import Testing
 import PreviewCore
 @testable import PreviewPlayback

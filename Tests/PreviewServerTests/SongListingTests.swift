@@ -1,5 +1,6 @@
 import PreviewCore
 @testable import PreviewServer
+import PreviewTestSupport
 import Testing
 
 /// `playlistinfo` of a long queue is formatted chunk by chunk as the

@@ -1,3 +1,4 @@
+import PreviewTestSupport
 import Testing
 @testable import PreviewCore
 @testable import PreviewPlayback

@@ -1,39 +1,37 @@
 import Glibc
 import PreviewCore
+import PreviewDaemon
 import PreviewPlatform
+import PreviewPlayback
+import PreviewServer
 import Synchronization
-import Testing
-@testable import PreviewPlayback
-import PreviewTestSupport
-@testable import PreviewDaemon
-@testable import PreviewServer
 
 /// A controller, command table and sessions over a fake engine, with the
 /// Deezer API answered from ../shared/fixtures (by path, query ignored)
 /// or from bodies the test sets. Answers may be held back to test waiting.
-final class Harness {
-    let engine = FakeEngine()
+package final class Harness {
+    package let engine = FakeEngine()
     /// The sessions, told of each change at once.
-    let listener = SessionListener()
-    var sessions: [ClientSession] {
+    package let listener = SessionListener()
+    package var sessions: [ClientSession] {
         get { listener.sessions }
         set { listener.sessions = newValue }
     }
     /// Bodies by API path (without query), checked before the fixture files.
-    var bodies: [String: String] = [:]
+    package var bodies: [String: String] = [:]
     /// Answers for URLs outside the API (covers), checked first; nil passes
     /// the URL on to the API answers.
-    var binary: (String) -> HTTPResult? = { _ in nil }
+    package var binary: (String) -> HTTPResult? = { _ in nil }
     /// Requested URLs, in order.
-    var requested: [String] = []
+    package var requested: [String] = []
     /// A manual clock for the rate limiter, retries and time-outs.
-    var clock = 1000.0
+    package var clock = 1000.0
     /// Unix seconds the controller reads (signed-URL expiry): 2026-12-02.
-    var wallClock = 1_796_169_600.0
-    var timers: [(Double, () -> Void)] = []
+    package var wallClock = 1_796_169_600.0
+    package var timers: [(Double, () -> Void)] = []
 
     /// Moves the clock and runs the timers that fall due.
-    func advance(_ seconds: Double) {
+    package func advance(_ seconds: Double) {
         clock += seconds
         while let i = timers.firstIndex(where: { $0.0 <= clock }) {
             let (_, action) = timers.remove(at: i)
@@ -43,14 +41,14 @@ final class Harness {
     }
 
     /// When true, HTTP answers wait in `held` until `release()`.
-    var holdAnswers = false
-    var held: [() -> Void] = []
+    package var holdAnswers = false
+    package var held: [() -> Void] = []
 
     /// - Parameter lastfmKey: the Last.fm API key the daemon is given (none by default).
-    init(lastfmKey: String? = nil) {
+    package init(lastfmKey: String? = nil) {
         playlistDirectory = "/tmp/previewd-harness-\(getpid())-\(Harness.counter.add(1, ordering: .relaxed).newValue)"
         mkdir(playlistDirectory, 0o700)
-        var options = DaemonOptions(socketPath: "", apiBase: "http://api.test", stateDirectory: playlistDirectory, logLevel: .error)
+        var options = DaemonOptions.unlisted(apiBase: "http://api.test", stateDirectory: playlistDirectory, logLevel: .error)
         options.lastfmKey = lastfmKey
         let clocks = Clock(monotonic: { [unowned self] in self.clock }, wall: { [unowned self] in self.wallClock })
         instance = Instance(options: options, engine: engine, log: Log(level: .error), get: { [unowned self] url, completion in
@@ -62,14 +60,14 @@ final class Harness {
     }
 
     /// The daemon's parts, as previewd wires them.
-    var instance: Instance!
-    var controller: PlayerController { instance.controller }
-    var table: CommandTable { instance.table }
-    var hub: MessageHub { instance.hub }
+    package var instance: Instance!
+    package var controller: PlayerController { instance.controller }
+    package var table: CommandTable { instance.table }
+    package var hub: MessageHub { instance.hub }
 
-    static let counter = Atomic<Int>(0)
+    package static let counter = Atomic<Int>(0)
     /// The state directory: stored playlists and the want list go under it.
-    let playlistDirectory: String
+    package let playlistDirectory: String
 
     deinit {
         // The sessions hold the controller (through the command table), which
@@ -86,7 +84,7 @@ final class Harness {
     }
 
     /// Delivers engine events and client-only changes until none are left.
-    func settle() {
+    package func settle() {
         repeat {
             while let i = timers.firstIndex(where: { $0.0 <= clock }) {
                 let (_, action) = timers.remove(at: i)
@@ -101,7 +99,7 @@ final class Harness {
     }
 
     /// Messages meant for single clients, as the server delivers them.
-    func deliverLocal() {
+    package func deliverLocal() {
         for s in sessions where !s.state.pendingLocal.isEmpty {
             let local = s.state.pendingLocal
             s.state.pendingLocal = []
@@ -109,7 +107,7 @@ final class Harness {
         }
     }
 
-    func release() {
+    package func release() {
         let pending = held
         held = []
         for p in pending { p() }
@@ -122,16 +120,17 @@ final class Harness {
 
     /// A new client; its greeting is consumed. `maxCommandListBytes` as
     /// `--max-command-list` sets it.
-    func connect(maxCommandListBytes: Int = 2 << 20) -> ClientSession {
+    package func connect(maxCommandListBytes: Int = 2 << 20) -> ClientSession {
         let s = ClientSession(table: table, log: Log(level: .error), hub: hub, maxCommandListBytes: maxCommandListBytes)
         sessions.append(s)
-        #expect(take(s) == "OK MPD 0.23.5\n")
+        let greeting = take(s)
+        precondition(greeting == "OK MPD 0.23.5\n", "no greeting: \(greeting)")
         return s
     }
 
     /// Sends `text` and returns (and clears) everything the session wrote.
     @discardableResult
-    func send(_ s: ClientSession, _ text: String) -> String {
+    package func send(_ s: ClientSession, _ text: String) -> String {
         let bytes = Array(text.utf8)
         bytes.withUnsafeBytes { s.receive($0) }
         settle()
@@ -140,7 +139,7 @@ final class Harness {
 
     /// Everything the session has to write, as a socket taking it all would
     /// (and the server answering requests held meanwhile).
-    func take(_ s: ClientSession) -> String {
+    package func take(_ s: ClientSession) -> String {
         var out: [UInt8] = []
         while !s.pendingOutput.isEmpty || s.inputHeld {
             out += s.pendingOutput

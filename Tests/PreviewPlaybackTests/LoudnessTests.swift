@@ -1,6 +1,7 @@
 import PreviewCore
 import Glibc
 import PreviewPlatform
+import PreviewTestSupport
 import Testing
 @testable import PreviewServer
 @testable import PreviewPlayback
