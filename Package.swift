@@ -77,34 +77,49 @@ let package = Package(
         // The network side of playback: libcurl transfers into bounded rings,
         // whole downloads kept for prefetch and replay, the catalog's GETs.
         .target(name: "PreviewFetch", dependencies: ["PreviewCore", "PreviewPlatform", "CCurl"]),
-        .target(name: "PreviewAudio", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewFetch", "PreviewHTTP", "CMpg123", "CPulse", "CEbur128",
-                                                "CLame", "CFLAC", "CSoxr"]),
+        .target(
+            name: "PreviewAudio",
+            dependencies: [
+                "PreviewCore", "PreviewPlatform", "PreviewFetch", "PreviewHTTP", "CMpg123", "CPulse", "CEbur128",
+                "CLame", "CFLAC", "CSoxr",
+            ]),
         // The control side, by concern; each imports only the ones above it.
         .target(name: "PreviewStorage", dependencies: ["PreviewCore", "PreviewPlatform"], swiftSettings: perCommandPath),
-        .target(name: "PreviewCatalog", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewStorage"],
-                swiftSettings: perCommandPath),
-        .target(name: "PreviewPlayback", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewCatalog"],
-                swiftSettings: perCommandPath),
-        .target(name: "PreviewDesktop", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewDBus", "PreviewPlayback"],
-                swiftSettings: perCommandPath),
-        .target(name: "PreviewServer",
-                dependencies: ["PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewCatalog", "PreviewPlayback",
-                               "PreviewDesktop"],
-                swiftSettings: perCommandPath),
+        .target(
+            name: "PreviewCatalog", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewStorage"],
+            swiftSettings: perCommandPath),
+        .target(
+            name: "PreviewPlayback", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewCatalog"],
+            swiftSettings: perCommandPath),
+        .target(
+            name: "PreviewDesktop", dependencies: ["PreviewCore", "PreviewPlatform", "PreviewDBus", "PreviewPlayback"],
+            swiftSettings: perCommandPath),
+        .target(
+            name: "PreviewServer",
+            dependencies: [
+                "PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewCatalog", "PreviewPlayback",
+                "PreviewDesktop",
+            ],
+            swiftSettings: perCommandPath),
         // previewd's own: its options and settings file, one instance wired
         // (catalog, controller, stores, command table), the socket server
         // and its loop.
-        .target(name: "PreviewDaemon",
-                dependencies: ["PreviewServer", "PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewCatalog", "PreviewPlayback",
-                               "PreviewDesktop"],
-                swiftSettings: perCommandPath),
-        .executableTarget(name: "previewd", dependencies: ["PreviewDaemon", "PreviewAudio", "PreviewFetch", "PreviewHTTP", "PreviewPlatform"]),
+        .target(
+            name: "PreviewDaemon",
+            dependencies: [
+                "PreviewServer", "PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewCatalog", "PreviewPlayback",
+                "PreviewDesktop",
+            ],
+            swiftSettings: perCommandPath),
+        .executableTarget(
+            name: "previewd", dependencies: ["PreviewDaemon", "PreviewAudio", "PreviewFetch", "PreviewHTTP", "PreviewPlatform"]),
         // The web front end: libmicrohttpd beside the platform (as sd-bus is),
         // the routes over the MPD socket, and the executable that wires them.
         .target(name: "PreviewHTTP", dependencies: ["PreviewCore", "PreviewPlatform", "CMicrohttpd", "CZlib"]),
         // The page's files (HTML, CSS, ES modules) are compiled into the binary.
-        .target(name: "PreviewWeb", dependencies: ["PreviewCore", "PreviewControl", "PreviewClient", "PreviewPlatform", "PreviewHTTP"],
-                resources: [.embedInCode("Page")]),
+        .target(
+            name: "PreviewWeb", dependencies: ["PreviewCore", "PreviewControl", "PreviewClient", "PreviewPlatform", "PreviewHTTP"],
+            resources: [.embedInCode("Page")]),
         .executableTarget(name: "previewweb", dependencies: ["PreviewWeb", "PreviewHTTP", "PreviewCore", "PreviewPlatform"]),
         // previewctl: its command table, parser, formats and JSON (also the
         // page's catalog documents), then the executable that wires them.
@@ -122,35 +137,49 @@ let package = Package(
         .target(name: "CFuzzDriver", path: "Sources/CFuzzDriver"),
         // The fuzz targets: the code each input runs, shared by the harness
         // and its regression tests.
-        .target(name: "PreviewFuzz",
-                dependencies: ["PreviewDaemon", "PreviewServer", "PreviewControl", "PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewCatalog",
-                               "PreviewPlayback", "PreviewDesktop"]),
+        .target(
+            name: "PreviewFuzz",
+            dependencies: [
+                "PreviewDaemon", "PreviewServer", "PreviewControl", "PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewCatalog",
+                "PreviewPlayback", "PreviewDesktop",
+            ]),
         .executableTarget(
             name: "previewfuzz", dependencies: ["PreviewFuzz", "PreviewCore", "PreviewPlatform", "CFuzzDriver"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .testTarget(name: "PreviewCoreTests", dependencies: ["PreviewCore"]),
         .testTarget(name: "PreviewControlTests", dependencies: ["PreviewControl", "PreviewCore"]),
         .testTarget(name: "PreviewClientTests", dependencies: ["PreviewClient", "PreviewCore", "PreviewPlatform"]),
-        .testTarget(name: "PreviewFuzzTests", dependencies: ["PreviewFuzz", "PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewTestSupport"]),
+        .testTarget(
+            name: "PreviewFuzzTests",
+            dependencies: ["PreviewFuzz", "PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewTestSupport"]),
         // What the unit tests share: a recording engine, the recorded Deezer
         // answers, the catalog alone over them, and a whole daemon's control
         // side over those (`Harness`).
-        .target(name: "PreviewTestSupport",
-                dependencies: ["PreviewCore", "PreviewPlatform", "PreviewCatalog", "PreviewPlayback", "PreviewServer", "PreviewDaemon"],
-                path: "Tests/PreviewTestSupport"),
+        .target(
+            name: "PreviewTestSupport",
+            dependencies: ["PreviewCore", "PreviewPlatform", "PreviewCatalog", "PreviewPlayback", "PreviewServer", "PreviewDaemon"],
+            path: "Tests/PreviewTestSupport"),
         .testTarget(name: "PreviewStorageTests", dependencies: ["PreviewStorage", "PreviewCore", "PreviewPlatform"]),
         .testTarget(name: "PreviewCatalogTests", dependencies: ["PreviewCatalog", "PreviewCore", "PreviewPlatform", "PreviewTestSupport"]),
-        .testTarget(name: "PreviewPlaybackTests",
-                    dependencies: ["PreviewPlayback", "PreviewCatalog", "PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewServer",
-                                   "PreviewTestSupport"]),
+        .testTarget(
+            name: "PreviewPlaybackTests",
+            dependencies: [
+                "PreviewPlayback", "PreviewCatalog", "PreviewCore", "PreviewPlatform", "PreviewStorage", "PreviewServer",
+                "PreviewTestSupport",
+            ]),
         .testTarget(name: "PreviewDesktopTests", dependencies: ["PreviewDesktop", "PreviewCore", "PreviewDBus"]),
-        .testTarget(name: "PreviewServerTests", dependencies: ["PreviewServer", "PreviewDaemon", "PreviewCore", "PreviewPlatform", "PreviewDBus", "PreviewStorage",
-                                                          "PreviewCatalog", "PreviewPlayback", "PreviewDesktop",
-                                                          "PreviewTestSupport"]),
+        .testTarget(
+            name: "PreviewServerTests",
+            dependencies: [
+                "PreviewServer", "PreviewDaemon", "PreviewCore", "PreviewPlatform", "PreviewDBus", "PreviewStorage",
+                "PreviewCatalog", "PreviewPlayback", "PreviewDesktop",
+                "PreviewTestSupport",
+            ]),
         .testTarget(name: "PreviewPlatformTests", dependencies: ["PreviewPlatform", "PreviewDBus"]),
         .testTarget(name: "PreviewHTTPTests", dependencies: ["PreviewHTTP", "PreviewCore"]),
         .testTarget(name: "PreviewWebTests", dependencies: ["PreviewWeb", "PreviewControl", "PreviewCore"]),
-        .testTarget(name: "PreviewAudioTests", dependencies: ["PreviewAudio", "PreviewFetch", "PreviewCore", "PreviewHTTP", "PreviewTestSupport"]),
+        .testTarget(
+            name: "PreviewAudioTests", dependencies: ["PreviewAudio", "PreviewFetch", "PreviewCore", "PreviewHTTP", "PreviewTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

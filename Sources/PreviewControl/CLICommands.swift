@@ -28,8 +28,10 @@ public struct CLICommand: Sendable {
     /// The words after the name (as typed: `del` or `delete`) to a command.
     let parse: @Sendable (Subcommand) throws(ControlCommand.UsageError) -> ControlCommand
 
-    init(_ name: String, aliases: [String] = [], _ synopses: [String], _ group: Group, summary: String, help: [String],
-         parse: @escaping @Sendable (Subcommand) throws(ControlCommand.UsageError) -> ControlCommand) {
+    init(
+        _ name: String, aliases: [String] = [], _ synopses: [String], _ group: Group, summary: String, help: [String],
+        parse: @escaping @Sendable (Subcommand) throws(ControlCommand.UsageError) -> ControlCommand
+    ) {
         self.name = name
         self.aliases = aliases
         self.synopses = synopses

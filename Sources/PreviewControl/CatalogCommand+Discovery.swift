@@ -7,8 +7,10 @@ extension CatalogCommand {
     typealias UsageError = ControlCommand.UsageError
 
     /// The subcommands `init(browsing:options:)` parses.
-    static let browsingNames: Set<String> = ["chart", "genres", "picks", "releases", "radios", "radio",
-                                             "album", "artist", "related"]
+    static let browsingNames: Set<String> = [
+        "chart", "genres", "picks", "releases", "radios", "radio",
+        "album", "artist", "related",
+    ]
     static let chartKinds = ["tracks", "albums", "artists", "playlists"]
 
     /// Parses one of `browsingNames` from its options and words.
@@ -166,8 +168,9 @@ extension CatalogCommand {
         let number = { (key: String) in fields.first { $0.0 == key }.flatMap { Int($0.1) } }
         let total = number("total"), unresolved = number("unresolved")
         if json {
-            return CatalogFormat.json(CatalogRecord.split(fields), total: total, unresolved: unresolved,
-                                      unresolvedNames: unresolvedNames(fields))
+            return CatalogFormat.json(
+                CatalogRecord.split(fields), total: total, unresolved: unresolved,
+                unresolvedNames: unresolvedNames(fields))
         }
         if case .info = query { return fields.map { "\($0.0): \($0.1)\n" }.joined() }
         let records = entries(replies)
@@ -223,9 +226,11 @@ extension CatalogFormat {
     public static func albumHeader(_ album: CatalogRecord) -> String {
         let genres = album.fields.filter { $0.0 == "Genre" }.map(\.1).joined(separator: ", ")
         let year = album.value("Date").map { String($0.prefix(4)) }
-        let lines: [String?] = [album.value("Title") ?? album.uri, album.value("Artist"),
-                     [genres.isEmpty ? nil : genres, year].compactMap { $0 }.joined(separator: " · "),
-                     album.value("Label"), album.value("Tracks").map { $0 == "1" ? "1 track" : "\($0) tracks" }]
+        let lines: [String?] = [
+            album.value("Title") ?? album.uri, album.value("Artist"),
+            [genres.isEmpty ? nil : genres, year].compactMap { $0 }.joined(separator: " · "),
+            album.value("Label"), album.value("Tracks").map { $0 == "1" ? "1 track" : "\($0) tracks" },
+        ]
         return lines.compactMap { $0 }.filter { !$0.isEmpty }.map { $0 + "\n" }.joined() + "\n"
     }
 }

@@ -16,9 +16,10 @@ extension CatalogCommand {
     /// Text options, each a `catalogsearch` field of the same name (`--artist`).
     static let textOptions = Dictionary(uniqueKeysWithValues: DeezerSearch.textFields.map { ("--" + $0, $0) })
     /// Number options, the fields with a dash for the underscore (`--dur-min`).
-    static let numberOptions = Dictionary(uniqueKeysWithValues: DeezerSearch.numberFields.map {
-        ("--" + $0.replacingAll("_", with: "-"), $0)
-    })
+    static let numberOptions = Dictionary(
+        uniqueKeysWithValues: DeezerSearch.numberFields.map {
+            ("--" + $0.replacingAll("_", with: "-"), $0)
+        })
 
     /// Parses the words after `search`.
     /// - Throws: `ControlCommand.UsageError` naming the option or value at fault.
@@ -59,7 +60,10 @@ extension CatalogCommand {
         }
         guard !words.isEmpty || !fields.isEmpty else { throw UsageError(message: "search needs a query") }
         if kinds.contains("radios"), !fields.isEmpty {
-            throw UsageError(message: "radios are searched by name only, without \(fields.map { "--" + $0.name.replacingAll("_", with: "-") }.joined(separator: ", "))")
+            throw UsageError(
+                message:
+                    "radios are searched by name only, without \(fields.map { "--" + $0.name.replacingAll("_", with: "-") }.joined(separator: ", "))"
+            )
         }
         self.init(query: .search(kinds: kinds, text: words.joined(separator: " "), fields: fields, limit: limit, page: page))
         (add, play, json, pick) = flags
@@ -81,7 +85,8 @@ extension CatalogCommand {
         guard !known.isEmpty else { return nil }
         if let wrong = pieces.first(where: { kind($0) == nil }) {
             let hint = ClosestMatch.closest(to: String(wrong), among: searchKinds).map { " (did you mean \"\($0)\"?)" } ?? ""
-            throw UsageError(message: "search kinds are \(searchKinds.joined(separator: ", ")) or several joined by commas, not \"\(wrong)\"" + hint)
+            throw UsageError(
+                message: "search kinds are \(searchKinds.joined(separator: ", ")) or several joined by commas, not \"\(wrong)\"" + hint)
         }
         var unique: [String] = []
         for k in known where !unique.contains(k) { unique.append(k) }

@@ -83,7 +83,8 @@ public struct CatalogCommand: Equatable, Sendable {
         if case .album = query, records.first?.kind == "album" { records.removeFirst() }  // the page's header
         if let pick {
             guard pick <= records.count else {
-                throw ControlCommand.UsageError(message: "the listing has \(records.count) \(records.count == 1 ? "entry" : "entries"), not \(pick)")
+                throw ControlCommand.UsageError(
+                    message: "the listing has \(records.count) \(records.count == 1 ? "entry" : "entries"), not \(pick)")
             }
             if case .album(let id) = query { return ["deezer:album:\(id)"] }
             return [records[pick - 1].uri]
@@ -177,8 +178,10 @@ public struct CatalogRecord: Equatable, Sendable {
         if kind == "album" { detail = [value("Type"), value("Date")].compactMap { $0 }.joined(separator: ", ") }
         if kind == "artist" { detail = value("Fans").map { "\($0) fans" } ?? "" }
         if kind == "playlist" { detail = value("Tracks").map { "\($0) tracks" } ?? "" }
-        return (title, value("Artist") ?? value("Creator") ?? "", detail,
-                seconds.map { ControlFormat.clock($0) } ?? "")
+        return (
+            title, value("Artist") ?? value("Creator") ?? "", detail,
+            seconds.map { ControlFormat.clock($0) } ?? ""
+        )
     }
 }
 
@@ -205,13 +208,17 @@ public enum CatalogFormat {
     /// lower-case field names; numbers stay strings only where Deezer's are.
     /// `unresolved`: how many entries the daemon could not find (`unresolved: N`);
     /// `unresolvedNames`, when given, names them (`"unresolved_names":["Artist - Title",…]`).
-    public static func json(_ records: [CatalogRecord], total: Int?, unresolved: Int? = nil,
-                            unresolvedNames: [String]? = nil) -> String {
-        let names = ["Title": "title", "Name": "name", "Artist": "artist", "Album": "album", "Time": "duration",
-                     "Tracks": "tracks", "Date": "date", "Type": "type", "Fans": "fans", "Albums": "albums",
-                     "Creator": "creator", "Label": "label", "ISRC": "isrc", "Rank": "rank",
-                     "TrackDuration": "track_duration", "AlbumDuration": "album_duration",
-                     "Unplayable": "unplayable", "AlbumURI": "album_uri", "ArtistURI": "artist_uri", "BPM": "bpm"]
+    public static func json(
+        _ records: [CatalogRecord], total: Int?, unresolved: Int? = nil,
+        unresolvedNames: [String]? = nil
+    ) -> String {
+        let names = [
+            "Title": "title", "Name": "name", "Artist": "artist", "Album": "album", "Time": "duration",
+            "Tracks": "tracks", "Date": "date", "Type": "type", "Fans": "fans", "Albums": "albums",
+            "Creator": "creator", "Label": "label", "ISRC": "isrc", "Rank": "rank",
+            "TrackDuration": "track_duration", "AlbumDuration": "album_duration",
+            "Unplayable": "unplayable", "AlbumURI": "album_uri", "ArtistURI": "artist_uri", "BPM": "bpm",
+        ]
         let numeric: Set<String> = ["duration", "tracks", "fans", "albums", "rank", "track_duration", "album_duration"]
         var items: [String] = []
         for r in records {
@@ -266,7 +273,8 @@ public enum CatalogFormat {
             if u.properties.generalCategory == .nonspacingMark || u.properties.generalCategory == .enclosingMark { continue }
             if (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
                 || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
-                || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v) {
+                || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v)
+            {
                 w += 2
             } else {
                 w += 1

@@ -88,10 +88,12 @@ struct OptionReader {
     mutating func entryNumber() throws(UsageError) -> Int? {
         let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
         guard i < arguments.count, !arguments[i].isEmpty, arguments[i].utf8.allSatisfy({ digits.contains($0) }),
-              i + 1 == arguments.count || arguments[i + 1].hasPrefix("--"),
-              let n = Int(arguments[i]), n <= LastListing.capacity else { return nil }
+            i + 1 == arguments.count || arguments[i + 1].hasPrefix("--"),
+            let n = Int(arguments[i]), n <= LastListing.capacity
+        else { return nil }
         guard n >= 1 else {
-            throw UsageError(message: "\(arguments[i - 1]) takes an entry number from 1 to \(LastListing.capacity), not \"\(arguments[i])\"")
+            throw UsageError(
+                message: "\(arguments[i - 1]) takes an entry number from 1 to \(LastListing.capacity), not \"\(arguments[i])\"")
         }
         i += 1
         return n

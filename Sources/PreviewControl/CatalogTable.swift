@@ -23,17 +23,24 @@ extension CatalogFormat {
         let tracks = Column(heading: "TRACKS", value: { $0.value("Tracks") ?? "" }, right: true)
         switch kind {
         case "track":
-            let time = Column(heading: "TIME", value: { r in r.value("Time").flatMap { Seconds.parse($0) }.map { ControlFormat.clock($0) } ?? "" },
-                              right: true)
-            return [title, Column(heading: "ARTIST", value: { $0.value("Artist") ?? "" }, share: 3),
-                    Column(heading: "ALBUM", value: { $0.value("Album") ?? "" }, share: 3), time]
+            let time = Column(
+                heading: "TIME", value: { r in r.value("Time").flatMap { Seconds.parse($0) }.map { ControlFormat.clock($0) } ?? "" },
+                right: true)
+            return [
+                title, Column(heading: "ARTIST", value: { $0.value("Artist") ?? "" }, share: 3),
+                Column(heading: "ALBUM", value: { $0.value("Album") ?? "" }, share: 3), time,
+            ]
         case "album":
-            return [title, Column(heading: "ARTIST", value: { $0.value("Artist") ?? "" }, share: 3),
-                    Column(heading: "TYPE", value: { $0.value("Type") ?? "" }),
-                    Column(heading: "YEAR", value: { $0.value("Date").map { String($0.prefix(4)) } ?? "" }), tracks]
+            return [
+                title, Column(heading: "ARTIST", value: { $0.value("Artist") ?? "" }, share: 3),
+                Column(heading: "TYPE", value: { $0.value("Type") ?? "" }),
+                Column(heading: "YEAR", value: { $0.value("Date").map { String($0.prefix(4)) } ?? "" }), tracks,
+            ]
         case "artist":
-            return [name, Column(heading: "ALBUMS", value: { $0.value("Albums") ?? "" }, right: true),
-                    Column(heading: "FANS", value: { $0.value("Fans") ?? "" }, right: true)]
+            return [
+                name, Column(heading: "ALBUMS", value: { $0.value("Albums") ?? "" }, right: true),
+                Column(heading: "FANS", value: { $0.value("Fans") ?? "" }, right: true),
+            ]
         case "playlist":
             return [title, Column(heading: "CREATOR", value: { $0.value("Creator") ?? "" }, share: 3), tracks]
         case "genre":
@@ -57,16 +64,19 @@ extension CatalogFormat {
         while start < records.count {
             var end = start + 1
             while end < records.count, records[end].kind == records[start].kind { end += 1 }
-            out += run(records[start..<end], kind: records[start].kind, width: width, numberWidth: numberWidth,
-                       first: first + start)
+            out += run(
+                records[start..<end], kind: records[start].kind, width: width, numberWidth: numberWidth,
+                first: first + start)
             start = end
         }
         return out
     }
 
     /// The header and rows of records of one `kind`.
-    private static func run(_ records: ArraySlice<CatalogRecord>, kind: String, width: Int, numberWidth: Int,
-                            first: Int) -> String {
+    private static func run(
+        _ records: ArraySlice<CatalogRecord>, kind: String, width: Int, numberWidth: Int,
+        first: Int
+    ) -> String {
         let uriWidth = records.map { displayWidth($0.uri) }.max()!
         // The columns some row fills, each with its values, row by row.
         var columns: [Column] = []

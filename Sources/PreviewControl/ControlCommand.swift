@@ -283,7 +283,8 @@ public enum ControlFormat {
         let onOff: (String) -> String = { status[$0] == "1" ? "on " : "off" }
         let volume = status["volume"].map { $0 == "-1" ? "n/a" : "\($0)%" } ?? "n/a"
         let single = status["single"] == "oneshot" ? "once" : onOff("single")
-        out += "volume:\(volume.count < 4 ? String(repeating: " ", count: 4 - volume.count) : "")\(volume)   repeat: \(onOff("repeat"))   random: \(onOff("random"))   single: \(single)   consume: \(onOff("consume"))   autoplay: \(onOff("autoplay"))\n"
+        out +=
+            "volume:\(volume.count < 4 ? String(repeating: " ", count: 4 - volume.count) : "")\(volume)   repeat: \(onOff("repeat"))   random: \(onOff("random"))   single: \(single)   consume: \(onOff("consume"))   autoplay: \(onOff("autoplay"))\n"
         if let error = status["error"] { out += "ERROR: \(error)\n" }
         return out
     }

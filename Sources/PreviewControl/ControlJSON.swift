@@ -25,7 +25,8 @@ public enum ControlJSON {
             case .bool(let b): return b ? "true" : "false"
             case .null: return "null"
             case .array(let items): return "[" + items.map(\.text).joined(separator: ",") + "]"
-            case .object(let pairs): return "{" + pairs.map { CatalogFormat.jsonString($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+            case .object(let pairs):
+                return "{" + pairs.map { CatalogFormat.jsonString($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
             }
         }
     }
@@ -34,8 +35,9 @@ public enum ControlJSON {
     /// `inf`, `0x10` or `1.`), else nil.
     public static func number(_ text: String?) -> Value? {
         guard let text, let x = Double(text), x.isFinite,
-              text.allSatisfy({ "-0123456789.eE+".contains($0) }), text.last?.isNumber == true,
-              text.first?.isNumber == true || text.first == "-" else { return nil }
+            text.allSatisfy({ "-0123456789.eE+".contains($0) }), text.last?.isNumber == true,
+            text.first?.isNumber == true || text.first == "-"
+        else { return nil }
         return .number(text)
     }
 
@@ -54,8 +56,10 @@ public enum ControlJSON {
         if s["state"] != "stop", !song.isEmpty {
             var current = songObject(song)
             if let pos = s["song"].flatMap({ Int($0) }) { current.insert(("position", .number(String(pos + 1))), at: 0) }
-            current += [("elapsed", number(s["elapsed"]) ?? .null), ("bitrate", number(s["bitrate"]) ?? .null),
-                        ("audio", s["audio"].map(Value.string) ?? .null)]
+            current += [
+                ("elapsed", number(s["elapsed"]) ?? .null), ("bitrate", number(s["bitrate"]) ?? .null),
+                ("audio", s["audio"].map(Value.string) ?? .null),
+            ]
             pairs.append(("song", .object(current)))
         } else {
             pairs.append(("song", .null))
@@ -114,7 +118,8 @@ public enum ControlJSON {
     /// - Returns: the other words, and whether `--json` was among them.
     public static func takeFlag(_ arguments: [String]) -> (arguments: [String], json: Bool) {
         guard let name = arguments.first, ["status", "queue", "want", "library", "playlists"].contains(name),
-              arguments.contains("--json") else { return (arguments, false) }
+            arguments.contains("--json")
+        else { return (arguments, false) }
         return (arguments.filter { $0 != "--json" }, true)
     }
 }

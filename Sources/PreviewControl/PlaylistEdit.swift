@@ -45,7 +45,8 @@ extension Subcommand {
             return .editPlaylist(name, .delete(n))
         case "move":
             guard rest.count == 2, let from = Int(rest[0]), let to = Int(rest[1]), from >= 1, to >= 1,
-                  from <= Int(Int32.max), to <= Int(Int32.max) else {
+                from <= Int(Int32.max), to <= Int(Int32.max)
+            else {
                 throw UsageError(message: "playlist NAME move takes two positions from 1")
             }
             return .editPlaylist(name, .move(from, to))

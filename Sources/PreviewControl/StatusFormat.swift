@@ -90,8 +90,10 @@ public enum StatusFormat {
     /// as numbers (`elapsed` and `duration` stay clock text; their
     /// `_seconds` twins are numbers).
     public static func json(_ values: [String: String]) -> String {
-        ControlJSON.Value.object(values.keys.sorted().map { key in
-            (key, numbers.contains(key) ? ControlJSON.number(values[key]) ?? .string(values[key]!) : .string(values[key]!))
-        }).text
+        ControlJSON.Value.object(
+            values.keys.sorted().map { key in
+                (key, numbers.contains(key) ? ControlJSON.number(values[key]) ?? .string(values[key]!) : .string(values[key]!))
+            }
+        ).text
     }
 }

@@ -12,10 +12,12 @@ public enum TerminalSafe {
     public static func text(_ text: String) -> String {
         // Most output has none: one pass over the bytes decides. 0xC2 leads
         // C1 and the soft hyphen; the others lead the format characters.
-        guard text.utf8.contains(where: {
-            $0 < 0x20 && $0 != 0x09 && $0 != 0x0A || $0 == 0x7F || $0 == 0xC2 || $0 == 0xCD || $0 == 0xD8 || $0 == 0xE1
-                || $0 == 0xE2 || $0 == 0xE3 || $0 == 0xEF || $0 == 0xF3
-        }) else {
+        guard
+            text.utf8.contains(where: {
+                $0 < 0x20 && $0 != 0x09 && $0 != 0x0A || $0 == 0x7F || $0 == 0xC2 || $0 == 0xCD || $0 == 0xD8 || $0 == 0xE1
+                    || $0 == 0xE2 || $0 == 0xE3 || $0 == 0xEF || $0 == 0xF3
+            })
+        else {
             return text
         }
         var out = String.UnicodeScalarView()
@@ -46,7 +48,8 @@ public enum TerminalSafe {
     static func isInvisibleFormat(_ u: Unicode.Scalar) -> Bool {
         switch u.value {
         case 0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180E, 0x200B, 0x200E, 0x200F, 0x202A...0x202E,
-             0x2060...0x2064, 0x2066...0x206F, 0x3164, 0xFEFF, 0xFFA0, 0xE0000...0xE007F: return true
+            0x2060...0x2064, 0x2066...0x206F, 0x3164, 0xFEFF, 0xFFA0, 0xE0000...0xE007F:
+            return true
         default: return false
         }
     }

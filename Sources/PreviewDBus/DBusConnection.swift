@@ -45,12 +45,14 @@ public final class DBusConnection {
     public func requestName(_ name: String, completion: @escaping (SystemError?) -> Void) throws(SystemError) {
         let box = Unmanaged.passRetained(CompletionBox(completion))
         // A floating slot (nil): the bus keeps the request until it is answered.
-        let r = sd_bus_request_name_async(bus, nil, name, 0, { reply, userdata, _ in
-            guard let userdata else { return 0 }
-            let box = Unmanaged<CompletionBox>.fromOpaque(userdata).takeRetainedValue()
-            box.completion(reply.flatMap(CompletionBox.requestNameError))
-            return 1
-        }, box.toOpaque())
+        let r = sd_bus_request_name_async(
+            bus, nil, name, 0,
+            { reply, userdata, _ in
+                guard let userdata else { return 0 }
+                let box = Unmanaged<CompletionBox>.fromOpaque(userdata).takeRetainedValue()
+                box.completion(reply.flatMap(CompletionBox.requestNameError))
+                return 1
+            }, box.toOpaque())
         guard r >= 0 else {
             box.release()
             throw SystemError("sd_bus_request_name_async", errno: -r)
@@ -65,11 +67,13 @@ public final class DBusConnection {
     public func serve(path: String, _ handler: @escaping (DBusMethodCall) -> DBusReply) throws(SystemError) {
         let box = Unmanaged.passRetained(HandlerBox(handler))
         var slot: OpaquePointer?
-        let r = sd_bus_add_object(bus, &slot, path, { message, userdata, _ in
-            guard let message, let userdata else { return 0 }
-            let box = Unmanaged<HandlerBox>.fromOpaque(userdata).takeUnretainedValue()
-            return box.answer(message)
-        }, box.toOpaque())
+        let r = sd_bus_add_object(
+            bus, &slot, path,
+            { message, userdata, _ in
+                guard let message, let userdata else { return 0 }
+                let box = Unmanaged<HandlerBox>.fromOpaque(userdata).takeUnretainedValue()
+                return box.answer(message)
+            }, box.toOpaque())
         guard r >= 0, let slot else {
             box.release()
             throw SystemError("sd_bus_add_object", errno: -r)
@@ -166,10 +170,11 @@ private final class HandlerBox {
     ///   (sd-bus then answers with that error).
     func answer(_ message: OpaquePointer) -> Int32 {
         var reader = DBusMessageReader(message)
-        let call = DBusMethodCall(path: sd_bus_message_get_path(message).map { String(cString: $0) } ?? "",
-                                  interface: sd_bus_message_get_interface(message).map { String(cString: $0) },
-                                  member: sd_bus_message_get_member(message).map { String(cString: $0) } ?? "",
-                                  arguments: reader.readAll())
+        let call = DBusMethodCall(
+            path: sd_bus_message_get_path(message).map { String(cString: $0) } ?? "",
+            interface: sd_bus_message_get_interface(message).map { String(cString: $0) },
+            member: sd_bus_message_get_member(message).map { String(cString: $0) } ?? "",
+            arguments: reader.readAll())
         let reply = handler(call)
         // A caller that asked for no reply (`dbus-send` without
         // --print-reply, as media-key bindings use it) gets none: sd-bus

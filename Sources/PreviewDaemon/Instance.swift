@@ -38,22 +38,26 @@ package final class Instance {
     ///   - maxQueueLength: songs the queue and each stored playlist hold at most.
     ///   - listener: told of each change the controller makes (held by it:
     ///     it must not hold the instance in turn).
-    package init(options: DaemonOptions, engine: AudioEngine, log: Log, get: @escaping DeezerClient.HTTPGet,
-         head: DeezerClient.HTTPGet? = nil,
-         schedule: @escaping (Double, @escaping () -> Void) -> Void, clock: Clock = .system, seed: UInt64,
-         maxQueueLength: Int = Queue.defaultMaxLength, listener: any PlaybackListener) {
+    package init(
+        options: DaemonOptions, engine: AudioEngine, log: Log, get: @escaping DeezerClient.HTTPGet,
+        head: DeezerClient.HTTPGet? = nil,
+        schedule: @escaping (Double, @escaping () -> Void) -> Void, clock: Clock = .system, seed: UInt64,
+        maxQueueLength: Int = Queue.defaultMaxLength, listener: any PlaybackListener
+    ) {
         self.log = log
         lastfm = LastfmClient(base: options.lastfmBase, key: Instance.lastfmKey(options, log: log), get: get)
         lastfm.keyFileHint = options.lastfmKeyFile
-        catalog = DeezerClient(apiBase: options.apiBase, cacheTTL: options.catalogCacheTTL,
-                               now: clock.monotonic, wallClock: clock.wall, schedule: schedule, get: get)
+        catalog = DeezerClient(
+            apiBase: options.apiBase, cacheTTL: options.catalogCacheTTL,
+            now: clock.monotonic, wallClock: clock.wall, schedule: schedule, get: get)
         catalog.head = head
         let loudness = LoudnessBook(store: Instance.loudnessStore(options, log: log), log: log)
         loudness.preamp = options.replayGainPreamp
         browser = CatalogBrowser(client: catalog, previewURLs: PreviewURLCache(wallClock: clock.wall), maxSongs: maxQueueLength)
-        controller = PlayerController(engine: engine, catalog: browser, log: log, seed: seed, clock: clock, loudness: loudness,
-                                      outputs: Instance.outputEntries(options.outputs), maxQueueLength: maxQueueLength,
-                                      schedule: schedule)
+        controller = PlayerController(
+            engine: engine, catalog: browser, log: log, seed: seed, clock: clock, loudness: loudness,
+            outputs: Instance.outputEntries(options.outputs), maxQueueLength: maxQueueLength,
+            schedule: schedule)
         controller.addListener(listener)
         controller.previousRestartSeconds = options.previousRestart
         controller.prefetchCount = options.prefetch
@@ -61,11 +65,13 @@ package final class Instance {
         playlists = PlaylistStore(directory: options.stateDirectory + "/playlists", maxLength: maxQueueLength)
         wants = WantList(file: JSONFile(path: options.stateDirectory + "/want.json", log: log))
         library = Library(directory: options.stateDirectory, log: log)
-        libraryUpdater = LibraryUpdater(library: library, catalog: browser, jobs: controller, schedule: schedule,
-                                        log: log, clock: clock)
-        let services = Services(controller: controller, catalog: browser, hub: hub, playlists: playlists, lastfm: lastfm,
-                                wants: wants, library: library, libraryUpdater: libraryUpdater,
-                                stickers: Instance.stickerStore(options))
+        libraryUpdater = LibraryUpdater(
+            library: library, catalog: browser, jobs: controller, schedule: schedule,
+            log: log, clock: clock)
+        let services = Services(
+            controller: controller, catalog: browser, hub: hub, playlists: playlists, lastfm: lastfm,
+            wants: wants, library: library, libraryUpdater: libraryUpdater,
+            stickers: Instance.stickerStore(options))
         services.ownCountry = { options.defaultCountry(in: $0) }
         table = Commands.table(services)
     }
@@ -102,22 +108,25 @@ package final class Instance {
         if let key = options.lastfmKey {
             let source = options.sources["lastfm-key"]
             if source == "command line" {
-                log.warning("--lastfm-key: other users of this machine can read a command line (/proc/PID/cmdline, ps); "
-                            + "put the key in \(options.lastfmKeyFile) (chmod 600) instead")
+                log.warning(
+                    "--lastfm-key: other users of this machine can read a command line (/proc/PID/cmdline, ps); "
+                        + "put the key in \(options.lastfmKeyFile) (chmod 600) instead")
             } else if let place = source, let colon = place.lastIndex(of: ":") {
                 // A settings file's `FILE:LINE`: the file holds the key.
                 let file = String(place[..<colon])
                 if let mode = FileSystem.permissions(file), mode & 0o077 != 0 {
-                    log.warning("\(file): permissions 0\(String(mode, radix: 8)) are too open: others may read the Last.fm key "
-                                + "it holds; chmod 600 \(file)")
+                    log.warning(
+                        "\(file): permissions 0\(String(mode, radix: 8)) are too open: others may read the Last.fm key "
+                            + "it holds; chmod 600 \(file)")
                 }
             }
             return key
         }
         guard let bytes = try? AtomicFile.read(options.lastfmKeyFile) else { return nil }
         if let mode = FileSystem.permissions(options.lastfmKeyFile), mode & 0o077 != 0 {
-            log.warning("\(options.lastfmKeyFile): permissions 0\(String(mode, radix: 8)) are too open: "
-                        + "others may read the Last.fm key; chmod 600 \(options.lastfmKeyFile)")
+            log.warning(
+                "\(options.lastfmKeyFile): permissions 0\(String(mode, radix: 8)) are too open: "
+                    + "others may read the Last.fm key; chmod 600 \(options.lastfmKeyFile)")
         }
         let key = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
         return key.isEmpty ? nil : key

@@ -47,8 +47,10 @@ final class StateSaver {
     ///   - schedule: runs a closure after a delay (seconds) on the control
     ///     thread, returning the timer's id.
     ///   - cancel: forgets a timer by its id, so the loop does not wake for it.
-    init(file: StateFiles, controller: PlayerController, log: Log, now: @escaping () -> Double,
-         schedule: @escaping (Double, @escaping () -> Void) -> Int, cancel: @escaping (Int) -> Void) {
+    init(
+        file: StateFiles, controller: PlayerController, log: Log, now: @escaping () -> Double,
+        schedule: @escaping (Double, @escaping () -> Void) -> Int, cancel: @escaping (Int) -> Void
+    ) {
         self.file = file
         self.controller = controller
         self.log = log
@@ -130,7 +132,9 @@ final class StateSaver {
             let written: StateFiles.Written
             do throws(StorageError) { written = try file.save(snapshot) } catch {
                 if !failing.flag.exchange(true, ordering: .relaxed) {
-                    log.error("state not saved: \(error); the last state saved stays, trying again at most every \(Int(StateSaver.retryInterval)) s")
+                    log.error(
+                        "state not saved: \(error); the last state saved stays, trying again at most every \(Int(StateSaver.retryInterval)) s"
+                    )
                 }
                 return
             }
@@ -141,8 +145,9 @@ final class StateSaver {
                 Heap.releaseFreePages()
             }
             let ms = Int(((SystemClock.monotonicSeconds() - start) * 1000).rounded())
-            log.debug("state saved: \(snapshot.queue.count) songs, state.json \(written.stateBytes) bytes, queue rows "
-                      + "+\(rows.inserted) ~\(rows.updated) order \(rows.reordered) -\(rows.deleted), in \(ms) ms")
+            log.debug(
+                "state saved: \(snapshot.queue.count) songs, state.json \(written.stateBytes) bytes, queue rows "
+                    + "+\(rows.inserted) ~\(rows.updated) order \(rows.reordered) -\(rows.deleted), in \(ms) ms")
         }
         if force { queue.sync {} }
     }

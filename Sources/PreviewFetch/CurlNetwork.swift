@@ -338,8 +338,10 @@ public final class CurlNetwork: HTTPClient, @unchecked Sendable {
             let body = t.body
             t.body = []
             t.reserved = 0
-            done(HTTPResult(status: status, contentType: contentType, body: body, transportError: message, location: location,
-                            lease: lease))
+            done(
+                HTTPResult(
+                    status: status, contentType: contentType, body: body, transportError: message, location: location,
+                    lease: lease))
         case .ring(let ring):
             ring.finish(failure: mediaFailure(t, status: status, error: error))
         case .download(let download):

@@ -139,8 +139,10 @@ package final class Download: @unchecked Sendable {
 
     /// Copies bytes from `offset` on; blocks as `StreamInput.read` does,
     /// also returning when `cancelled()` turns true (checked on each wake).
-    fileprivate func read(at offset: Int, into buffer: UnsafeMutableRawBufferPointer, stallTimeout: Double,
-                          cancelled: () -> Bool) -> ByteRing.ReadResult {
+    fileprivate func read(
+        at offset: Int, into buffer: UnsafeMutableRawBufferPointer, stallTimeout: Double,
+        cancelled: () -> Bool
+    ) -> ByteRing.ReadResult {
         monitor.locked {
             let deadline = SystemClock.monotonicSeconds() + stallTimeout
             // A cut the playing stream may still resume is waited out like a slow network.

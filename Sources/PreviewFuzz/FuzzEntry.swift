@@ -18,8 +18,10 @@ import PreviewStorage
 /// previewctl's arguments and its reading of replies.
 public enum FuzzEntry {
     /// The targets `run` knows.
-    public static let targets = ["request", "session", "deezer", "m3u", "state", "http", "lastfm", "events",
-                                 "ctl-args", "ctl-reply"]
+    public static let targets = [
+        "request", "session", "deezer", "m3u", "state", "http", "lastfm", "events",
+        "ctl-args", "ctl-reply",
+    ]
 
     /// What one input did, beyond not crashing.
     public enum Outcome: Equatable, Sendable {
@@ -183,16 +185,20 @@ public enum FuzzEntry {
     /// session) around `body`; its Deezer answers are `answer` or say "no
     /// data". Timers run at once afterwards, a bounded number of rounds:
     /// time is not the point.
-    private static func withDaemon(answer: [UInt8], engine: AudioEngine, directory: String,
-                                   _ body: (ClientSession, PlayerController) -> Void) {
+    private static func withDaemon(
+        answer: [UInt8], engine: AudioEngine, directory: String,
+        _ body: (ClientSession, PlayerController) -> Void
+    ) {
         var timers: [() -> Void] = []
         let sessions = SessionListener()
         let options = DaemonOptions.unlisted(apiBase: "http://api.invalid", stateDirectory: directory, logLevel: .error)
         let log = Log(level: .error)
-        let instance = Instance(options: options, engine: engine, log: log, get: { _, done in
-            let body = answer.isEmpty ? Array(#"{"error":{"type":"DataException","message":"no data","code":800}}"#.utf8) : answer
-            done(HTTPResult(status: 200, contentType: "application/json", body: body, transportError: nil))
-        }, schedule: { _, action in timers.append(action) }, seed: 1, maxQueueLength: 100, listener: sessions)
+        let instance = Instance(
+            options: options, engine: engine, log: log,
+            get: { _, done in
+                let body = answer.isEmpty ? Array(#"{"error":{"type":"DataException","message":"no data","code":800}}"#.utf8) : answer
+                done(HTTPResult(status: 200, contentType: "application/json", body: body, transportError: nil))
+            }, schedule: { _, action in timers.append(action) }, seed: 1, maxQueueLength: 100, listener: sessions)
         let (controller, playlists, wants, table) = (instance.controller, instance.playlists, instance.wants, instance.table)
         // Each input starts with no playlists, an empty want list and Library, so that
         // one input neither changes what the next does nor slows it down.

@@ -20,8 +20,10 @@ public struct HTTPRequest: Sendable {
     /// (-1 when unknown). Not to be read or written: libmicrohttpd owns it.
     public let client: Int32
 
-    public init(method: String, path: String, query: [(String, String)] = [], headers: [String: String],
-                repeatedHeaders: [String] = [], client: Int32 = -1) {
+    public init(
+        method: String, path: String, query: [(String, String)] = [], headers: [String: String],
+        repeatedHeaders: [String] = [], client: Int32 = -1
+    ) {
         self.method = method
         self.path = path
         self.query = query

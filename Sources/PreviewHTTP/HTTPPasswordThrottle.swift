@@ -49,8 +49,10 @@ public struct HTTPPasswordThrottle: Sendable {
 
     /// - Parameters: firstDelay, maxDelay, lockout: seconds; lockoutAfter:
     ///   wrong digests; capacity: addresses remembered.
-    public init(firstDelay: Double = 0.1, maxDelay: Double = 5, lockoutAfter: Int = 10, lockout: Double = 300,
-                capacity: Int = 4096) {
+    public init(
+        firstDelay: Double = 0.1, maxDelay: Double = 5, lockoutAfter: Int = 10, lockout: Double = 300,
+        capacity: Int = 4096
+    ) {
         self.firstDelay = firstDelay
         self.maxDelay = maxDelay
         self.lockoutAfter = lockoutAfter
@@ -74,7 +76,8 @@ public struct HTTPPasswordThrottle: Sendable {
         forgetIfOver(address, now: now)
         if let until = records[address]?.lockedUntil { return .lockedOut(secondsLeft: Self.seconds(until - now)) }
         if records[address] == nil, records.count >= capacity,
-           let oldest = records.min(by: { $0.value.last < $1.value.last })?.key {
+            let oldest = records.min(by: { $0.value.last < $1.value.last })?.key
+        {
             records[oldest] = nil
         }
         var record = records[address] ?? Record(failures: 0, last: now)

@@ -38,9 +38,11 @@ public final class HTTPServer {
         /// Seeds the digest nonces (MHD_OPTION_DIGEST_AUTH_RANDOM keeps a pointer to it).
         let random: UnsafeMutableRawBufferPointer
         let handler: @Sendable (HTTPRequest) -> HTTPResponse
-        init(headers: [String], credentials: HTTPCredentials?, deadline: Double, acceptPolicy: AcceptPolicy?,
-             address: sockaddr_in, log: @escaping @Sendable (String) -> Void,
-             handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
+        init(
+            headers: [String], credentials: HTTPCredentials?, deadline: Double, acceptPolicy: AcceptPolicy?,
+            address: sockaddr_in, log: @escaping @Sendable (String) -> Void,
+            handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+        ) {
             self.headers = headers
             self.credentials = credentials
             authentication = HTTPAuthenticationState(log: log)
@@ -77,25 +79,31 @@ public final class HTTPServer {
     ///   - log: where a line about an attack goes (a lockout); without the program's name.
     /// - Throws: `SystemError` of `inet_pton` for a bad address, or of
     ///   `MHD_start_daemon` (with errno: the port in use, no permission).
-    public init(address: String, port: Int, maxConnections: Int = 256, maxConnectionsPerAddress: Int = 16,
-                idleTimeout: Int = 15, requestDeadline: Double = 10, headers: [String],
-                credentials: HTTPCredentials? = nil, acceptPolicy: AcceptPolicy? = nil,
-                log: @escaping @Sendable (String) -> Void = { _ in },
-                handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws(SystemError) {
+    public init(
+        address: String, port: Int, maxConnections: Int = 256, maxConnectionsPerAddress: Int = 16,
+        idleTimeout: Int = 15, requestDeadline: Double = 10, headers: [String],
+        credentials: HTTPCredentials? = nil, acceptPolicy: AcceptPolicy? = nil,
+        log: @escaping @Sendable (String) -> Void = { _ in },
+        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) throws(SystemError) {
         var socketAddress = sockaddr_in()
         socketAddress.sin_family = sa_family_t(AF_INET)
         socketAddress.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
         guard inet_pton(AF_INET, address, &socketAddress.sin_addr) == 1 else {
             throw SystemError("inet_pton", errno: EINVAL, path: address)
         }
-        let box = Context(headers: headers, credentials: credentials, deadline: requestDeadline, acceptPolicy: acceptPolicy,
-                          address: socketAddress, log: log, handler: handler)
+        let box = Context(
+            headers: headers, credentials: credentials, deadline: requestDeadline, acceptPolicy: acceptPolicy,
+            address: socketAddress, log: log, handler: handler)
         let context = Unmanaged.passRetained(box)
         errno = 0
-        guard let daemon = pv_mhd_start(&socketAddress, UInt32(maxConnections), UInt32(maxConnectionsPerAddress),
-                                        UInt32(idleTimeout), HTTPServer.access, context.toOpaque(),
-                                        box.random.baseAddress, box.random.count, acceptPolicy == nil ? nil : HTTPServer.accept,
-                                        HTTPServer.notify, HTTPServer.completed, HTTPServer.uri) else {
+        guard
+            let daemon = pv_mhd_start(
+                &socketAddress, UInt32(maxConnections), UInt32(maxConnectionsPerAddress),
+                UInt32(idleTimeout), HTTPServer.access, context.toOpaque(),
+                box.random.baseAddress, box.random.count, acceptPolicy == nil ? nil : HTTPServer.accept,
+                HTTPServer.notify, HTTPServer.completed, HTTPServer.uri)
+        else {
             box.deadlines.stop()
             context.release()
             throw SystemError("MHD_start_daemon", errno: errno == 0 ? EADDRINUSE : errno, path: "\(address):\(port)")
@@ -122,8 +130,9 @@ public final class HTTPServer {
         if state.pointee == nil || state.pointee == RequestMark.urlHoldsNUL {
             if state.pointee == RequestMark.urlHoldsNUL {
                 let refusal = Array("the URL holds a NUL\n".utf8)
-                return queue(HTTPResponse(status: 400, headers: [("Content-Type", "text/plain; charset=utf-8")], body: refusal),
-                             on: connection)
+                return queue(
+                    HTTPResponse(status: 400, headers: [("Content-Type", "text/plain; charset=utf-8")], body: refusal),
+                    on: connection)
             }
             state.pointee = RequestMark.headersRead
             return pv_mhd_yes()
@@ -144,9 +153,10 @@ public final class HTTPServer {
         let (headers, repeated) = requestHeaders(connection, wanted: box.headers)
         let full = url.map { String(cString: $0) } ?? "/"
         let path = full.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
-        let request = HTTPRequest(method: method.map { String(cString: $0) } ?? "GET", path: path,
-                                  query: queryArguments(connection), headers: headers, repeatedHeaders: repeated,
-                                  client: pv_mhd_socket(connection))
+        let request = HTTPRequest(
+            method: method.map { String(cString: $0) } ?? "GET", path: path,
+            query: queryArguments(connection), headers: headers, repeatedHeaders: repeated,
+            client: pv_mhd_socket(connection))
         var answer = box.handler(request)
         if let setCookie { answer.headers.append(("Set-Cookie", setCookie)) }
         return queue(answer, on: connection)
@@ -183,11 +193,13 @@ private func text(_ bytes: UnsafePointer<CChar>?, _ count: Int) -> String {
 private func pairs(_ connection: OpaquePointer, query: Bool) -> [(String, String)] {
     var found: [(String, String)] = []
     withUnsafeMutablePointer(to: &found) { pointer in
-        _ = pv_mhd_values(connection, query ? 1 : 0, { context, _, key, keySize, value, valueSize in
-            guard let context else { return pv_mhd_yes() }
-            context.assumingMemoryBound(to: [(String, String)].self).pointee.append((text(key, keySize), text(value, valueSize)))
-            return pv_mhd_yes()
-        }, pointer)
+        _ = pv_mhd_values(
+            connection, query ? 1 : 0,
+            { context, _, key, keySize, value, valueSize in
+                guard let context else { return pv_mhd_yes() }
+                context.assumingMemoryBound(to: [(String, String)].self).pointee.append((text(key, keySize), text(value, valueSize)))
+                return pv_mhd_yes()
+            }, pointer)
     }
     return found
 }

@@ -25,9 +25,11 @@ public final class OwnUserOnly: Sendable {
     ///   - log: where a refusal's line goes (with the program's name).
     ///   - now: monotonic seconds, for the log's rate.
     ///   - program: the name the log line starts with and names as the server.
-    public init(userID: UInt32, owner: @escaping @Sendable (IPv4Endpoint, IPv4Endpoint) -> UInt32? = ProcNetTCP.owner,
-                log: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> Double = SystemClock.monotonicSeconds,
-                program: String = "previewweb") {
+    public init(
+        userID: UInt32, owner: @escaping @Sendable (IPv4Endpoint, IPv4Endpoint) -> UInt32? = ProcNetTCP.owner,
+        log: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> Double = SystemClock.monotonicSeconds,
+        program: String = "previewweb"
+    ) {
         self.userID = userID
         self.program = program
         self.owner = owner

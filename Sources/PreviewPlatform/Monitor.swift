@@ -49,11 +49,13 @@ package func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t {
     final class Box { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
     var tid = pthread_t()
     let arg = Unmanaged.passRetained(Box(body)).toOpaque()
-    let rc = pthread_create(&tid, nil, { raw in
-        let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-        box.body()
-        return nil
-    }, arg)
+    let rc = pthread_create(
+        &tid, nil,
+        { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.body()
+            return nil
+        }, arg)
     precondition(rc == 0, "pthread_create failed: \(rc)")
     return tid
 }

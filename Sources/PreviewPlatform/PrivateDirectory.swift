@@ -54,7 +54,8 @@ public enum PrivateDirectory {
     public static func narrow(_ path: String) throws(SystemError) {
         var st = stat()
         guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR, st.st_uid == getuid(),
-              st.st_mode & 0o077 != 0 else { return }
+            st.st_mode & 0o077 != 0
+        else { return }
         try Syscall.call("chmod", path: path) { chmod(path, 0o700) }
     }
 }

@@ -93,8 +93,10 @@ public enum UnixSocket {
     /// - Parameters: backlog: listen(2)'s queue length; creationMask: the
     ///   umask for bind (0o177 makes the socket 0600).
     /// - Throws: `SystemError` naming `socket`, `bind` (with the path) or `listen`.
-    public static func listen(at address: UnixSocketAddress, backlog: Int32 = 128,
-                              creationMask: UInt32 = 0o177) throws(SystemError) -> OwnedDescriptor {
+    public static func listen(
+        at address: UnixSocketAddress, backlog: Int32 = 128,
+        creationMask: UInt32 = 0o177
+    ) throws(SystemError) -> OwnedDescriptor {
         let s = try make(.stream, nonBlocking: true)
         let oldMask = umask(mode_t(creationMask))
         let rc = address.withSockaddr { bind(s.descriptor.rawValue, $0, $1) }
@@ -113,8 +115,10 @@ public enum UnixSocket {
     ///   backlog is full (a stopped daemon), through SO_SNDTIMEO, which
     ///   Linux applies to a Unix socket's connect; past it, EAGAIN. nil:
     ///   for ever. It stays set for the socket's sends.
-    public static func connect(to address: UnixSocketAddress, type: SocketType = .stream,
-                               timeout: Double? = nil) throws(SystemError) -> OwnedDescriptor {
+    public static func connect(
+        to address: UnixSocketAddress, type: SocketType = .stream,
+        timeout: Double? = nil
+    ) throws(SystemError) -> OwnedDescriptor {
         let s = try make(type)
         if let timeout { try s.descriptor.setSendTimeout(seconds: timeout) }
         try Syscall.once("connect", path: address.path) { address.withSockaddr { Glibc.connect(s.descriptor.rawValue, $0, $1) } }

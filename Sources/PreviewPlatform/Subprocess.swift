@@ -30,9 +30,11 @@ public struct Subprocess: Hashable, Sendable {
     ///   - defaultSignals: reset to their default action in the child
     ///     (POSIX_SPAWN_SETSIGDEF), e.g. SIGPIPE this process ignores.
     /// - Throws: `SystemError("posix_spawn", path:)` with the code it returned.
-    public static func spawn(_ path: String, arguments: [String], environment: [String],
-                             standardInput: FileDescriptor? = nil, newProcessGroup: Bool = false,
-                             defaultSignals: [Signal] = []) throws(SystemError) -> Subprocess {
+    public static func spawn(
+        _ path: String, arguments: [String], environment: [String],
+        standardInput: FileDescriptor? = nil, newProcessGroup: Bool = false,
+        defaultSignals: [Signal] = []
+    ) throws(SystemError) -> Subprocess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -11,8 +11,10 @@ package enum Syscall {
     /// - Returns: what `body` returned, 0 or more.
     /// - Throws: `SystemError(function, path:)` with errno.
     @inline(__always) @discardableResult
-    package static func call<Result: SignedInteger>(_ function: String, path: String? = nil,
-                                            _ body: () -> Result) throws(SystemError) -> Result {
+    package static func call<Result: SignedInteger>(
+        _ function: String, path: String? = nil,
+        _ body: () -> Result
+    ) throws(SystemError) -> Result {
         while true {
             let result = body()
             if result >= 0 { return result }
@@ -25,8 +27,10 @@ package enum Syscall {
     /// whose connection goes on after an interruption, and close(2)).
     /// - Throws: `SystemError(function, path:)` with errno.
     @inline(__always) @discardableResult
-    package static func once<Result: SignedInteger>(_ function: String, path: String? = nil,
-                                            _ body: () -> Result) throws(SystemError) -> Result {
+    package static func once<Result: SignedInteger>(
+        _ function: String, path: String? = nil,
+        _ body: () -> Result
+    ) throws(SystemError) -> Result {
         let result = body()
         guard result >= 0 else { throw SystemError(function, path: path) }
         return result
@@ -37,8 +41,10 @@ package enum Syscall {
     /// number (posix_spawn) or negated (sd-bus's `-ENOENT`).
     /// - Throws: `SystemError(function, errno:, path:)`.
     @inline(__always) @discardableResult
-    package static func returningError<Result: SignedInteger>(_ function: String, path: String? = nil, negated: Bool,
-                                                      _ body: () -> Result) throws(SystemError) -> Result {
+    package static func returningError<Result: SignedInteger>(
+        _ function: String, path: String? = nil, negated: Bool,
+        _ body: () -> Result
+    ) throws(SystemError) -> Result {
         while true {
             let result = body()
             if negated ? result >= 0 : result == 0 { return result }

@@ -105,7 +105,8 @@ extension PlayerController {
     /// plays what it takes at once.
     func secondsUntilHeard(_ frames: Int) -> Double? {
         guard let stream = streams.active, let pos = engine.position(), pos.stream == stream.id,
-              let rate = pos.format?.sampleRate, rate > 0 else { return nil }
+            let rate = pos.format?.sampleRate, rate > 0
+        else { return nil }
         let left = frames - pos.frames + pos.framesBeforeStart
         return left > rate / 200 ? Double(left) / Double(rate) : nil
     }
@@ -133,7 +134,8 @@ extension PlayerController {
         let armed = streams.finishWaits
         schedule(max(0, wait)) { [weak self] in
             guard let self, self.streams.finishWaits == armed, self.streams.active?.id == stream.id,
-                  self.player.state == .play else { return }
+                self.player.state == .play
+            else { return }
             self.because(.eof) { self.streamFinished(stream.id, frames: frames, heard: true) }
         }
     }

@@ -46,8 +46,9 @@ package final class LoudnessBook {
     /// the album's measurement where every track of the album was measured,
     /// else the song's, else Deezer's `gain`, else none.
     func gain(for song: Song, random: Bool) -> ReplayGain {
-        ReplayGain.choose(mode: mode, random: random, track: measured[song.uri], album: albumLoudness(of: song),
-                          deezerGain: deezerGains[song.uri], preamp: preamp)
+        ReplayGain.choose(
+            mode: mode, random: random, track: measured[song.uri], album: albumLoudness(of: song),
+            deezerGain: deezerGains[song.uri], preamp: preamp)
     }
 
     /// What the engine needs to measure `song` before its first sample and
@@ -59,11 +60,13 @@ package final class LoudnessBook {
     func plan(for song: Song, random: Bool) -> GainPlan? {
         let uri = song.uri
         guard mode != .off, measured[uri] == nil, !held.contains(uri),
-              uri.hasPrefix("deezer:track:") || song.isDirectURL else { return nil }
+            uri.hasPrefix("deezer:track:") || song.isDirectURL
+        else { return nil }
         var peers: [Loudness] = []
         if let id = song.albumTags?.id { peers = (albums[id] ?? []).filter { $0 != uri }.compactMap { measured[$0] } }
-        return GainPlan(key: uri, mode: mode, random: random, preamp: preamp, deezerGain: deezerGains[uri],
-                        albumPeers: peers, albumTrackCount: song.albumTags?.trackCount)
+        return GainPlan(
+            key: uri, mode: mode, random: random, preamp: preamp, deezerGain: deezerGains[uri],
+            albumPeers: peers, albumTrackCount: song.albumTags?.trackCount)
     }
 
     /// Notes that the engine held the song `uri` (it chose its gain): no
@@ -78,7 +81,8 @@ package final class LoudnessBook {
     /// The album's loudness, once all its `trackCount` tracks are measured.
     private func albumLoudness(of song: Song) -> Loudness? {
         guard let tags = song.albumTags, let id = tags.id, let count = tags.trackCount, count > 0,
-              let songs = albums[id], songs.count >= count else { return nil }
+            let songs = albums[id], songs.count >= count
+        else { return nil }
         return Loudness.album(songs.compactMap { measured[$0] })
     }
 

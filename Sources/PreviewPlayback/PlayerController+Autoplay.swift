@@ -122,7 +122,8 @@ extension PlayerController {
     /// a song autoplay added out of the queue once another one plays.
     private func noteStarted() {
         guard player.state == .play, let id = player.current, id != autoplay.noted,
-              let song = queue.song(withID: id)?.song else { return }
+            let song = queue.song(withID: id)?.song
+        else { return }
         if let before = autoplay.noted, let left = queue.song(withID: before), AutoplayRule.added(left.song) {
             because(.autoplay) { try? delete(id: before) }
         }
@@ -207,8 +208,9 @@ extension PlayerController {
         // The artists heard last, not the queue's last rows: played autoplay
         // songs have left the queue, and nothing follows the current song.
         let tail = autoplay.played.prefix(AutoplayRule.maxRun).reversed().map { Self.artistKey($0.artist) }
-        let (picks, rest) = AutoplayRule.pick(1, from: autoplay.pool, heard: autoplay.history, queued: queued, tail: tail,
-                                              using: &autoplay.rng)
+        let (picks, rest) = AutoplayRule.pick(
+            1, from: autoplay.pool, heard: autoplay.history, queued: queued, tail: tail,
+            using: &autoplay.rng)
         autoplay.pool = rest
         guard let pick = picks.first else { return false }
         because(.autoplay) {
@@ -300,9 +302,13 @@ private final class AutoplayRead {
     /// URLs kept so playing them asks the catalog nothing more.
     func add(_ tracks: [DeezerTrack], rank: Int, like: String, source: AutoplayRule.Source) {
         for t in tracks { catalog.previewURLs.remember(t) }
-        found.append((rank, source, tracks.map {
-            AutoplayRule.Candidate(song: $0.song(), artist: PlayerController.artistKey($0.artist?.name), weight: 0, like: like)
-        }))
+        found.append(
+            (
+                rank, source,
+                tracks.map {
+                    AutoplayRule.Candidate(song: $0.song(), artist: PlayerController.artistKey($0.artist?.name), weight: 0, like: like)
+                }
+            ))
     }
 
     /// Ends the caller's own hold (the one `init` starts with).
@@ -357,7 +363,8 @@ extension PlayerController {
         var artists: [Int] = []
         for (rank, track) in read.tracks.enumerated() {
             guard let track, let artist = track.artist?.id, !artists.contains(artist),
-                  artists.count < Self.autoplaySeedArtists else { continue }
+                artists.count < Self.autoplaySeedArtists
+            else { continue }
             artists.append(artist)
             let like = seeds[rank].title ?? track.title ?? seeds[rank].uri
             read.ask("/artist/\(artist)/radio", as: DeezerPage<DeezerTrack>.self) {

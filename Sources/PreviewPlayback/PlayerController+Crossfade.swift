@@ -48,22 +48,26 @@ extension PlayerController {
         // body is whole by then) and chooses its gain before its first sample.
         let plan = loudness.plan(for: entry.song, random: player.modes.random)
         let gain = plan?.resolve(nil) ?? loudness.gain(for: entry.song, random: player.modes.random)
-        let queued = QueuedStream(id: streams.takeID(), song: entry.id, url: next.url,
-                                  from: entry.range?.start ?? 0, until: entry.range?.end, gain: gain)
+        let queued = QueuedStream(
+            id: streams.takeID(), song: entry.id, url: next.url,
+            from: entry.range?.start ?? 0, until: entry.range?.end, gain: gain)
         streams.queued = queued
         var info = entry.song.streamInfo
         info.gain = gain.scale
         info.measure = plan
-        engine.queueNext(NextStream(id: queued.id, url: queued.url, key: entry.song.uri, start: queued.from,
-                                    end: queued.until, info: info),
-                         crossfade: Double(streams.crossfadeSeconds))
+        engine.queueNext(
+            NextStream(
+                id: queued.id, url: queued.url, key: entry.song.uri, start: queued.from,
+                end: queued.until, info: info),
+            crossfade: Double(streams.crossfadeSeconds))
     }
 
     /// The song a fade would go into now, with its prefetched URL.
     private func fadeCandidate() -> (id: SongID, entry: QueuedSong, url: String)? {
         guard streams.crossfadeSeconds > 0, player.state == .play, let active = streams.active, active.audible,
-              let id = player.upcoming(1, in: queue).first, let entry = queue.song(withID: id),
-              entry.song.unplayable == nil, let url = prefetcher.listedURL(for: entry.song.uri) else { return nil }
+            let id = player.upcoming(1, in: queue).first, let entry = queue.song(withID: id),
+            entry.song.unplayable == nil, let url = prefetcher.listedURL(for: entry.song.uri)
+        else { return nil }
         return (id, entry, url)
     }
 
@@ -91,8 +95,9 @@ extension PlayerController {
     func adoptFade(of id: SongID, offset: Double) -> Bool {
         guard let fade = streams.fadingInto, fade.song == id, offset == 0 else { return false }
         streams.fadingInto = nil
-        streams.active = ActiveStream(id: fade.id, song: id, retried: false, from: fade.from,
-                                      whole: fade.from == 0 && fade.until == nil, requestedAt: clock.monotonic(), gain: fade.gain)
+        streams.active = ActiveStream(
+            id: fade.id, song: id, retried: false, from: fade.from,
+            whole: fade.from == 0 && fade.until == nil, requestedAt: clock.monotonic(), gain: fade.gain)
         return true
     }
 }

@@ -47,8 +47,10 @@ extension PlayerController {
     /// Inserts `songs` with their album tags. One album to look up (a
     /// track) is waited for, so the song comes in whole; more (a playlist)
     /// are looked up after the songs are queued, and the songs retagged.
-    private func insertTagged(_ songs: [Song], at position: Arguments.Position?,
-                              completion: @escaping (Result<[SongID], ProtocolError>) -> Void) {
+    private func insertTagged(
+        _ songs: [Song], at position: Arguments.Position?,
+        completion: @escaping (Result<[SongID], ProtocolError>) -> Void
+    ) {
         if catalog.tags.albumsToLookUp(songs).count <= 1 {
             catalog.tags.complete(songs) { [weak self] full in
                 guard let self else { return }
@@ -218,9 +220,11 @@ extension PlayerController {
         }
         // A NUL or another control character (C0 but tab, DEL, C1) or a
         // line separator would reach every client's listing as it is.
-        if let value, value.unicodeScalars.contains(where: {
-            ($0.value < 0x20 && $0 != "\t") || (0x7F...0x9F).contains($0.value) || CatalogText.isLineBreak($0)
-        }) {
+        if let value,
+            value.unicodeScalars.contains(where: {
+                ($0.value < 0x20 && $0 != "\t") || (0x7F...0x9F).contains($0.value) || CatalogText.isLineBreak($0)
+            })
+        {
             throw ProtocolError(.argument, "tag values may not hold control characters")
         }
         // A value for an empty title, artist or album takes that one place;
@@ -231,8 +235,10 @@ extension PlayerController {
                 throw ProtocolError(.argument, "tags added to one song hold at most \(Song.maxAddedTagBytes) bytes in all")
             }
             guard queue.addedTagBytes + cost <= Queue.maxAddedTagBytes else {
-                throw ProtocolError(.argument, "tags added to the queue's songs hold at most \(Queue.maxAddedTagBytes) bytes "
-                                    + "in all; clear some (cleartagid) or remove songs")
+                throw ProtocolError(
+                    .argument,
+                    "tags added to the queue's songs hold at most \(Queue.maxAddedTagBytes) bytes "
+                        + "in all; clear some (cleartagid) or remove songs")
             }
         }
         let before = queue.version

@@ -106,11 +106,13 @@ package final class PlayerController {
     ///     that double the queue (`load` + `save append`) stay cheap.
     ///   - schedule: runs a closure after a delay (seconds) on the control thread.
     ///   - loudness: the measurements known (default: none, kept in memory).
-    package init(engine: AudioEngine, catalog: CatalogBrowser, log: Log, seed: UInt64, clock: Clock = .system,
-         loudness: LoudnessBook? = nil,
-         outputs: [OutputEntry] = [OutputEntry(name: "previewd", plugin: "previewd", enabled: true)],
-         maxQueueLength: Int = Queue.defaultMaxLength,
-         schedule: @escaping (Double, @escaping () -> Void) -> Void = { _, _ in }) {
+    package init(
+        engine: AudioEngine, catalog: CatalogBrowser, log: Log, seed: UInt64, clock: Clock = .system,
+        loudness: LoudnessBook? = nil,
+        outputs: [OutputEntry] = [OutputEntry(name: "previewd", plugin: "previewd", enabled: true)],
+        maxQueueLength: Int = Queue.defaultMaxLength,
+        schedule: @escaping (Double, @escaping () -> Void) -> Void = { _, _ in }
+    ) {
         self.schedule = schedule
         self.clock = clock
         startTime = clock.monotonic()
@@ -146,7 +148,8 @@ package final class PlayerController {
             autoplayNoticed()
         }
         if !changed.isDisjoint(with: [.playlist, .options]), streams.active?.finishedAt != nil,
-           player.songAfterCurrent(in: queue) != nil {
+            player.songAfterCurrent(in: queue) != nil
+        {
             awaitFinishHeard()
         }
         for l in listeners { l.playbackChanged(changed) }
@@ -176,8 +179,10 @@ package final class PlayerController {
     /// another skip, and nothing new is prefetched until the burst of skips
     /// is over (`noteSkip`), so a burst of key repeats fetches just the song
     /// it lands on and its prefetch (a prefetched song starts at once).
-    func run(_ operation: (inout Player, Queue) throws(ProtocolError) -> [PlayerEffect], user: Bool = true,
-             seekTo offset: Double = 0, skip: Bool = false) throws(ProtocolError) {
+    func run(
+        _ operation: (inout Player, Queue) throws(ProtocolError) -> [PlayerEffect], user: Bool = true,
+        seekTo offset: Double = 0, skip: Bool = false
+    ) throws(ProtocolError) {
         let before = (player.state, player.current)
         let effects = try operation(&player, queue)
         if user, effects.contains(where: { if case .start = $0 { return true } else { return false } }) {
@@ -219,11 +224,12 @@ package final class PlayerController {
             throw ProtocolError(.argument, "Seek position beyond the end of the song")
         }
         let wasPaused = player.state == .pause
-        try run({ (p: inout Player, q: Queue) throws(ProtocolError) in
-            var effects = try p.play(id: id, in: q)
-            if wasPaused { effects += p.pause(true, in: q) }
-            return effects
-        }, seekTo: max(0, seconds))
+        try run(
+            { (p: inout Player, q: Queue) throws(ProtocolError) in
+                var effects = try p.play(id: id, in: q)
+                if wasPaused { effects += p.pause(true, in: q) }
+                return effects
+            }, seekTo: max(0, seconds))
         for l in listeners { l.playbackSeeked(to: max(0, seconds)) }
     }
 
@@ -377,9 +383,10 @@ package final class PlayerController {
 
     /// The key a cached `status` reply is valid for (`StatusCache`).
     package var statusKey: StatusKey {
-        StatusKey(changes: changeCount, elapsedMillis: player.state == .stop ? -1 : Int(clamping: elapsed * 1000),
-                  format: currentFormat, bitrate: currentBitrate, error: statusError, updatingJob: updatingJob,
-                  gain: replayGain)
+        StatusKey(
+            changes: changeCount, elapsedMillis: player.state == .stop ? -1 : Int(clamping: elapsed * 1000),
+            format: currentFormat, bitrate: currentBitrate, error: statusError, updatingJob: updatingJob,
+            gain: replayGain)
     }
 
     /// Total seconds played since start (for `stats`): only what was heard,

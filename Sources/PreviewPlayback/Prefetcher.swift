@@ -39,8 +39,10 @@ final class Prefetcher {
     private var scheduled = false
 
     /// - Parameter schedule: runs a closure after a delay (seconds) on the control thread.
-    init(engine: AudioEngine, catalog: DeezerClient, previewURLs: PreviewURLCache, log: Log,
-         schedule: @escaping (Double, @escaping () -> Void) -> Void) {
+    init(
+        engine: AudioEngine, catalog: DeezerClient, previewURLs: PreviewURLCache, log: Log,
+        schedule: @escaping (Double, @escaping () -> Void) -> Void
+    ) {
         self.engine = engine
         self.catalog = catalog
         self.previewURLs = previewURLs
@@ -82,7 +84,8 @@ final class Prefetcher {
                 continue
             }
             guard song.unplayable == nil, case .track(let trackID)? = try? CatalogURI(parsing: song.uri),
-                  !unresolvable.contains(trackID) else { continue }
+                !unresolvable.contains(trackID)
+            else { continue }
             if let url = listed[song.uri] ?? previewURLs.validURL(for: trackID) {
                 items.append(MediaItem(key: song.uri, url: url))
             } else {

@@ -221,8 +221,9 @@ extension PlayerController {
         let streamID = streams.takeID()
         let from = max(offset, entry.range?.start ?? 0)
         let until = entry.range?.end
-        streams.active = ActiveStream(id: streamID, song: id, retried: retried, from: from,
-                                      whole: from == 0 && until == nil, requestedAt: clock.monotonic())
+        streams.active = ActiveStream(
+            id: streamID, song: id, retried: retried, from: from,
+            whole: from == 0 && until == nil, requestedAt: clock.monotonic())
         engine.setPaused(player.state == .pause)
         if skip, prefetcher.listedURL(for: entry.song.uri) == nil, entry.song.unplayable == nil {
             // The old song stops now; the new one opens unless skipped past.
@@ -285,8 +286,9 @@ extension PlayerController {
             queued.song.artist = fresh.artist ?? queued.song.artist
         }
         log.info(startLine(uri) + (retried ? " (preview URL refreshed)" : ""))
-        play(streamID, song: queue.song(withID: entry.id)?.song ?? entry.song, url: track.preview!, key: uri,
-             from: from, until: until)
+        play(
+            streamID, song: queue.song(withID: entry.id)?.song ?? entry.song, url: track.preview!, key: uri,
+            from: from, until: until)
         if retried { because(.urlRefreshed) { notify(.player) } }
     }
 

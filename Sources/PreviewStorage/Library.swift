@@ -127,8 +127,9 @@ package final class Library {
             if let name = entry.name { artists.insert(name) }
         }
         let seconds = all.reduce(0.0) { $0 + ($1.duration ?? 0) }
-        let summary = Summary(artists: artists.count, albums: Set(all.compactMap(\.album)).count, songs: all.count,
-                              playtime: Int(clamping: seconds, rounding: .down))
+        let summary = Summary(
+            artists: artists.count, albums: Set(all.compactMap(\.album)).count, songs: all.count,
+            playtime: Int(clamping: seconds, rounding: .down))
         cachedSummary = summary
         return summary
     }

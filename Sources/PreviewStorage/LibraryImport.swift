@@ -21,7 +21,7 @@ extension LibraryStore {
         let path = directory + "/library.sqlite"
         do {
             return try attempt(path: path, directory: directory, log: log, warn: warn)
-        } catch where error.isDamagedFile {
+        } catch  where error.isDamagedFile {
             DatabaseFile.setAside(path, reason: error.message, log: log)
             do { return try attempt(path: path, directory: directory, log: log, warn: warn) } catch {
                 log.error("cannot open \(path): \(error); the library stays empty")
@@ -33,14 +33,18 @@ extension LibraryStore {
         }
     }
 
-    private static func attempt(path: String, directory: String, log: Log,
-                                warn: (String) -> Void) throws(SQLiteError) -> Opened {
+    private static func attempt(
+        path: String, directory: String, log: Log,
+        warn: (String) -> Void
+    ) throws(SQLiteError) -> Opened {
         let store = try LibraryStore(path: path)
         var contents = try store.load(warn: warn)
         let json = directory + "/library.json"
         guard FileSystem.exists(json) else { return Opened(store: .success(store), contents: contents) }
         if contents.lastChange == nil {
-            guard let imported = store.importJSON(json, log: log, warn: warn) else { return Opened(store: .success(store), contents: contents) }
+            guard let imported = store.importJSON(json, log: log, warn: warn) else {
+                return Opened(store: .success(store), contents: contents)
+            }
             contents = imported
             log.info("\(json): \(contents.entries.count) entries imported into \(path)")
         } else {

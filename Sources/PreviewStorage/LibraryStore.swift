@@ -45,7 +45,8 @@ final class LibraryStore {
         db = try SQLiteDatabase(path: path)
         // STRICT: SQLite refuses a value of another type instead of storing it.
         // user_version: the format, for a later previewd to migrate from.
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE IF NOT EXISTS items (uri TEXT PRIMARY KEY NOT NULL, added INTEGER NOT NULL,
                 name TEXT, artist TEXT, songs BLOB NOT NULL) STRICT;
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL) STRICT;
@@ -54,7 +55,8 @@ final class LibraryStore {
         insertItem = try db.prepare("INSERT INTO items (uri, added, name, artist, songs) VALUES (?, ?, ?, ?, ?)")
         updateItem = try db.prepare("UPDATE items SET name = ?, artist = ?, songs = ? WHERE uri = ?")
         deleteItem = try db.prepare("DELETE FROM items WHERE uri = ?")
-        setLastChange = try db.prepare("""
+        setLastChange = try db.prepare(
+            """
             INSERT INTO meta (key, value) VALUES ('last_change', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value
             """)
     }
@@ -73,8 +75,9 @@ final class LibraryStore {
             let why: String
             do {
                 let songs = try decoder.decode([Song].self, from: Data(rows.blob(at: 4) ?? []))
-                let entry = Library.Entry(uri: uri, added: rows.int(at: 1), name: rows.string(at: 2),
-                                          artist: rows.string(at: 3), songs: songs)
+                let entry = Library.Entry(
+                    uri: uri, added: rows.int(at: 1), name: rows.string(at: 2),
+                    artist: rows.string(at: 3), songs: songs)
                 guard let problem = entry.problem else {
                     contents.entries.append(entry)
                     continue

@@ -33,12 +33,14 @@ package final class LoudnessStore {
     package init(path: String) throws(SQLiteError) {
         self.path = path
         db = try SQLiteDatabase(path: path)
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE IF NOT EXISTS songs (uri TEXT PRIMARY KEY NOT NULL, album INTEGER,
                 lufs REAL NOT NULL, peak REAL NOT NULL, seconds REAL NOT NULL) STRICT;
             PRAGMA user_version = 1;
             """)
-        upsert = try db.prepare("""
+        upsert = try db.prepare(
+            """
             INSERT INTO songs (uri, album, lufs, peak, seconds) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (uri) DO UPDATE SET album = excluded.album, lufs = excluded.lufs,
                 peak = excluded.peak, seconds = excluded.seconds

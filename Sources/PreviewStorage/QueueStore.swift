@@ -42,7 +42,8 @@ package final class QueueStore {
         self.path = path
         db = try SQLiteDatabase(path: path)
         // STRICT: SQLite refuses a value of another type instead of storing it.
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE IF NOT EXISTS songs (id INTEGER PRIMARY KEY NOT NULL, ord INTEGER NOT NULL,
                 uri TEXT NOT NULL, title TEXT, artist TEXT, album TEXT, duration REAL, track INTEGER,
                 disc INTEGER, album_tags BLOB, unplayable TEXT, added_tags BLOB, priority INTEGER NOT NULL,
@@ -50,10 +51,13 @@ package final class QueueStore {
             CREATE INDEX IF NOT EXISTS songs_by_ord ON songs (ord);
             PRAGMA user_version = 1;
             """)
-        let columns = "uri, title, artist, album, duration, track, disc, album_tags, unplayable, added_tags, priority, "
+        let columns =
+            "uri, title, artist, album, duration, track, disc, album_tags, unplayable, added_tags, priority, "
             + "range_start, range_end"
-        insertRow = try db.prepare("INSERT OR REPLACE INTO songs (id, ord, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        updateRow = try db.prepare("""
+        insertRow = try db.prepare(
+            "INSERT OR REPLACE INTO songs (id, ord, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        updateRow = try db.prepare(
+            """
             UPDATE songs SET ord = ?2, uri = ?3, title = ?4, artist = ?5, album = ?6, duration = ?7, track = ?8,
                 disc = ?9, album_tags = ?10, unplayable = ?11, added_tags = ?12, priority = ?13, range_start = ?14,
                 range_end = ?15 WHERE id = ?1
@@ -74,7 +78,8 @@ package final class QueueStore {
     /// have been edited.
     /// - Throws: `SQLiteError` of the read (`isDamagedFile` for a damaged file).
     func load(version: UInt32) throws(SQLiteError) -> Loaded {
-        let rows = try db.prepare("""
+        let rows = try db.prepare(
+            """
             SELECT id, ord, uri, title, artist, album, duration, track, disc, album_tags, unplayable, added_tags,
                 priority, range_start, range_end FROM songs ORDER BY ord
             """)
@@ -153,8 +158,10 @@ package final class QueueStore {
         savedVersion = 0
     }
 
-    private func bind(_ entry: QueuedSong, key: Int64, to row: SQLiteStatement,
-                      albums: inout [ObjectIdentifier: [UInt8]], encoder: JSONEncoder) throws(SQLiteError) {
+    private func bind(
+        _ entry: QueuedSong, key: Int64, to row: SQLiteStatement,
+        albums: inout [ObjectIdentifier: [UInt8]], encoder: JSONEncoder
+    ) throws(SQLiteError) {
         let song = entry.song
         try row.bind(Int(entry.id), at: 1)
         try row.bind(Int(key), at: 2)
@@ -218,8 +225,9 @@ private struct RowReader {
         guard let uri = row.string(at: 2), Song.isQueueable(uri) else {
             throw Unusable(reason: "song \(id): not an http(s):// or deezer: URI")
         }
-        var song = Song(uri: uri, title: row.string(at: 3), artist: row.string(at: 4), album: row.string(at: 5),
-                        duration: try real(row, 6, "duration", song: id))
+        var song = Song(
+            uri: uri, title: row.string(at: 3), artist: row.string(at: 4), album: row.string(at: 5),
+            duration: try real(row, 6, "duration", song: id))
         song.track = try integer(row, 7, "track", in: 0...Int(UInt16.max)).map { UInt16($0) }
         song.disc = try integer(row, 8, "disc", in: 0...Int(UInt16.max)).map { UInt16($0) }
         if let blob = row.blob(at: 9) {
@@ -250,8 +258,10 @@ private struct RowReader {
     }
 
     /// Column `index` as an integer in `range`, nil for NULL.
-    private func integer(_ row: SQLiteStatement, _ index: Int32, _ what: String,
-                         in range: ClosedRange<Int>) throws(Unusable) -> Int? {
+    private func integer(
+        _ row: SQLiteStatement, _ index: Int32, _ what: String,
+        in range: ClosedRange<Int>
+    ) throws(Unusable) -> Int? {
         switch row.type(at: index) {
         case .null: return nil
         case .integer:

@@ -112,7 +112,7 @@ package final class StateFiles: @unchecked Sendable {
     private static func open(_ path: String, log: Log) -> QueueStore? {
         do {
             return try QueueStore(path: path)
-        } catch where error.isDamagedFile {
+        } catch  where error.isDamagedFile {
             DatabaseFile.setAside(path, reason: error.message, log: log)
             do { return try QueueStore(path: path) } catch {
                 log.error("cannot open \(path): \(error); the queue is kept in state.json")

@@ -39,10 +39,12 @@ package struct SavedState: Codable, Equatable {
 
     /// - Parameters: elapsed: seconds into `current`; crossfade: seconds;
     ///   mixRampDecibels: dB; mixRampDelay: seconds.
-    package init(queue: [QueuedSong], queueVersion: UInt32, nextID: SongID, current: SongID?, state: PlaybackState,
-                 elapsed: Double, modes: PlaybackModes, volume: Int, outputEnabled: Bool, disabledOutputs: [String]? = nil,
-                 replayGainMode: String,
-                 crossfade: Int?, mixRampDecibels: Double? = nil, mixRampDelay: Double? = nil) {
+    package init(
+        queue: [QueuedSong], queueVersion: UInt32, nextID: SongID, current: SongID?, state: PlaybackState,
+        elapsed: Double, modes: PlaybackModes, volume: Int, outputEnabled: Bool, disabledOutputs: [String]? = nil,
+        replayGainMode: String,
+        crossfade: Int?, mixRampDecibels: Double? = nil, mixRampDelay: Double? = nil
+    ) {
         self.queue = queue
         self.queueVersion = queueVersion
         self.nextID = nextID

@@ -35,7 +35,8 @@ package final class StickerStore {
         self.path = path
         limit = maxStickers
         db = try SQLiteDatabase(path: path)
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE IF NOT EXISTS sticker (type TEXT NOT NULL, uri TEXT NOT NULL, name TEXT NOT NULL,
                 value TEXT NOT NULL, UNIQUE (type, uri, name));
             """)
@@ -64,10 +65,12 @@ package final class StickerStore {
     }
 
     private func upsert(uri: String, name: String, value: String) throws(StorageError) {
-        _ = try run("""
+        _ = try run(
+            """
             INSERT INTO sticker (type, uri, name, value) VALUES ('song', ?, ?, ?)
             ON CONFLICT (type, uri, name) DO UPDATE SET value = excluded.value
-            """, [uri, name, value]) { _ in () }
+            """, [uri, name, value]
+        ) { _ in () }
     }
 
     /// Adds `delta` to the integer `name` holds on `uri` (text that is no
@@ -101,7 +104,9 @@ package final class StickerStore {
     /// that have `name`, with its value, by URI; with a comparison, those
     /// whose value compares so (as text, as mpd's SQL does).
     /// - Throws: `.database`.
-    package func find(base: String, name: String, comparison: StickerRequest.Comparison?) throws(StorageError) -> [(uri: String, value: String)] {
+    package func find(
+        base: String, name: String, comparison: StickerRequest.Comparison?
+    ) throws(StorageError) -> [(uri: String, value: String)] {
         var sql = "SELECT uri, value FROM sticker WHERE type = 'song' AND name = ?"
         var args: [Argument] = [.text(name)]
         if !base.isEmpty {

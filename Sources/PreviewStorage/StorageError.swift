@@ -58,8 +58,10 @@ extension StorageError: CustomStringConvertible {
         case .database(let path, let e): return ProtocolError(.system, "cannot write \(path): \(e.message)")
         case .unreadable(let path, let e): return ProtocolError(.system, "cannot read \(path): \(e.message)")
         case .notLibraryItem(let text):
-            return ProtocolError(.argument, "\(text) is not an album, a track or an artist: the library holds "
-                + "deezer:album:ID, deezer:track:ID and deezer:artist:ID")
+            return ProtocolError(
+                .argument,
+                "\(text) is not an album, a track or an artist: the library holds "
+                    + "deezer:album:ID, deezer:track:ID and deezer:artist:ID")
         case .notInLibrary(let uri): return ProtocolError(.noExist, "\(uri) is not in the library")
         case .stickerLimit(let n):
             return ProtocolError(.argument, "too many stickers (at most \(n)): delete some first")

@@ -62,7 +62,8 @@ package final class WantList {
         var changed = false
         for i in entries.indices {
             guard let n = names[entries[i].uri], entries[i].name == nil,
-                  (n.name?.utf8.count ?? 0) <= Self.maxNameBytes, (n.artist?.utf8.count ?? 0) <= Self.maxNameBytes else { continue }
+                (n.name?.utf8.count ?? 0) <= Self.maxNameBytes, (n.artist?.utf8.count ?? 0) <= Self.maxNameBytes
+            else { continue }
             entries[i].name = n.name
             entries[i].artist = n.artist
             changed = true

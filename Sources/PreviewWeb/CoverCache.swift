@@ -56,7 +56,8 @@ public final class CoverCache: Sendable {
         // What is on disk first: a miss remembered by a failed request
         // running beside the one that stored the cover must not hide it.
         if state.withLock({ $0.entries[name] != nil }), let bytes = try? AtomicFile.read(path),
-           let type = WebCovers.contentType(of: bytes) {
+            let type = WebCovers.contentType(of: bytes)
+        {
             try? FileSystem.touch(path)
             state.withLock { $0.entries[name]?.used = now }
             return .image(bytes, type: type)

@@ -68,9 +68,10 @@ public struct WebApp: Sendable {
         guard request.queryBytes <= Self.maxQueryBytes else {
             return WebResponse(status: 414, type: "application/json", body: Self.error("the query is over \(Self.maxQueryBytes) bytes"))
         }
-        let verdict = guardian.check(method: request.method, host: request.headers["Host"],
-                                     origin: request.headers["Origin"], token: request.headers[WebGuard.tokenHeader],
-                                     fetchSite: request.headers["Sec-Fetch-Site"], fetchMode: request.headers["Sec-Fetch-Mode"])
+        let verdict = guardian.check(
+            method: request.method, host: request.headers["Host"],
+            origin: request.headers["Origin"], token: request.headers[WebGuard.tokenHeader],
+            fetchSite: request.headers["Sec-Fetch-Site"], fetchMode: request.headers["Sec-Fetch-Mode"])
         if case .refuse(let status, let reason) = verdict { return .text(status, reason + "\n") }
         let reading = request.method == "GET" || request.method == "HEAD"
         if reading, let file = assets.files[request.path] {
@@ -126,7 +127,9 @@ public struct WebApp: Sendable {
     }
 
     private func cover(_ uri: String) -> WebResponse {
-        guard let name = WebCovers.fileName(for: uri) else { return .text(400, "uri must be deezer:album:ID (track, artist, playlist, radio)\n") }
+        guard let name = WebCovers.fileName(for: uri) else {
+            return .text(400, "uri must be deezer:album:ID (track, artist, playlist, radio)\n")
+        }
         guard let covers else { return .text(404, "no cover cache\n") }
         do {
             let answer = try covers.cover(named: name) { () throws(MPDFailure) -> [UInt8] in try self.fetchCover(uri) }
@@ -236,7 +239,8 @@ public struct WebResponse: Sendable {
     }
 
     /// The page's Content-Security-Policy: nothing from elsewhere, no inline script or style.
-    static let policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; media-src 'self'; "
+    static let policy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; media-src 'self'; "
         + "connect-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     /// The headers to send: the type, and the same security headers on every answer.

@@ -63,7 +63,9 @@ public struct WebAssets: Sendable {
     /// - Parameter token: what state-changing requests must carry, put in
     ///   the page's `<meta name="previewweb-token">` (hex: nothing to escape).
     public init(token: String) {
-        var versioned: [(String, String, [UInt8])] = [("app.css", "text/css; charset=utf-8", Self.withoutCommentLines(PackageResources.app_css))]
+        var versioned: [(String, String, [UInt8])] = [
+            ("app.css", "text/css; charset=utf-8", Self.withoutCommentLines(PackageResources.app_css))
+        ]
         versioned += Self.modules.map { ("js/" + $0.name, "text/javascript; charset=utf-8", Self.withoutCommentLines($0.bytes)) }
         version = Self.version(of: versioned.map { ($0.0, $0.2) })
         var files: [String: File] = [:]

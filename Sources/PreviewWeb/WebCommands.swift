@@ -50,7 +50,9 @@ public enum WebCommands {
         guard lines.count <= maxCommands else { throw Refusal(status: 400, reason: "at most \(maxCommands) commands at once") }
         var checked: [String] = []
         for line in lines {
-            guard line.utf8.count <= maxLineBytes else { throw Refusal(status: 400, reason: "a command is longer than \(maxLineBytes) bytes") }
+            guard line.utf8.count <= maxLineBytes else {
+                throw Refusal(status: 400, reason: "a command is longer than \(maxLineBytes) bytes")
+            }
             guard !line.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
                 throw Refusal(status: 400, reason: "a command holds a control character")
             }
@@ -70,9 +72,11 @@ public enum WebCommands {
     /// The replies as JSON: an array with one array per command, of
     /// `[key, value]` pairs in the daemon's order.
     public static func json(_ replies: [[(String, String)]]) -> String {
-        "[" + replies.map { pairs in
-            "[" + pairs.map { "[" + CatalogFormat.jsonString($0.0) + "," + CatalogFormat.jsonString($0.1) + "]" }
-                .joined(separator: ",") + "]"
-        }.joined(separator: ",") + "]\n"
+        "["
+            + replies.map { pairs in
+                "["
+                    + pairs.map { "[" + CatalogFormat.jsonString($0.0) + "," + CatalogFormat.jsonString($0.1) + "]" }
+                    .joined(separator: ",") + "]"
+            }.joined(separator: ",") + "]\n"
     }
 }

@@ -51,15 +51,19 @@ public struct WebGuard: Sendable {
     /// `Sec-Fetch-Mode`: another page may link to this one (a navigation),
     /// but not read from it, open its event stream or load its covers,
     /// which would spend its places, its cache and Deezer's quota.
-    public func check(method: String, host: String?, origin: String?, token sent: String?,
-                      fetchSite: String? = nil, fetchMode: String? = nil) -> Verdict {
+    public func check(
+        method: String, host: String?, origin: String?, token sent: String?,
+        fetchSite: String? = nil, fetchMode: String? = nil
+    ) -> Verdict {
         guard let host, answers(host.lowercased()) else {
             let names = hosts.sorted().joined(separator: ", ") + (anyAddress ? ", IPV4:\(port)" : "")
             return .refuse(status: 421, reason: "this server answers to \(names) only")
         }
         if let origin, origin != "http://" + host.lowercased() {
-            return .refuse(status: 403, reason: Self.changesState(method)
-                           ? "requests from another site may not change anything" : "requests from another site are refused")
+            return .refuse(
+                status: 403,
+                reason: Self.changesState(method)
+                    ? "requests from another site may not change anything" : "requests from another site are refused")
         }
         if let fetchSite, !["same-origin", "none"].contains(fetchSite), fetchMode != "navigate" {
             return .refuse(status: 403, reason: "requests from another site are refused")

@@ -53,7 +53,8 @@ public struct WebOptions: Equatable, Sendable {
             i += 2
         }
         guard options.isLoopback || options.passwordFile != nil else {
-            throw ProtocolError(.argument, "--listen \(options.address): beyond loopback (127.x.x.x) a password is needed: --password-file FILE")
+            throw ProtocolError(
+                .argument, "--listen \(options.address): beyond loopback (127.x.x.x) a password is needed: --password-file FILE")
         }
         return options
     }

@@ -41,14 +41,18 @@ public enum WebStream {
                 continue
             }
             guard let url = output["stream"], let source = loopback(url) else {
-                throw Refusal(status: 502, reason: "previewd's HTTP stream is not on loopback without a password: "
-                              + "previewweb relays only --output http:127.0.0.1:PORT")
+                throw Refusal(
+                    status: 502,
+                    reason: "previewd's HTTP stream is not on loopback without a password: "
+                        + "previewweb relays only --output http:127.0.0.1:PORT")
             }
             return source
         }
-        throw Refusal(status: 404, reason: sawDisabled
-                      ? "previewd's HTTP stream output is disabled (enableoutput)"
-                      : "previewd has no HTTP stream output (start it with --output http:127.0.0.1:PORT)")
+        throw Refusal(
+            status: 404,
+            reason: sawDisabled
+                ? "previewd's HTTP stream output is disabled (enableoutput)"
+                : "previewd has no HTTP stream output (start it with --output http:127.0.0.1:PORT)")
     }
 
     /// The outputs of an `outputs` reply, each a record opened by
@@ -77,7 +81,8 @@ public enum WebStream {
         guard parts.count == 2, let port = Int(parts[1]), (1...65535).contains(port) else { return nil }
         let octets = parts[0].split(separator: ".", omittingEmptySubsequences: false)
         guard octets.count == 4, octets.allSatisfy({ !$0.isEmpty && $0.count <= 3 && UInt8($0) != nil }),
-              octets[0] == "127" else { return nil }
+            octets[0] == "127"
+        else { return nil }
         return Source(address: String(parts[0]), port: port)
     }
 }

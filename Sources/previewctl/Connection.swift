@@ -115,8 +115,9 @@ final class Connection {
     private func fail(_ error: MPDClientError) -> Never {
         switch error {
         case .timedOut:
-            previewctl.fail("previewd did not answer within \(Connection.seconds(timeout)) (busy or stopped? --timeout S waits longer)",
-                            Connection.timedOut)
+            previewctl.fail(
+                "previewd did not answer within \(Connection.seconds(timeout)) (busy or stopped? --timeout S waits longer)",
+                Connection.timedOut)
         case .refused(_, let command, let message): failRefused(command: command, message: message)
         case .malformed(let message): previewctl.fail(message, 69)
         default: previewctl.fail("connection to previewd lost", 69)

@@ -160,9 +160,11 @@ import PreviewPlatform
     let status = dictionary(connection.must(["status"]))
     let current = status["state"] != "stop" ? status["song"].flatMap { Int($0) } : nil
     if jsonOutput {
-        out(ControlJSON.queue(CatalogRecord.split(connection.must(["playlistinfo"])).map {
-            Dictionary($0.fields, uniquingKeysWith: { a, _ in a })
-        }, current: current))
+        out(
+            ControlJSON.queue(
+                CatalogRecord.split(connection.must(["playlistinfo"])).map {
+                    Dictionary($0.fields, uniquingKeysWith: { a, _ in a })
+                }, current: current))
         return
     }
     var song: [String: String] = [:]

@@ -21,8 +21,9 @@ if configText == nil && configFile.explicit {
 }
 let options: DaemonOptions
 do {
-    options = try DaemonOptions.parse(arguments, environment: Environment.value, uid: ThisProcess.userID,
-                                      config: configText.map { (configFile.path, $0) })
+    options = try DaemonOptions.parse(
+        arguments, environment: Environment.value, uid: ThisProcess.userID,
+        config: configText.map { (configFile.path, $0) })
     try options.checkCountry()
 } catch {
     writeStderr("previewd: \(error)")
@@ -66,9 +67,11 @@ if let file = options.streamPasswordFile {
     }
 }
 let network = CurlNetwork()
-let engine = Engine(network: network, outputs: OutputKind.listed(options.outputs).map(\.kind), paced: options.realtimePace, stallTimeout: options.streamTimeout,
-                    prefetchBudget: options.prefetchMemory, streamListeners: options.streamListeners,
-                    streamCredentials: streamCredentials, log: { [log = Log(level: options.logLevel)] in log.info($0) })
+let engine = Engine(
+    network: network, outputs: OutputKind.listed(options.outputs).map(\.kind), paced: options.realtimePace,
+    stallTimeout: options.streamTimeout,
+    prefetchBudget: options.prefetchMemory, streamListeners: options.streamListeners,
+    streamCredentials: streamCredentials, log: { [log = Log(level: options.logLevel)] in log.info($0) })
 do {
     try Server(options: options, engine: engine, http: network).run()
 } catch {

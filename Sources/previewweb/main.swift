@@ -44,9 +44,11 @@ do {
         let ownUser = OwnUserOnly(userID: ThisProcess.effectiveUserID, log: { writeStderr($0) })
         policy = { client, server in ownUser.admit(client, server) }
     }
-    server = try HTTPServer(address: options.address, port: options.port, headers: WebApp.headers,
-                            credentials: credentials, acceptPolicy: policy,
-                            log: { writeStderr("previewweb: " + $0) }) { app.respond(to: $0) }
+    server = try HTTPServer(
+        address: options.address, port: options.port, headers: WebApp.headers,
+        credentials: credentials, acceptPolicy: policy,
+        log: { writeStderr("previewweb: " + $0) }
+    ) { app.respond(to: $0) }
 } catch {
     writeStandardError("previewweb: cannot listen: \(error)\n")
     ThisProcess.exit(69)
@@ -58,13 +60,16 @@ if let directory = options.coverDirectory(environment: Environment.value) {
         writeStandardError("previewweb: no covers: cannot use \(directory): \(error)\n")
     }
 }
-app.set(WebApp(guardian: WebGuard(address: options.address, port: server.port, token: token),
-               mpd: MPDClient(socketPath: socket), covers: covers))
+app.set(
+    WebApp(
+        guardian: WebGuard(address: options.address, port: server.port, token: token),
+        mpd: MPDClient(socketPath: socket), covers: covers))
 // Written at once (not through stdio's buffer): scripts read the address from it.
 try? FileDescriptor.standardOutput.writeAll(Array("previewweb: http://\(options.address):\(server.port)/ (previewd at \(socket))\n".utf8))
 if credentials != nil {
-    writeStandardError("previewweb: a browser is asked for user \"previewd\" and the password (HTTP digest, SHA-256); "
-                       + "the rest of the traffic is not encrypted\n")
+    writeStandardError(
+        "previewweb: a browser is asked for user \"previewd\" and the password (HTTP digest, SHA-256); "
+            + "the rest of the traffic is not encrypted\n")
 }
 // Serve until a signal: the server's threads answer; this one waits.
 signals.readEnd.setBlocking()

@@ -61,7 +61,9 @@ final class TestListener: @unchecked Sendable {
             while true {
                 let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
                 guard n > 0 else { break }
-                let total = received.withLock { $0 += chunk[0..<n]; return $0.count }
+                let total = received.withLock {
+                    $0 += chunk[0..<n]; return $0.count
+                }
                 arrivals.withLock { $0.append((SystemClock.monotonicSeconds(), total)) }
             }
             done.store(true, ordering: .releasing)
@@ -158,8 +160,13 @@ func flacDecoded(_ bytes: [UInt8]) throws -> [UInt8] {
     let base = "/tmp/previewd-httpstream-\(getpid())-\(UInt32.random(in: 0 ... .max))"
     defer { unlink(base + ".flac"); unlink(base + ".raw") }
     try AtomicFile.write(bytes, to: base + ".flac")
-    #expect(try run("/usr/bin/flac", ["-d", "-s", "-f", "--force-raw-format", "--endian=little", "--sign=signed",
-                                       "-o", base + ".raw", base + ".flac"]))
+    #expect(
+        try run(
+            "/usr/bin/flac",
+            [
+                "-d", "-s", "-f", "--force-raw-format", "--endian=little", "--sign=signed",
+                "-o", base + ".raw", base + ".flac",
+            ]))
     return try AtomicFile.read(base + ".raw") ?? []
 }
 
@@ -234,9 +241,10 @@ final class LogLines: Sendable {
         #expect(got >= frames && got <= frames + 2 * 1152 + 1105, "\(got) frames for \(frames)")
         let firstByte = try #require(listener.firstBodyByte) - start
         #expect(firstByte < 1)
-        print("HTTP stream: one MP3 listener: \(Double(frames) / 44100) s of audio written in \(seconds) s, "
-              + "\(Int(cpu / (Double(frames) / 44100) * 1e6)) µs of CPU a second of audio (debug build); "
-              + "first byte at the listener \(Int(firstByte * 1e6)) µs after the first write")
+        print(
+            "HTTP stream: one MP3 listener: \(Double(frames) / 44100) s of audio written in \(seconds) s, "
+                + "\(Int(cpu / (Double(frames) / 44100) * 1e6)) µs of CPU a second of audio (debug build); "
+                + "first byte at the listener \(Int(firstByte * 1e6)) µs after the first write")
     }
 
     @Test func aListenerThatStopsReadingIsDroppedWhileAnotherKeepsReceiving() throws {

@@ -79,7 +79,8 @@ import Testing
         if let holdWait { engine.holdWait = holdWait }
         let events = Events()
         try engine.start { events.add($0) }
-        engine.play(stream: 7, url: "http://127.0.0.1:\(server.port)/preview.mp3", key: nil, from: 0, until: nil, info: StreamInfo(measure: plan))
+        engine.play(
+            stream: 7, url: "http://127.0.0.1:\(server.port)/preview.mp3", key: nil, from: 0, until: nil, info: StreamInfo(measure: plan))
         let seen = events.untilTheEnd()
         engine.shutdown()
         var files: [[UInt8]] = []
@@ -107,8 +108,9 @@ import Testing
         let started = index(events) { if case .streamStarted(7, format, _, _) = $0 { true } else { false } }
         #expect(measured < chosen && chosen < started && started < events.count, "\(events)")
         #expect(Self.plan.resolve(loudness).source == .track)
-        #expect(files.count == 1 && files.first == scaled(reference, Self.plan.resolve(loudness)),
-                "every sample, the first one too, has the measured gain")
+        #expect(
+            files.count == 1 && files.first == scaled(reference, Self.plan.resolve(loudness)),
+            "every sample, the first one too, has the measured gain")
     }
 
     @Test func pastTheMemoryBoundTheSongStartsWithTheFallbackAndPlaysOn() throws {

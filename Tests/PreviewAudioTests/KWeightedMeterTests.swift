@@ -26,9 +26,11 @@ import Testing
         }
     }
 
-    @Test(arguments: ["preview-01.mp3", "preview-02.mp3", "preview-05.mp3", "preview-07-48k.mp3", "preview-08-mono22k.mp3",
-                      "preview-09-vbr.mp3", "audio-scan--no-tags-mp2l3-mono.mp3",
-                      "audio-scan--no-tags-mp1l3-cbr320.mp3"])
+    @Test(arguments: [
+        "preview-01.mp3", "preview-02.mp3", "preview-05.mp3", "preview-07-48k.mp3", "preview-08-mono22k.mp3",
+        "preview-09-vbr.mp3", "audio-scan--no-tags-mp2l3-mono.mp3",
+        "audio-scan--no-tags-mp1l3-cbr320.mp3",
+    ])
     func agreesWithLibebur128(name: String) throws {
         let (pcm, format) = try decoded(name)
         let reference = try LoudnessMeter(format: format)

@@ -5,10 +5,12 @@ struct MD5 {
     private var buffer: [UInt8] = []
     private var length: UInt64 = 0
 
-    private static let s: [UInt32] = [7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
-                                      5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
-                                      4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
-                                      6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21]
+    private static let s: [UInt32] = [
+        7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
+        5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
+        4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
+        6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
+    ]
     private static let k: [UInt32] = (0..<64).map { i in
         var x = abs(sin(Double(i + 1))) * 4294967296.0
         x.round(.down)
@@ -30,7 +32,8 @@ struct MD5 {
         var m = [UInt32](repeating: 0, count: 16)
         let base = chunk.startIndex
         for i in 0..<16 {
-            m[i] = UInt32(chunk[base + 4 * i]) | UInt32(chunk[base + 4 * i + 1]) << 8
+            m[i] =
+                UInt32(chunk[base + 4 * i]) | UInt32(chunk[base + 4 * i + 1]) << 8
                 | UInt32(chunk[base + 4 * i + 2]) << 16 | UInt32(chunk[base + 4 * i + 3]) << 24
         }
         var (a, b, c, d) = state

@@ -57,8 +57,9 @@ import Testing
     }
 
     @Test func stereoToMonoIsTheMean() throws {
-        let converter = try PCMConverter(from: AudioFormat(sampleRate: 44100, channels: 2),
-                                         to: AudioFormat(sampleRate: 44100, channels: 1))
+        let converter = try PCMConverter(
+            from: AudioFormat(sampleRate: 44100, channels: 2),
+            to: AudioFormat(sampleRate: 44100, channels: 1))
         #expect(converted([100, 200, -3, -4, 32767, 32767], converter) == [150, -3, 32767])
     }
 

@@ -80,8 +80,9 @@ import Testing
 @Suite struct PulsePropertiesTests {
     @Test func theStreamIsNamedAfterTheSongAndForgetsWhatItLacks() {
         let song = StreamInfo(artist: "Daft Punk", title: "One More Time")
-        #expect(song.pulseProperties.map { "\($0.0)=\($0.1)" }
-            == ["media.name=Daft Punk – One More Time", "media.role=music", "media.artist=Daft Punk", "media.title=One More Time"])
+        #expect(
+            song.pulseProperties.map { "\($0.0)=\($0.1)" }
+                == ["media.name=Daft Punk – One More Time", "media.role=music", "media.artist=Daft Punk", "media.title=One More Time"])
         #expect(song.pulseKeysUnset.isEmpty)
         let url = StreamInfo()
         #expect(url.pulseProperties.map { "\($0.0)=\($0.1)" } == ["media.name=previewd", "media.role=music"])

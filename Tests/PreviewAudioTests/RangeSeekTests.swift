@@ -48,13 +48,17 @@ import Testing
         let rangeStart = layout.approximateOffset(ofFrame: firstWanted) - 8
         let located = layout.locateFrame(in: file[rangeStart...], base: rangeStart)
         let found = try #require(located)
-        #expect(decoder.seek(to: target, resumingAt: found.offset, frame: found.frame,
-                             firstFrameOffset: layout.firstFrame, preroll: layout.prerollFrames))
+        #expect(
+            decoder.seek(
+                to: target, resumingAt: found.offset, frame: found.frame,
+                firstFrameOffset: layout.firstFrame, preroll: layout.prerollFrames))
         return (format, try drain(decoder, file[found.offset...]))
     }
 
-    @Test(arguments: ["preview-01.mp3", "preview-07-48k.mp3", "taglib-sharp--sample_v2_4_unsynch.mp3",
-                      "taglib-sharp--sample_replaygain.mp3", "taglib-sharp--sample_both.mp3"])
+    @Test(arguments: [
+        "preview-01.mp3", "preview-07-48k.mp3", "taglib-sharp--sample_v2_4_unsynch.mp3",
+        "taglib-sharp--sample_replaygain.mp3", "taglib-sharp--sample_both.mp3",
+    ])
     func decodeFromARangeEqualsTheDecodeFromTheStart(name: String) throws {
         let file = Corpus.bytes(name)
         let whole = try decodeAll(file)

@@ -35,7 +35,9 @@ import Testing
             #expect(CountryTable.territory(ofLocale: none) == nil, "\(none)")
         }
         let env = ["LC_ALL": "", "LC_MESSAGES": "fr_FR.UTF-8", "LANG": "de_DE.UTF-8"]
-        #expect(CountryTable.localeCountry(environment: { env[$0] }) == LocaleCountry(code: "FR", variable: "LC_MESSAGES", value: "fr_FR.UTF-8"))
+        #expect(
+            CountryTable.localeCountry(environment: { env[$0] }) == LocaleCountry(code: "FR", variable: "LC_MESSAGES", value: "fr_FR.UTF-8")
+        )
         #expect(CountryTable.localeCountry(environment: { ["LANG": "C"][$0] }) == nil)
     }
 }

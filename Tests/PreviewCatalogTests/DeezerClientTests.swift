@@ -13,10 +13,11 @@ final class ScriptedAPI {
     var hold = false
     lazy var client = DeezerClient(
         apiBase: "http://api.test", now: { [unowned self] in clock }, wallClock: { 1_700_000_000 },
-        schedule: { [unowned self] d, a in timers.append((clock + d, a)) }) { [unowned self] url, done in
-            requests.append(url)
-            if hold { held.append((url, done)) } else { done(answer(url)) }
-        }
+        schedule: { [unowned self] d, a in timers.append((clock + d, a)) }
+    ) { [unowned self] url, done in
+        requests.append(url)
+        if hold { held.append((url, done)) } else { done(answer(url)) }
+    }
 
     static func json(_ text: String, status: Int = 200) -> HTTPResult {
         HTTPResult(status: status, contentType: "application/json", body: Array(text.utf8), transportError: nil)
@@ -75,7 +76,8 @@ final class ScriptedAPI {
         api.advance(1); api.advance(2); api.advance(4)
         guard case .failure(let e)? = busy else { Issue.record("no answer"); return }
         #expect(e == .busy)
-        #expect(e.protocolError(item: "deezer:track:8").ackLine(index: 0, command: "add")
+        #expect(
+            e.protocolError(item: "deezer:track:8").ackLine(index: 0, command: "add")
                 == "ACK [54@0] {add} deezer:track:8: the Deezer API is busy (request quota exceeded); try again in a few seconds\n")
     }
 
@@ -166,7 +168,8 @@ final class ScriptedAPI {
     }
 
     @Test func expiryScan() {
-        #expect(DeezerClient.earliestExpiry(in: Array(#"{"a":"x?hdnea=exp=1737423433~","b":"y?hdnea=exp=1737421622~"}"#.utf8)) == 1737421622)
+        #expect(
+            DeezerClient.earliestExpiry(in: Array(#"{"a":"x?hdnea=exp=1737423433~","b":"y?hdnea=exp=1737421622~"}"#.utf8)) == 1737421622)
         #expect(DeezerClient.earliestExpiry(in: Array(#"{"a":"no"}"#.utf8)) == nil)
     }
 }

@@ -36,7 +36,9 @@ import Testing
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 while received < expected {
                     var wait = [PollDescriptor(conn, events: .readable)]
-                    guard (try? PollDescriptor.poll(&wait, timeout: 5000)) == 1, let n = try? conn.read(into: &buffer), n > 0 else { return }
+                    guard (try? PollDescriptor.poll(&wait, timeout: 5000)) == 1, let n = try? conn.read(into: &buffer), n > 0 else {
+                        return
+                    }
                     lock.withLock { got += buffer[..<n] }
                 }
                 try? conn.writeAll(Array(reply.utf8))
@@ -79,8 +81,9 @@ import Testing
 
     @Test func aCommandListComesBackAsOneReplyPerCommand() throws {
         let request = "command_list_ok_begin\nstatus\ncurrentsong\ncommand_list_end\n"
-        let server = try CannedServer(greeting: "OK MPD 0.23.5\n", reply: "volume: 50\nlist_OK\nfile: a\nTitle: A\nlist_OK\nOK\n",
-                                      expected: request.utf8.count)
+        let server = try CannedServer(
+            greeting: "OK MPD 0.23.5\n", reply: "volume: 50\nlist_OK\nfile: a\nTitle: A\nlist_OK\nOK\n",
+            expected: request.utf8.count)
         let mpd = try MPDConnection(path: server.path, timeout: 5)
         let replies = try mpd.requestEach(["status", "currentsong"])
         #expect(replies.count == 2)
@@ -91,8 +94,9 @@ import Testing
 
     @Test func anAckInAListIsTheRefusalWithItsCodeAndCommand() throws {
         let request = "command_list_ok_begin\nclear\nadd nope\ncommand_list_end\n"
-        let server = try CannedServer(greeting: "OK MPD 0.23.5\n", reply: "list_OK\nACK [50@1] {add} No such song\n",
-                                      expected: request.utf8.count)
+        let server = try CannedServer(
+            greeting: "OK MPD 0.23.5\n", reply: "list_OK\nACK [50@1] {add} No such song\n",
+            expected: request.utf8.count)
         let mpd = try MPDConnection(path: server.path, timeout: 5)
         #expect(throws: MPDClientError.refused(code: 50, command: "add", message: "No such song")) {
             try mpd.requestEach(["clear", "add nope"])
@@ -127,7 +131,8 @@ import Testing
 
     @Test func aBinaryReplyGivesItsFieldsAndBytes() throws {
         let request = "albumart deezer:track:1 0\n"
-        let server = try CannedServer(greeting: "OK MPD 0.23.5\n", reply: "size: 3\nbinary: 3\n\u{1}\n\u{2}\nOK\n", expected: request.utf8.count)
+        let server = try CannedServer(
+            greeting: "OK MPD 0.23.5\n", reply: "size: 3\nbinary: 3\n\u{1}\n\u{2}\nOK\n", expected: request.utf8.count)
         let mpd = try MPDConnection(path: server.path, timeout: 5)
         let (fields, bytes) = try mpd.requestBinary("albumart deezer:track:1 0")
         #expect(fields.elementsEqual([("size", "3")], by: ==))

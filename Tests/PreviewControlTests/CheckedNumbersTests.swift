@@ -37,7 +37,8 @@ import Testing
     }
 
     @Test func m3uKeepsWhatPlayersWrite() throws {
-        let songs = try M3U.parse("#EXTM3U\r\n#EXTINF:-1,A - B\r\nhttp://h/1\r\n#EXTINF:abc tvg-id=\"x\",C\nHTTPS://h/2\n#EXTINF:12.5,D\ndeezer:track:3\n")
+        let songs = try M3U.parse(
+            "#EXTM3U\r\n#EXTINF:-1,A - B\r\nhttp://h/1\r\n#EXTINF:abc tvg-id=\"x\",C\nHTTPS://h/2\n#EXTINF:12.5,D\ndeezer:track:3\n")
         #expect(songs.map(\.uri) == ["http://h/1", "HTTPS://h/2", "deezer:track:3"])
         #expect(songs.map(\.duration) == [nil, nil, 12.5])
         #expect(songs.map(\.title) == ["B", "C", "D"])
@@ -47,9 +48,11 @@ import Testing
     }
 
     @Test func m3uTakesOnlyWhatPreviewdPlays() {
-        for (uri, shown) in [("file:///etc/passwd", "file:///etc/passwd"), ("ftp://h/x.mp3", "ftp://h/x.mp3"),
-                             ("/home/u/x.mp3", "/home/u/x.mp3"),
-                             ("x" + String(repeating: "y", count: 100), "x" + String(repeating: "y", count: 79) + "…")] {
+        for (uri, shown) in [
+            ("file:///etc/passwd", "file:///etc/passwd"), ("ftp://h/x.mp3", "ftp://h/x.mp3"),
+            ("/home/u/x.mp3", "/home/u/x.mp3"),
+            ("x" + String(repeating: "y", count: 100), "x" + String(repeating: "y", count: 79) + "…"),
+        ] {
             #expect(throws: M3U.ParseError(line: 3, reason: "only http(s):// and deezer: URIs can be queued, not \"\(shown)\"")) {
                 try M3U.parse("#EXTM3U\nhttp://h/ok.mp3\n\(uri)\n")
             }
@@ -68,8 +71,10 @@ import Testing
 
     @Test func previewctlReadsAnyReplyWithoutTrapping() {
         // Replies previewctl reads come from whatever answers on the socket.
-        let status = ["state": "play", "song": "9223372036854775807", "playlistlength": "1",
-                      "elapsed": "1e300", "duration": "1e-300"]
+        let status = [
+            "state": "play", "song": "9223372036854775807", "playlistlength": "1",
+            "elapsed": "1e300", "duration": "1e-300",
+        ]
         let text = ControlFormat.status(status: status, song: ["Title": "t"])
         #expect(text.hasPrefix("t\n[playing] #9223372036854775807/1   153722867280912930:07/0:00 (9223372036854775807%)\n"))
         #expect(ControlFormat.progressBar(fraction: .nan, width: 4) == "[    ]")
@@ -92,8 +97,9 @@ import Testing
             return
         }
         #expect(code == 0 && index == 0)
-        #expect(ResponseParser.parse(["ACK [50@0] {load} No such playlist"][...])?.0
-            == .ack(code: 50, index: 0, command: "load", message: "No such playlist", fields: []))
+        #expect(
+            ResponseParser.parse(["ACK [50@0] {load} No such playlist"][...])?.0
+                == .ack(code: 50, index: 0, command: "load", message: "No such playlist", fields: []))
     }
 
     @Test func songIdsStayWithinWhatClientsCanName() throws {
@@ -102,7 +108,9 @@ import Testing
         #expect(throws: ProtocolError(.playlistMax, "No song ids left")) { try queue.add(Song(uri: "v")) }
         #expect(throws: ProtocolError(.playlistMax, "No song ids left")) { try queue.add(contentsOf: [Song(uri: "v")]) }
         var two = Queue(restoring: [], nextID: Queue.maxID - 1, version: 0)
-        #expect(throws: ProtocolError(.playlistMax, "No song ids left")) { try two.add(contentsOf: [Song(uri: "a"), Song(uri: "b"), Song(uri: "c")]) }
+        #expect(throws: ProtocolError(.playlistMax, "No song ids left")) {
+            try two.add(contentsOf: [Song(uri: "a"), Song(uri: "b"), Song(uri: "c")])
+        }
         #expect(try two.add(contentsOf: [Song(uri: "a"), Song(uri: "b")]) == [Queue.maxID - 1, Queue.maxID])
     }
 

@@ -25,18 +25,21 @@ import Testing
 
     @Test func aCommandsHelpHoldsItsDescriptionLines() throws {
         let help = try #require(CommandHelp.help(for: "want"))
-        #expect(help.split(separator: "\n").dropFirst() == [
-            "  want [add|rm|toggle URI | play [URI]]",
-            "                    the Want to Listen list (albums and tracks), newest first",
-        ])
+        #expect(
+            help.split(separator: "\n").dropFirst() == [
+                "  want [add|rm|toggle URI | play [URI]]",
+                "                    the Want to Listen list (albums and tracks), newest first",
+            ])
     }
 
     @Test func theLineSaysWhereHelpIs() {
         let unknown = ControlCommand.UsageError(message: "unknown command \"stauts\"", unknownCommand: "stauts")
-        #expect(CommandHelp.line(for: unknown, arguments: ["stauts"])
+        #expect(
+            CommandHelp.line(for: unknown, arguments: ["stauts"])
                 == "unknown command \"stauts\"; did you mean \"status\"? See previewctl --help")
         let bad = ControlCommand.UsageError(message: "random takes on or off, not \"maybe\"")
-        #expect(CommandHelp.line(for: bad, arguments: ["random", "maybe"])
+        #expect(
+            CommandHelp.line(for: bad, arguments: ["random", "maybe"])
                 == "random takes on or off, not \"maybe\". See previewctl random --help")
     }
 

@@ -4,8 +4,10 @@ import Testing
 
 /// previewctl's discovery subcommands: parsing, requests and output.
 @Suite struct DiscoveryCommandTests {
-    let genres: [(id: Int, name: String)] = [(0, "All"), (132, "Pop"), (116, "Rap/Hip Hop"), (152, "Rock"),
-                                              (2, "African Music"), (16, "Asian Music"), (106, "Electro")]
+    let genres: [(id: Int, name: String)] = [
+        (0, "All"), (132, "Pop"), (116, "Rap/Hip Hop"), (152, "Rock"),
+        (2, "African Music"), (16, "Asian Music"), (106, "Electro"),
+    ]
 
     func requests(_ name: String, _ args: String...) throws -> [String] {
         try CatalogCommand(name: name, arguments: args).requests
@@ -36,7 +38,8 @@ import Testing
 
     @Test func chartsAndListsSendTheirWindow() throws {
         #expect(try requests("chart") == ["catalogchart tracks limit 25 index 0"])
-        #expect(try requests("chart", "albums", "--genre", "rap/hip hop", "--limit", "20", "--page", "2")
+        #expect(
+            try requests("chart", "albums", "--genre", "rap/hip hop", "--limit", "20", "--page", "2")
                 == [#"catalogchart albums genre "rap/hip hop" limit 20 index 20"#])
         #expect(try requests("chart", "tracks", "--country", "canada") == [#"catalogchart tracks country "canada" limit 25 page 1"#])
         #expect(try requests("picks", "--genre", "132") == [#"catalogeditorial picks genre "132" limit 25 index 0"#])
@@ -72,17 +75,21 @@ import Testing
 
     @Test func aPagedTableEndsWithItsRange() throws {
         let cmd = try CatalogCommand(name: "releases", arguments: ["--limit", "2", "--page", "11"])
-        let fields: [(String, String)] = [("album", "deezer:album:1"), ("Title", "A"), ("album", "deezer:album:2"), ("Title", "B"),
-                                          ("total", "58")]
+        let fields: [(String, String)] = [
+            ("album", "deezer:album:1"), ("Title", "A"), ("album", "deezer:album:2"), ("Title", "B"),
+            ("total", "58"),
+        ]
         let table = cmd.render(fields, terminal: true, width: 80)
         #expect(table.hasSuffix("deezer:album:2\n21–22 of 58\n"))
         #expect(!cmd.render(fields, terminal: false, width: 80).contains("of 58"))
         #expect(CatalogFormat.range(first: 0, count: 10, total: nil) == nil)
         let json = try CatalogCommand(name: "radios", arguments: ["--json"])
-        #expect(json.render([("radio", "deezer:radio:6"), ("Title", "Electro"), ("total", "139")], terminal: true, width: 80)
+        #expect(
+            json.render([("radio", "deezer:radio:6"), ("Title", "Electro"), ("total", "139")], terminal: true, width: 80)
                 == #"{"results":[{"kind":"radio","uri":"deezer:radio:6","title":"Electro"}],"total":139}"# + "\n")
         let genres = try CatalogCommand(name: "genres", arguments: ["--json"])
-        #expect(genres.render([("genre", "0"), ("Name", "All")], terminal: false, width: 80)
+        #expect(
+            genres.render([("genre", "0"), ("Name", "All")], terminal: false, width: 80)
                 == #"{"results":[{"kind":"genre","uri":"deezer:genre:0","name":"All"}]}"# + "\n")
     }
 
@@ -90,14 +97,18 @@ import Testing
         let fields: [(String, String)] = [
             ("album", "deezer:album:302127"), ("Title", "Discovery"), ("Artist", "Daft Punk"), ("Tracks", "14"),
             ("Date", "2001-03-07"), ("Type", "album"), ("Genre", "Dance"), ("Genre", "Electro"), ("Label", "Daft Life"),
-            ("file", "deezer:track:3135553"), ("Title", "One More Time"), ("Time", "30")]
+            ("file", "deezer:track:3135553"), ("Title", "One More Time"), ("Time", "30"),
+        ]
         let page = try CatalogCommand(name: "album", arguments: ["302127"])
-        #expect(page.render(fields, terminal: true, width: 80).hasPrefix(
-            "Discovery\nDaft Punk\nDance, Electro · 2001\nDaft Life\n14 tracks\n\n #  TITLE"))
+        #expect(
+            page.render(fields, terminal: true, width: 80).hasPrefix(
+                "Discovery\nDaft Punk\nDance, Electro · 2001\nDaft Life\n14 tracks\n\n #  TITLE"))
         // Piped: the tracks alone, as before.
         #expect(page.render(fields, terminal: false, width: 80) == "1\tOne More Time\t\t\t0:30\tdeezer:track:3135553\n")
         let json = try CatalogCommand(name: "album", arguments: ["302127", "--json"]).render(fields, terminal: false, width: 80)
-        #expect(json.hasPrefix(#"{"results":[{"kind":"album","uri":"deezer:album:302127","title":"Discovery","artist":"Daft Punk","tracks":14,"#
-                               + #""date":"2001-03-07","type":"album","label":"Daft Life","genres":["Dance","Electro"]},"#))
+        #expect(
+            json.hasPrefix(
+                #"{"results":[{"kind":"album","uri":"deezer:album:302127","title":"Discovery","artist":"Daft Punk","tracks":14,"#
+                    + #""date":"2001-03-07","type":"album","label":"Daft Life","genres":["Dance","Electro"]},"#))
     }
 }

@@ -15,21 +15,25 @@ import Testing
         #expect(now.count == 3)
         #expect(now.entry(3)?.uri == "deezer:track:7")
         #expect(now.entry(0) == nil && now.entry(4) == nil)
-        #expect(now.text() == """
-        Top Picks
-          1. A - One  deezer:album:1
-          2. B - Two  deezer:album:2
+        #expect(
+            now.text() == """
+                Top Picks
+                  1. A - One  deezer:album:1
+                  2. B - Two  deezer:album:2
 
-        Want to Listen
-          3. C - Song  deezer:track:7
+                Want to Listen
+                  3. C - Song  deezer:track:7
 
-        """)
+                """)
         #expect(ListenNowSections([]).text() == "nothing to show yet\n")
     }
 
     @Test func jsonIsOneDocumentWithNumbersAsNumbers() {
         let json = ListenNowSections(Array(fields.prefix(5))).json()
-        #expect(json == #"{"sections":[{"title":"Top Picks","results":[{"kind":"album","uri":"deezer:album:1","title":"One","artist":"A","tracks":9}]}]}"# + "\n")
+        #expect(
+            json
+                == #"{"sections":[{"title":"Top Picks","results":[{"kind":"album","uri":"deezer:album:1","title":"One","artist":"A","tracks":9}]}]}"#
+                + "\n")
     }
 
     @Test func options() throws {

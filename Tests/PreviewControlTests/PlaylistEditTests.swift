@@ -21,8 +21,12 @@ import Testing
 
     @Test func mistakesNameWhatIsWrong() {
         #expect(throws: ControlCommand.UsageError(message: "playlist NAME del takes a position from 1")) { try parse("playlist mix del 0") }
-        #expect(throws: ControlCommand.UsageError(message: "playlist NAME move takes two positions from 1")) { try parse("playlist mix move 1") }
-        #expect(throws: ControlCommand.UsageError(message: "playlist NAME takes add, rename, del or move, not \"cut\"")) { try parse("playlist mix cut") }
+        #expect(throws: ControlCommand.UsageError(message: "playlist NAME move takes two positions from 1")) {
+            try parse("playlist mix move 1")
+        }
+        #expect(throws: ControlCommand.UsageError(message: "playlist NAME takes add, rename, del or move, not \"cut\"")) {
+            try parse("playlist mix cut")
+        }
         #expect(throws: ControlCommand.UsageError(message: "playlist NAME rename takes the new name")) { try parse("playlist mix rename") }
         #expect(throws: ControlCommand.UsageError(message: "save takes one playlist name (and --replace)")) { try parse("save a b") }
         #expect(throws: ControlCommand.UsageError(message: "playlist needs the playlist's name")) { try parse("playlist") }

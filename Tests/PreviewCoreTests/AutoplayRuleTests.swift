@@ -33,19 +33,22 @@ import Testing
 
     @Test func pickSkipsHeardQueuedAndUnplayableForGood() {
         var pool: [AutoplayRule.Candidate] = []
-        AutoplayRule.merge([candidate(1), candidate(2), candidate(3, unplayable: true), candidate(4, artist: "b")],
-                           seed: 0, source: .radio, into: &pool)
+        AutoplayRule.merge(
+            [candidate(1), candidate(2), candidate(3, unplayable: true), candidate(4, artist: "b")],
+            seed: 0, source: .radio, into: &pool)
         var rng = SplitMix64(seed: 7)
-        let (picks, rest) = AutoplayRule.pick(5, from: pool, heard: PlayHistory(uris: ["deezer:track:1"]),
-                                              queued: ["deezer:track:2"], tail: [], using: &rng)
+        let (picks, rest) = AutoplayRule.pick(
+            5, from: pool, heard: PlayHistory(uris: ["deezer:track:1"]),
+            queued: ["deezer:track:2"], tail: [], using: &rng)
         #expect(picks.map(\.song.uri) == ["deezer:track:4"])
         #expect(rest.isEmpty)
     }
 
     @Test func noArtistAThirdTimeInARow() {
         var pool: [AutoplayRule.Candidate] = []
-        AutoplayRule.merge((1...6).map { candidate($0, artist: "a") } + [candidate(7, artist: "b")],
-                           seed: 0, source: .radio, into: &pool)
+        AutoplayRule.merge(
+            (1...6).map { candidate($0, artist: "a") } + [candidate(7, artist: "b")],
+            seed: 0, source: .radio, into: &pool)
         var rng = SplitMix64(seed: 1)
         // After "a", "a" only "b" may come; then two "a", and no more.
         let (picks, rest) = AutoplayRule.pick(6, from: pool, heard: PlayHistory(), queued: [], tail: ["a", "a"], using: &rng)

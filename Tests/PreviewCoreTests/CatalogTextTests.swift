@@ -6,14 +6,17 @@ import Testing
 /// in each format.
 @Suite struct CatalogTextTests {
     /// Every line break a catalog string can carry, as JSON writes it.
-    static let escapedBreaks = [#"\n"#, #"\r"#, #"\r\n"#, #"\f"#, #"\u000b"#, #"\u000D\u000A"#, #"\u0085"#, #"\u2028"#,
-                                #"\u2029"#, "\u{2028}", "\u{2029}", "\u{85}", #"\u001c"#, #"\u001D"#, #"\u001e"#,
-                                #"\u0000"#]
+    static let escapedBreaks = [
+        #"\n"#, #"\r"#, #"\r\n"#, #"\f"#, #"\u000b"#, #"\u000D\u000A"#, #"\u0085"#, #"\u2028"#,
+        #"\u2029"#, "\u{2028}", "\u{2029}", "\u{85}", #"\u001c"#, #"\u001D"#, #"\u001e"#,
+        #"\u0000"#,
+    ]
 
     func normalized(_ json: String) -> String { String(decoding: CatalogText.normalizeJSON(Array(json.utf8)), as: UTF8.self) }
 
     @Test(arguments: escapedBreaks) func everyLineBreakInAStringIsOneSpace(_ form: String) {
-        #expect(normalized(#"{"title":"Evil"# + form + #"http://x/injected.mp3","n":1}"#)
+        #expect(
+            normalized(#"{"title":"Evil"# + form + #"http://x/injected.mp3","n":1}"#)
                 == #"{"title":"Evil http://x/injected.mp3","n":1}"#)
     }
 
@@ -36,23 +39,27 @@ import Testing
         #expect(normalized(#"{"a":"open"#) == #"{"a":"open"#)
     }
 
-    @Test(arguments: ["\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}", "\u{1C}", "\u{1D}", "\u{1E}",
-                      "\u{0}"])
+    @Test(arguments: [
+        "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}", "\u{1C}", "\u{1D}", "\u{1E}",
+        "\u{0}",
+    ])
     func oneLineTurnsEachFormIntoASpace(_ form: String) {
         #expect(CatalogText.oneLine("Evil" + form + "PREVIEWD_STATE=hacked") == "Evil PREVIEWD_STATE=hacked")
     }
 
     @Test(arguments: ["\n", "\r\n", "\u{2028}"]) func aStoredPlaylistKeepsOneLinePerField(_ form: String) throws {
-        let song = Song(uri: "deezer:track:1", title: "Evil" + form + "http://x/injected.mp3", artist: "A" + form + "B",
-                        album: "C" + form + "D")
+        let song = Song(
+            uri: "deezer:track:1", title: "Evil" + form + "http://x/injected.mp3", artist: "A" + form + "B",
+            album: "C" + form + "D")
         let text = M3U.format([song])
         #expect(text == "#EXTM3U\n#EXTINF:-1,A B - Evil http://x/injected.mp3\n#EXTALB:C D\ndeezer:track:1\n")
         #expect(try M3U.parse(text).map(\.uri) == ["deezer:track:1"])
     }
 
     @Test(arguments: ["\r\n", "\u{2028}", "\r"]) func hookAndEventsRecordsKeepOneLinePerField(_ form: String) {
-        let event = PlayerEvent(name: "player", reason: .user,
-                                fields: [.init("title", "Evil" + form + "file: forged"), .init("state", "play")])
+        let event = PlayerEvent(
+            name: "player", reason: .user,
+            fields: [.init("title", "Evil" + form + "file: forged"), .init("state", "play")])
         #expect(event.protocolLines == "event: player\nreason: user\ntitle: Evil file: forged\nstate: play\n")
         #expect(event.keyValueLines == "event=player\nreason=user\ntitle=Evil file: forged\nstate=play\n")
         #expect(event.environment.contains("PREVIEWD_TITLE=Evil file: forged"))

@@ -33,7 +33,9 @@ import Testing
         }
         #expect(throws: ProtocolError(.argument, "Invalid Deezer id in deezer:track:")) { try CatalogURI(parsing: "deezer:track:") }
         #expect(throws: ProtocolError(.argument, "Unsupported Deezer item kind: show")) { try CatalogURI(parsing: "deezer:show:1") }
-        #expect(throws: ProtocolError(.argument, "Unsupported Deezer link: https://www.deezer.com/")) { try CatalogURI(parsing: "https://www.deezer.com/") }
+        #expect(throws: ProtocolError(.argument, "Unsupported Deezer link: https://www.deezer.com/")) {
+            try CatalogURI(parsing: "https://www.deezer.com/")
+        }
     }
 
     @Test func expiry() {
@@ -42,8 +44,9 @@ import Testing
     }
 
     @Test func trackSong() {
-        let t = DeezerTrack(id: 5, title: "T", duration: 12, preview: "", readable: true,
-                            artist: DeezerArtistRef(id: 1, name: "A"), album: nil)
+        let t = DeezerTrack(
+            id: 5, title: "T", duration: 12, preview: "", readable: true,
+            artist: DeezerArtistRef(id: 1, name: "A"), album: nil)
         var expected = Song(uri: "deezer:track:5", title: "T", artist: "A", album: "Al", duration: 12)
         expected.unplayable = "deezer:track:5 has no preview"
         #expect(t.song(albumTitle: "Al") == expected)

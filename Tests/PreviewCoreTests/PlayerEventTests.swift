@@ -2,8 +2,9 @@ import Testing
 @testable import PreviewCore
 
 @Suite struct PlayerEventTests {
-    let event = PlayerEvent(name: "player", reason: .urlRefreshed,
-                            fields: [.init("state", "play"), .init("title", "Two\nLines")])
+    let event = PlayerEvent(
+        name: "player", reason: .urlRefreshed,
+        fields: [.init("state", "play"), .init("title", "Two\nLines")])
 
     @Test func protocolLinesStartWithEventAndReason() {
         #expect(event.protocolLines == "event: player\nreason: url-refreshed\nstate: play\ntitle: Two Lines\n")
@@ -11,8 +12,11 @@ import Testing
 
     @Test func hooksGetKeyValueLinesAndEnvironment() {
         #expect(event.keyValueLines == "event=player\nreason=url-refreshed\nstate=play\ntitle=Two Lines\n")
-        #expect(event.environment == ["PREVIEWD_EVENT=player", "PREVIEWD_REASON=url-refreshed",
-                                      "PREVIEWD_STATE=play", "PREVIEWD_TITLE=Two Lines"])
+        #expect(
+            event.environment == [
+                "PREVIEWD_EVENT=player", "PREVIEWD_REASON=url-refreshed",
+                "PREVIEWD_STATE=play", "PREVIEWD_TITLE=Two Lines",
+            ])
     }
 }
 

@@ -123,7 +123,9 @@ import Testing
         let env = ["PREVIEWD_SOCKET": "/s", "XDG_RUNTIME_DIR": "/run/user/7"]
         #expect(SocketPath.resolve(explicit: "/x", environment: { env[$0] }, uid: 7) == "/x")
         #expect(SocketPath.resolve(explicit: nil, environment: { env[$0] }, uid: 7) == "/s")
-        #expect(SocketPath.resolve(explicit: nil, environment: { $0 == "XDG_RUNTIME_DIR" ? "/run/user/7" : nil }, uid: 7) == "/run/user/7/previewd/socket")
+        #expect(
+            SocketPath.resolve(explicit: nil, environment: { $0 == "XDG_RUNTIME_DIR" ? "/run/user/7" : nil }, uid: 7)
+                == "/run/user/7/previewd/socket")
         #expect(SocketPath.resolve(explicit: nil, environment: { _ in nil }, uid: 7) == "/tmp/previewd-7/socket")
     }
 }
@@ -131,10 +133,16 @@ import Testing
 @Suite struct ArgumentLimitTests {
     @Test func hugeNumbersAreRefusedNotTrapped() {
         #expect(throws: Arguments.RangeError.bound(.tooLarge("9223372036854775807"))) { try Arguments.range("9223372036854775807") }
-        #expect(throws: ProtocolError(.argument, "Number too large: 99999999999999999999999")) { try Arguments.unsigned("99999999999999999999999") }
+        #expect(throws: ProtocolError(.argument, "Number too large: 99999999999999999999999")) {
+            try Arguments.unsigned("99999999999999999999999")
+        }
         #expect(throws: ProtocolError(.argument, "Number too large: 3000000000")) { try Arguments.position("+3000000000") }
-        #expect(throws: ProtocolError(.argument, "Number too large: -9223372036854775808")) { try Arguments.integer("-9223372036854775808") }
-        #expect(throws: ProtocolError(.argument, "Number too large: -9223372036854775809")) { try Arguments.integer("-9223372036854775809") }
+        #expect(throws: ProtocolError(.argument, "Number too large: -9223372036854775808")) {
+            try Arguments.integer("-9223372036854775808")
+        }
+        #expect(throws: ProtocolError(.argument, "Number too large: -9223372036854775809")) {
+            try Arguments.integer("-9223372036854775809")
+        }
     }
 }
 

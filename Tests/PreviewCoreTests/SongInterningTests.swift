@@ -3,10 +3,12 @@ import Testing
 
 @Suite struct SongInterningTests {
     private static func song(_ i: Int, album: Int?) -> QueuedSong {
-        var s = Song(uri: "deezer:track:\(1000 + i % 2)", title: "A title long enough for the heap \(i % 2)",
-                     artist: "Some artist of the album", album: "The album")
-        s.albumTags = AlbumTags(id: album, artist: "Some artist of the album", date: "2001-03-07", genres: ["Dance"],
-                                complete: true)
+        var s = Song(
+            uri: "deezer:track:\(1000 + i % 2)", title: "A title long enough for the heap \(i % 2)",
+            artist: "Some artist of the album", album: "The album")
+        s.albumTags = AlbumTags(
+            id: album, artist: "Some artist of the album", date: "2001-03-07", genres: ["Dance"],
+            complete: true)
         return QueuedSong(id: SongID(i + 1), song: s)
     }
 
@@ -27,8 +29,10 @@ import Testing
     @Test func differentAlbumTagsStayApart() {
         var other = SongInterningTests.song(1, album: 302127)
         other.song.albumTags = AlbumTags(id: 302127, artist: "Someone else", complete: true)
-        let shared = SongInterning.shared([SongInterningTests.song(0, album: 302127), other,
-                                           SongInterningTests.song(2, album: 1), SongInterningTests.song(3, album: nil)])
+        let shared = SongInterning.shared([
+            SongInterningTests.song(0, album: 302127), other,
+            SongInterningTests.song(2, album: 1), SongInterningTests.song(3, album: nil),
+        ])
         let tags = shared.compactMap(\.song.albumTags)
         #expect(tags[0] !== tags[1] && tags[0] !== tags[2] && tags[0] !== tags[3])
         #expect(tags[1].artist == "Someone else" && tags[2].id == 1 && tags[3].id == nil)

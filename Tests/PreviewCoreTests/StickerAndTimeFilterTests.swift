@@ -50,8 +50,10 @@ import Testing
         #expect(ISO8601.unixSeconds("2020-01-01T02:00:00+02:00") == 1_577_836_800)
         #expect(ISO8601.unixSeconds("2020-01-01T00:00:00-0130") == 1_577_836_800 + 5400)
         #expect(ISO8601.unixSeconds("1600-03-01") == -11_670_912_000)
-        for bad in ["", "x", "2020", "2020-13-01", "2020-01-32", "2020-01-01T", "2020-01-01T24:00", "2020-01-01Zjunk",
-                    "20-01-01", "2020-01-01T00:00:00+"] {
+        for bad in [
+            "", "x", "2020", "2020-13-01", "2020-01-32", "2020-01-01T", "2020-01-01T24:00", "2020-01-01Zjunk",
+            "20-01-01", "2020-01-01T00:00:00+",
+        ] {
             #expect(ISO8601.unixSeconds(bad) == nil, "\(bad)")
         }
     }
@@ -63,7 +65,9 @@ import Testing
         #expect(throws: ProtocolError(.argument, "Failed to parse date")) {
             try SongFilter.parse(["(modified-since 'x')"], foldCase: false)
         }
-        #expect(throws: ProtocolError(.argument, "Failed to parse date")) { try SongFilter.parse(["modified-since", "-5"], foldCase: false) }
+        #expect(throws: ProtocolError(.argument, "Failed to parse date")) {
+            try SongFilter.parse(["modified-since", "-5"], foldCase: false)
+        }
     }
 
     @Test func aTimeFilterMatchesByTheLibrarysAddedTimeOnly() throws {

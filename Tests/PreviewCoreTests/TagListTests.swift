@@ -3,11 +3,14 @@ import Testing
 
 /// Songs shaped as the catalog gives them: two of Discovery with the
 /// album's tags, one of another album without, one plain URL.
-private let discovery = AlbumTags(id: 302127, artist: "Daft Punk", date: "2001-03-07", genres: ["Dance", "Electro"],
-                                  label: "Daft Life", complete: true)
+private let discovery = AlbumTags(
+    id: 302127, artist: "Daft Punk", date: "2001-03-07", genres: ["Dance", "Electro"],
+    label: "Daft Life", complete: true)
 
-private func song(_ uri: String, _ title: String?, artist: String?, album: String?, track: UInt16? = nil,
-                  tags: AlbumTags? = nil) -> Song {
+private func song(
+    _ uri: String, _ title: String?, artist: String?, album: String?, track: UInt16? = nil,
+    tags: AlbumTags? = nil
+) -> Song {
     var s = Song(uri: uri, title: title, artist: artist, album: album, duration: 30)
     s.track = track
     s.disc = track == nil ? nil : 1
@@ -33,7 +36,8 @@ private let songs = [
         #expect(TagType(name: "musicbrainz_trackid") == .musicBrainzTrackID)
         #expect(TagType(name: "any") == nil)
         #expect(TagType.allCases.count == 31)
-        #expect(TagType.advertised.map(\.mpdName) == ["Artist", "Album", "AlbumArtist", "Title", "Track", "Genre", "Date", "Disc", "Label"])
+        #expect(
+            TagType.advertised.map(\.mpdName) == ["Artist", "Album", "AlbumArtist", "Title", "Track", "Genre", "Date", "Disc", "Label"])
     }
 
     @Test func aSongWithoutTheTagCountsOnceAsEmpty() throws {
@@ -49,19 +53,27 @@ private let songs = [
     }
 
     @Test func theLastGroupIsOutermost() throws {
-        #expect(try lines(["title", "group", "album", "group", "albumartist"], Array(songs.prefix(3))) == [
-            "AlbumArtist: Daft Punk", "Album: Discovery", "Title: Harder, Better, Faster, Stronger", "Title: One More Time",
-            "AlbumArtist: Eminem", "Album: 8 Mile", "Title: Lose Yourself",
-        ])
-        #expect(try lines(["album", "group", "date"], Array(songs.prefix(3))) == ["Date: ", "Album: 8 Mile", "Date: 2001-03-07", "Album: Discovery"])
+        #expect(
+            try lines(["title", "group", "album", "group", "albumartist"], Array(songs.prefix(3))) == [
+                "AlbumArtist: Daft Punk", "Album: Discovery", "Title: Harder, Better, Faster, Stronger", "Title: One More Time",
+                "AlbumArtist: Eminem", "Album: 8 Mile", "Title: Lose Yourself",
+            ])
+        #expect(
+            try lines(["album", "group", "date"], Array(songs.prefix(3))) == [
+                "Date: ", "Album: 8 Mile", "Date: 2001-03-07", "Album: Discovery",
+            ])
     }
 
     @Test func aFilterAndTheLegacyAlbumForm() throws {
         let list = try TagList(["album", "Eminem"])
         #expect(list.filter == .compare(.tag(.artist), .equals, "Eminem", foldCase: false))
-        #expect(try TagList(["title", "(genre == 'Dance')"]).filter.map { f in songs.filter { f.matches($0) } }?
-            .map(\.uri) == ["deezer:track:3135556", "deezer:track:3135553"])
-        #expect(try lines(["file"]) == ["file: deezer:track:1", "file: deezer:track:3135553", "file: deezer:track:3135556", "file: http://h/x.mp3"])
+        #expect(
+            try TagList(["title", "(genre == 'Dance')"]).filter.map { f in songs.filter { f.matches($0) } }?
+                .map(\.uri) == ["deezer:track:3135556", "deezer:track:3135553"])
+        #expect(
+            try lines(["file"]) == [
+                "file: deezer:track:1", "file: deezer:track:3135553", "file: deezer:track:3135556", "file: http://h/x.mp3",
+            ])
     }
 
     @Test func mpdsErrors() {

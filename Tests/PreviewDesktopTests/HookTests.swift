@@ -28,8 +28,9 @@ import Testing
         var template = Array("/tmp/previewd-hooks-XXXXXX".utf8CString)
         let dir = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         defer { try? FileSystem.remove(dir + "/ran"); try? FileSystem.removeDirectory(dir) }
-        let runner = HookRunner(hooks: [Hook(parsing: "echo \"$PREVIEWD_EVENT $PREVIEWD_N\" >> \(dir)/ran; sleep 0.2")],
-                                timeout: 30, log: Log(level: .error))
+        let runner = HookRunner(
+            hooks: [Hook(parsing: "echo \"$PREVIEWD_EVENT $PREVIEWD_N\" >> \(dir)/ran; sleep 0.2")],
+            timeout: 30, log: Log(level: .error))
         for n in 0..<20 { runner.run(PlayerEvent(name: "player", reason: .user, fields: [.init("n", "\(n)")])) }
         for n in 20..<25 { runner.run(PlayerEvent(name: "mixer", reason: .user, fields: [.init("n", "\(n)")])) }
         #expect(runner.runningCount == 8)

@@ -42,28 +42,33 @@ import Testing
     }
 
     @Test func metadataOfACatalogSong() {
-        var song = Song(uri: "deezer:track:3135556", title: "Harder, Better, Faster, Stronger", artist: "Daft Punk",
-                        album: "Discovery", duration: 30)
+        var song = Song(
+            uri: "deezer:track:3135556", title: "Harder, Better, Faster, Stronger", artist: "Daft Punk",
+            album: "Discovery", duration: 30)
         song.track = 4
         song.albumTags = AlbumTags(id: 302127, artist: "Daft Punk", complete: true)
         let fields = MPRIS.metadata(QueuedSong(id: 3, song: song), apiBase: "https://api.deezer.com")
-        #expect(fields == [
-            DBusEntry("mpris:trackid", .objectPath("/org/mpris/MediaPlayer2/previewd/song/3")),
-            DBusEntry("mpris:length", .int64(30_000_000)),
-            DBusEntry("mpris:artUrl", .string("https://api.deezer.com/album/302127/image")),
-            DBusEntry("xesam:title", .string("Harder, Better, Faster, Stronger")),
-            DBusEntry("xesam:artist", .strings(["Daft Punk"])),
-            DBusEntry("xesam:album", .string("Discovery")),
-            DBusEntry("xesam:albumArtist", .strings(["Daft Punk"])),
-            DBusEntry("xesam:trackNumber", .int32(4)),
-            DBusEntry("xesam:url", .string("deezer:track:3135556")),
-        ])
+        #expect(
+            fields == [
+                DBusEntry("mpris:trackid", .objectPath("/org/mpris/MediaPlayer2/previewd/song/3")),
+                DBusEntry("mpris:length", .int64(30_000_000)),
+                DBusEntry("mpris:artUrl", .string("https://api.deezer.com/album/302127/image")),
+                DBusEntry("xesam:title", .string("Harder, Better, Faster, Stronger")),
+                DBusEntry("xesam:artist", .strings(["Daft Punk"])),
+                DBusEntry("xesam:album", .string("Discovery")),
+                DBusEntry("xesam:albumArtist", .strings(["Daft Punk"])),
+                DBusEntry("xesam:trackNumber", .int32(4)),
+                DBusEntry("xesam:url", .string("deezer:track:3135556")),
+            ])
     }
 
     @Test func metadataOfAStreamAndOfNoSong() {
         let fields = MPRIS.metadata(QueuedSong(id: 1, song: Song(uri: "https://radio.test/live.mp3")))
-        #expect(fields == [DBusEntry("mpris:trackid", .objectPath(MPRIS.trackID(1))),
-                           DBusEntry("xesam:url", .string("https://radio.test/live.mp3"))])
+        #expect(
+            fields == [
+                DBusEntry("mpris:trackid", .objectPath(MPRIS.trackID(1))),
+                DBusEntry("xesam:url", .string("https://radio.test/live.mp3")),
+            ])
         #expect(MPRIS.metadata(nil) == [DBusEntry("mpris:trackid", .objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack"))])
     }
 

@@ -29,7 +29,9 @@ import Testing
             try PrivateDirectory.check(dir + "/link", owner: uid, create: true)
         }
         #expect(chmod(dir + "/real", 0o755) == 0)
-        let wide = try #require(throws: PrivateDirectory.Unsafe.self) { try PrivateDirectory.check(dir + "/real", owner: uid, create: false) }
+        let wide = try #require(throws: PrivateDirectory.Unsafe.self) {
+            try PrivateDirectory.check(dir + "/real", owner: uid, create: false)
+        }
         #expect(wide.description == "\(dir)/real has mode 0755 (group or others may use it; 0700 is needed)")
         try AtomicFile.write([1], to: dir + "/file")
         #expect(throws: PrivateDirectory.Unsafe(path: dir + "/file", reason: "is not a directory")) {
@@ -62,8 +64,9 @@ import Testing
 
 @Suite struct LogRedactionTests {
     @Test func everyAPIKeyValueIsHidden() {
-        #expect(Log.redacted("GET https://ws/2.0/?method=x&api_key=s3cret&format=json")
-            == "GET https://ws/2.0/?method=x&api_key=…&format=json")
+        #expect(
+            Log.redacted("GET https://ws/2.0/?method=x&api_key=s3cret&format=json")
+                == "GET https://ws/2.0/?method=x&api_key=…&format=json")
         #expect(Log.redacted("a api_key=one b api_key=two") == "a api_key=… b api_key=…")
         #expect(Log.redacted("'http://h/?api_key=k' then") == "'http://h/?api_key=…' then")
         #expect(Log.redacted("no key here") == "no key here")

@@ -91,7 +91,10 @@ import Testing
         let count = try db.prepare("SELECT count(*), max(k) FROM t")
         #expect(try count.step() == .row && count.int(at: 0) == 1 && count.int(at: 1) == 1)
         // Out of the transaction again: the next one works.
-        #expect(try db.transaction { () throws(SQLiteError) in try add(3); return 7 } == 7)
+        #expect(
+            try db.transaction { () throws(SQLiteError) in
+                try add(3); return 7
+            } == 7)
     }
 
     @Test func aFileThatIsNoDatabaseSaysSo() throws {

@@ -12,7 +12,8 @@ import Testing
     /// connection (root's), the client's end (nobody's), a TIME_WAIT line of
     /// an older connection of the same pair (uid 0, as the kernel prints
     /// every one) and a connection elsewhere.
-    static let table = Array("""
+    static let table = Array(
+        """
           sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
            0: 0100007F:1A18 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1001 1 0000000000000000 100 0 0 10 0
            1: 0100007F:1A18 0100007F:A112 01 00000000:00000000 00:00000000 00000000     0        0 1002 1 0000000000000000 20 4 30 10 -1
@@ -38,7 +39,8 @@ import Testing
     }
 
     @Test func anIPv6ClientAtAV4MappedAddressIsFoundInTcp6() {
-        let table = Array("""
+        let table = Array(
+            """
               sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
                0: 0000000000000000FFFF00000100007F:A112 0000000000000000FFFF00000100007F:1A18 01 00000000:00000000 00:00000000 00000000  1000        0 2001 1 0000000000000000 20 4 30 10 -1
 

@@ -51,16 +51,21 @@ import Testing
 
         init() {
             // No cache: each resolution is a request the test can count.
-            let client = DeezerClient(apiBase: "http://api.test", cacheTTL: 0,
-                                      schedule: { [unowned self] _, action in timers.append(action) }) { [unowned self] url, done in
+            let client = DeezerClient(
+                apiBase: "http://api.test", cacheTTL: 0,
+                schedule: { [unowned self] _, action in timers.append(action) }
+            ) { [unowned self] url, done in
                 requested.append(url)
                 let id = Int(url.split(separator: "/").last ?? "") ?? 0
-                let body = id < 900 ? #"{"id":\#(id),"preview":"http://cdn.test/\#(id).mp3?hdnea=exp=4102444800~"}"#
-                                  : #"{"error":{"type":"DataException","message":"no data","code":800}}"#
+                let body =
+                    id < 900
+                    ? #"{"id":\#(id),"preview":"http://cdn.test/\#(id).mp3?hdnea=exp=4102444800~"}"#
+                    : #"{"error":{"type":"DataException","message":"no data","code":800}}"#
                 done(HTTPResult(status: 200, contentType: "application/json", body: Array(body.utf8), transportError: nil))
             }
-            prefetcher = Prefetcher(engine: engine, catalog: client, previewURLs: urls, log: Log(level: .error),
-                                    schedule: { [unowned self] _, action in timers.append(action) })
+            prefetcher = Prefetcher(
+                engine: engine, catalog: client, previewURLs: urls, log: Log(level: .error),
+                schedule: { [unowned self] _, action in timers.append(action) })
         }
 
         /// Runs the timers due (all: the prefetcher only schedules at 0 s).
@@ -82,8 +87,10 @@ import Testing
     @Test func catalogTracksAreListedInPlayOrderOnceResolved() {
         let rig = Rig()
         rig.prefetcher.candidates = {
-            [Self.song("deezer:track:3"), Self.song("http://radio.test/live.mp3"),
-             Self.song("deezer:track:9", unplayable: "not available"), Self.song("deezer:track:2")]
+            [
+                Self.song("deezer:track:3"), Self.song("http://radio.test/live.mp3"),
+                Self.song("deezer:track:9", unplayable: "not available"), Self.song("deezer:track:2"),
+            ]
         }
         rig.prefetcher.refresh()
         #expect(rig.requested == ["http://api.test/track/3", "http://api.test/track/2"], "unknown URLs are resolved first")
@@ -230,8 +237,9 @@ import Testing
         let (h, c, stream) = try lastSongWritten(unheard: 1)
         _ = h.send(c, "seekcur 10\n")
         let url = try #require(h.engine.lastPlay).1
-        #expect(h.engine.calls.suffix(4) == [.dropBuffered, .paused(false), .play(stream + 1, url), .range(10, nil)],
-                "dropped first, then the seek plays at once")
+        #expect(
+            h.engine.calls.suffix(4) == [.dropBuffered, .paused(false), .play(stream + 1, url), .range(10, nil)],
+            "dropped first, then the seek plays at once")
         #expect(h.controller.state == .play && h.controller.streams.active?.finishedAt == nil)
         h.engine.calls = []
         _ = h.send(c, "stop\n")
@@ -297,8 +305,9 @@ import Testing
         let c = h.connect()
         for id in 1...3 { _ = h.send(c, "add deezer:track:\(id)\n") }
         _ = h.send(c, "random 1\nrepeat 1\nsetvol 40\nprio 5 2\nrangeid 3 1:9\nreplay_gain_mode track\nplay 1\n")
-        h.engine.positionValue = PlaybackPosition(stream: try #require(h.engine.lastPlay).0, frames: 44100 * 4,
-                                                  format: StreamLifecycleTests.format, bitrate: 128)
+        h.engine.positionValue = PlaybackPosition(
+            stream: try #require(h.engine.lastPlay).0, frames: 44100 * 4,
+            format: StreamLifecycleTests.format, bitrate: 128)
         let saved = h.controller.snapshot()
         #expect(saved.elapsed == 4 && saved.volume == 40 && saved.current == 2 && saved.replayGainMode == "track")
 
@@ -316,7 +325,8 @@ import Testing
         #expect(again.queue.map(\.id) == [1, 2, 3] && again.queue.map(\.priority) == [0, 0, 5])
         #expect(again.queue[2].range == SongRange(start: 1, end: 9))
         #expect(again.nextID == saved.nextID && again.queueVersion == saved.queueVersion)
-        #expect((again.current, again.elapsed, again.modes, again.volume, again.replayGainMode)
+        #expect(
+            (again.current, again.elapsed, again.modes, again.volume, again.replayGainMode)
                 == (saved.current, saved.elapsed, saved.modes, saved.volume, saved.replayGainMode))
     }
 

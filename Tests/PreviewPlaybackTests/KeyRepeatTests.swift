@@ -36,7 +36,8 @@ import Testing
     func opened(_ h: Harness, from: Int) -> [Int] {
         h.engine.calls[from...].compactMap { call in
             guard case .play(_, let url) = call, let name = url.split(separator: "/").last,
-                  let id = Int(name.prefix(while: \.isNumber)) else { return nil }
+                let id = Int(name.prefix(while: \.isNumber))
+            else { return nil }
             return id
         }
     }

@@ -121,7 +121,9 @@ import Testing
         book.record("deezer:track:2", album: 7, Loudness(integrated: -19.5, peak: 0.5, seconds: 30))
         let gain = book.gain(for: song, random: false)
         #expect(gain.source == .album)
-        #expect(abs(gain.decibels - (-18 - Loudness.album([Self.loud, Loudness(integrated: -19.5, peak: 0.5, seconds: 30)])!.integrated)) < 1e-9)
+        #expect(
+            abs(gain.decibels - (-18 - Loudness.album([Self.loud, Loudness(integrated: -19.5, peak: 0.5, seconds: 30)])!.integrated)) < 1e-9
+        )
     }
 }
 

@@ -116,4 +116,3 @@ import Testing
         #expect(h.controller.statusError == nil)
     }
 }
-

@@ -21,9 +21,10 @@ final class PlaybackBench: PlaybackListener {
     /// A controller whose queue holds three 30-second catalog tracks (ids 1, 2, 3).
     init() {
         let clocks = Clock(monotonic: { [unowned self] in clock }, wall: { [unowned self] in catalog.wallClock })
-        controller = PlayerController(engine: engine, catalog: catalog.browser, log: Log(level: .error), seed: 7,
-                                      clock: clocks,
-                                      schedule: { [unowned self] delay, action in timers.append((clock + delay, action)) })
+        controller = PlayerController(
+            engine: engine, catalog: catalog.browser, log: Log(level: .error), seed: 7,
+            clock: clocks,
+            schedule: { [unowned self] delay, action in timers.append((clock + delay, action)) })
         controller.addListener(self)
         let songs = (1...3).map { Song(uri: "deezer:track:\($0)", title: "Track \($0)", duration: 30) }
         #expect((try? controller.insert(songs, at: nil)) == [1, 2, 3])
@@ -49,8 +50,9 @@ final class PlaybackBench: PlaybackListener {
         try controller.play(id: id)
         advance(1)
         let (stream, _) = try #require(engine.lastPlay)
-        engine.positionValue = PlaybackPosition(stream: stream, frames: Int(seconds * 44100),
-                                                format: AudioFormat(sampleRate: 44100, channels: 2), bitrate: 128)
+        engine.positionValue = PlaybackPosition(
+            stream: stream, frames: Int(seconds * 44100),
+            format: AudioFormat(sampleRate: 44100, channels: 2), bitrate: 128)
         engine.calls = []
         changes = []
         events = []

@@ -12,7 +12,8 @@ import Testing
     }
 
     @Test func settingsCommentsAndQuotes() throws {
-        let o = try parse("""
+        let o = try parse(
+            """
             # previewd
             output = pulse:usb
               prefetch=4
@@ -40,22 +41,30 @@ import Testing
     @Test func outputsRepeatAndTheCommandLineReplacesTheFiles() throws {
         let file = "output = pulse\noutput = fifo:/run/snapfifo\n"
         #expect(try parse(file).outputs == [.pulse(sink: nil), .fifo("/run/snapfifo")])
-        #expect(try parse(file, ["--output", "null", "--output", "http:127.0.0.1:8000"]).outputs
+        #expect(
+            try parse(file, ["--output", "null", "--output", "http:127.0.0.1:8000"]).outputs
                 == [.null, .http(host: "127.0.0.1", port: 8000)])
         #expect(try parse("").outputs == [.pulse(sink: nil)])
         #expect(try parse("").streamListeners == 16 && parse("stream-listeners = 50").streamListeners == 50)
         #expect(throws: DaemonOptions.UsageError(description: "--stream-listeners takes a number from 1 to 256, not \"257\"")) {
             try parse("", ["--stream-listeners", "257"])
         }
-        #expect(try parse(file).printedConfig(file: "f").contains("output = pulse\n# output: /c/previewd.conf:2\noutput = fifo:/run/snapfifo\n"))
+        #expect(
+            try parse(file).printedConfig(file: "f").contains("output = pulse\n# output: /c/previewd.conf:2\noutput = fifo:/run/snapfifo\n")
+        )
         // Beyond loopback a stream needs the password file, from either place.
-        #expect(throws: DaemonOptions.UsageError(description: "--output http:0.0.0.0:8000: beyond loopback (127.x.x.x) "
-                                                 + "a stream needs a password: --stream-password-file FILE")) {
+        #expect(
+            throws: DaemonOptions.UsageError(
+                description: "--output http:0.0.0.0:8000: beyond loopback (127.x.x.x) "
+                    + "a stream needs a password: --stream-password-file FILE")
+        ) {
             try parse("", ["--output", "http:0.0.0.0:8000"])
         }
         let guarded = try parse("stream-password-file = /c/stream.pass", ["--output", "http:0.0.0.0:8000"])
         #expect(guarded.streamPasswordFile == "/c/stream.pass" && guarded.outputs == [.http(host: "0.0.0.0", port: 8000)])
-        #expect(guarded.printedConfig(file: "f").contains("# stream-password-file: /c/previewd.conf:1\nstream-password-file = /c/stream.pass\n"))
+        #expect(
+            guarded.printedConfig(file: "f").contains("# stream-password-file: /c/previewd.conf:1\nstream-password-file = /c/stream.pass\n")
+        )
     }
 
     @Test func listedOutputsAndTheirNames() {
@@ -63,7 +72,8 @@ import Testing
         #expect(OutputKind.listed([.pulse(sink: nil)]).map(\.kind) == [.pulse(sink: nil), .null])
         #expect(OutputKind.listed([.pulse(sink: nil), .fifo("/p")]).map(\.kind) == [.pulse(sink: nil), .fifo("/p")])
         #expect(OutputKind.names(of: [.fifo("/a"), .wav("/w"), .fifo("/b"), .fifo("/c")]) == ["fifo", "wav", "fifo 2", "fifo 3"])
-        #expect([OutputKind.pulse(sink: nil), .null, .wav("/w"), .fifo("/f"), .http(host: "127.0.0.1", port: 1)].map(\.isDevice)
+        #expect(
+            [OutputKind.pulse(sink: nil), .null, .wav("/w"), .fifo("/f"), .http(host: "127.0.0.1", port: 1)].map(\.isDevice)
                 == [true, true, true, false, false])
     }
 
@@ -88,8 +98,12 @@ import Testing
     }
 
     @Test func printedConfigSaysWhereEachCameFromAndReadsBack() throws {
-        let o = try parse("prefetch = 4\non-event = player:echo \"#1\"\n", ["--pace", "none", "--lastfm-key", "secret",
-                                                                       "--socket", "/run/a socket "])
+        let o = try parse(
+            "prefetch = 4\non-event = player:echo \"#1\"\n",
+            [
+                "--pace", "none", "--lastfm-key", "secret",
+                "--socket", "/run/a socket ",
+            ])
         let printed = o.printedConfig(file: "/c/previewd.conf")
         let lines = printed.split(separator: "\n")
         #expect(lines.contains("# prefetch: /c/previewd.conf:1") && lines.contains("prefetch = 4"))

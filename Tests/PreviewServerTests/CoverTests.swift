@@ -31,11 +31,13 @@ import Testing
     @Test func aCoverThatCannotBeFetchedNamesTheImageHost() {
         let h = harness(coverStatus: nil)
         let c = h.connect()
-        #expect(h.send(c, "albumart deezer:track:7 0\n")
+        #expect(
+            h.send(c, "albumart deezer:track:7 0\n")
                 == "ACK [52@0] {albumart} deezer:track:7: cannot fetch the cover from cdn.test: Could not resolve host: cdn.test\n")
         let refused = harness(coverStatus: 404)
         let d = refused.connect()
-        #expect(refused.send(d, "albumart deezer:track:7/ 0\n")
+        #expect(
+            refused.send(d, "albumart deezer:track:7/ 0\n")
                 == "ACK [52@0] {albumart} deezer:track:7: cannot fetch the cover from cdn.test: HTTP status 404\n")
     }
 

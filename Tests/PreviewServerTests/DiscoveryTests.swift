@@ -29,12 +29,14 @@ import Testing
         let h = Harness()
         let c = h.connect()
         // /chart/2 was recorded, /chart/2/artists was not: Deezer's "no data", naming the list.
-        #expect(h.send(c, "catalogchart artists genre \"african music\"\n")
+        #expect(
+            h.send(c, "catalogchart artists genre \"african music\"\n")
                 == "ACK [50@0] {catalogchart} /chart/2/artists (genre \"african music\"): not found (Deezer: no data, error 800)\n")
         #expect(h.send(c, "catalogchart tracks genre rok\n") == "ACK [2@0] {catalogchart} unknown genre \"rok\"; close matches: Rock\n")
         #expect(h.requested.filter { $0.hasSuffix("/genre") }.count == 1)
         #expect(h.send(c, "catalogchart tracks genre 0 limit 0\n") == "ACK [2@0] {catalogchart} limit is 1 to 100\n")
-        #expect(h.send(c, "catalogchart tracks colour red\n")
+        #expect(
+            h.send(c, "catalogchart tracks colour red\n")
                 == "ACK [2@0] {catalogchart} unknown word \"colour\" (genre, limit, index)\n")
     }
 
@@ -49,7 +51,9 @@ import Testing
         let releases = h.send(c, "catalogeditorial releases genre 0 limit 2\n")
         #expect(values(releases, "album").count == 2 && values(releases, "total") == ["58"])
         #expect(h.requested == ["http://api.test/editorial/0/selection", "http://api.test/editorial/0/releases?index=0&limit=2"])
-        #expect(h.send(c, "catalogeditorial charts\n") == "ACK [2@0] {catalogeditorial} editorial lists are picks and releases, not \"charts\"\n")
+        #expect(
+            h.send(c, "catalogeditorial charts\n")
+                == "ACK [2@0] {catalogeditorial} editorial lists are picks and releases, not \"charts\"\n")
     }
 
     @Test func radiosAllTopAndByGenre() {
@@ -82,7 +86,8 @@ import Testing
         #expect(h.send(c, "catalogrelated deezer:album:302127\n") == "unresolved: 5\nOK\n")
         #expect(h.requested.count == 2 + Commands.relatedAlbumArtists)
         #expect(h.requested.last == "http://api.test/artist/11703/albums?limit=1")
-        #expect(h.send(c, "catalogrelated deezer:playlist:1\n")
+        #expect(
+            h.send(c, "catalogrelated deezer:playlist:1\n")
                 == "ACK [2@0] {catalogrelated} catalogrelated takes a deezer:artist, album or track URI\n")
     }
 
@@ -94,7 +99,8 @@ import Testing
         #expect(values(h.send(c, "lsinfo \"Top Picks\"\n"), "playlist").count == Fixtures.ids("editorial-0-selection.json").count)
         // The URI forms answer as before, for scripts.
         #expect(values(h.send(c, "lsinfo deezer:genres\n"), "directory") == Fixtures.ids("genre.json").map { "deezer:genre:\($0)" })
-        #expect(values(h.send(c, "lsinfo deezer:picks\n"), "directory")
+        #expect(
+            values(h.send(c, "lsinfo deezer:picks\n"), "directory")
                 == Fixtures.ids("editorial-0-selection.json").map { "deezer:album:\($0)" })
         #expect(values(h.send(c, "lsinfo deezer:radios\n"), "directory") == Fixtures.ids("radio.json").map { "deezer:radio:\($0)" })
         #expect(values(h.send(c, "lsinfo deezer:genre:0\n"), "file") == Fixtures.ids("chart-0-tracks.json").map { "deezer:track:\($0)" })

@@ -76,7 +76,8 @@ import Testing
         }
         let c = h.connect()
         let reply = h.send(c, "catalogchart artists tag \"dream pop\" limit 5 page 2\n")
-        #expect(reply == "artist: deezer:artist:12\nName: Cocteau Twins\nartist: deezer:artist:11\nName: SLOWDIVE\n"
+        #expect(
+            reply == "artist: deezer:artist:12\nName: Cocteau Twins\nartist: deezer:artist:11\nName: SLOWDIVE\n"
                 + "total: 8498\nunresolved_name: Ethel Cain\nunresolved_name: Strawberry Guy\n"
                 + "unresolved_name: girl in red\nunresolved: 3\nOK\n")
         #expect(h.requested.first == Self.lastfm + "?method=tag.gettopartists&tag=dream%20pop&limit=5&page=2&api_key=k&format=json")
@@ -101,13 +102,18 @@ import Testing
         let reply = h.send(c, "catalogchart albums tag pop limit 5 page 2\n")
         #expect(values(reply, "album") == ["deezer:album:7"])
         #expect(values(reply, "total") == ["31957"] && values(reply, "unresolved") == ["4"])
-        #expect(values(reply, "unresolved_name") == ["Fergie - The Dutchess", "Taylor Swift - Speak Now",
-                                                     "Madonna - True Blue", "Natalie Imbruglia - Left of the Middle"])
+        #expect(
+            values(reply, "unresolved_name") == [
+                "Fergie - The Dutchess", "Taylor Swift - Speak Now",
+                "Madonna - True Blue", "Natalie Imbruglia - Left of the Middle",
+            ])
         #expect(h.requested.count == 1 + 5)
         h.requested = []
-        #expect(h.send(c, "catalogchart albums country canada\n")
+        #expect(
+            h.send(c, "catalogchart albums country canada\n")
                 == "ACK [2@0] {catalogchart} Last.fm has no album chart by country (no geo.getTopAlbums): give a tag\n")
-        #expect(h.send(c, "catalogchart playlists tag rock\n")
+        #expect(
+            h.send(c, "catalogchart playlists tag rock\n")
                 == "ACK [2@0] {catalogchart} country and tag charts list tracks, artists and albums\n")
         #expect(h.send(c, "catalogchart tracks tag rock page 0\n") == "ACK [2@0] {catalogchart} pages count from 1\n")
         #expect(h.requested.isEmpty)

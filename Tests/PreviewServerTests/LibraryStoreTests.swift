@@ -14,7 +14,8 @@ import Testing
     @Test func aLibraryJSONIsImportedOnceAndRenamed() throws {
         let h = Harness()
         let json = h.playlistDirectory + "/library.json"
-        let file = #"[{"uri":"deezer:track:7","added":10,"songs":[{"uri":"deezer:track:7","title":"T","addedTags":[]}]},"#
+        let file =
+            #"[{"uri":"deezer:track:7","added":10,"songs":[{"uri":"deezer:track:7","title":"T","addedTags":[]}]},"#
             + #"{"uri":"deezer:track:8","songs":[]},{"uri":"deezer:artist:27","added":12,"name":"Daft Punk","songs":[]}]"#
         try AtomicFile.write(Array(file.utf8), to: json)
         let mtime = try FileSystem.modificationTime(json)

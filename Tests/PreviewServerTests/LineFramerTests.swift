@@ -35,7 +35,8 @@ import Testing
     }
 
     @Test func aLineThatIsNotUTF8IsRefused() {
-        #expect(lines([[0x70, 0xFF, 0x0A] + Array("find title \"été\"\n".utf8)])
-            == ["ACK " + LineFramer.invalidUTF8.message, "find title \"été\""])
+        #expect(
+            lines([[0x70, 0xFF, 0x0A] + Array("find title \"été\"\n".utf8)])
+                == ["ACK " + LineFramer.invalidUTF8.message, "find title \"été\""])
     }
 }

@@ -20,7 +20,8 @@ import Testing
         var adapter: MPRISAdapter!
 
         init() {
-            adapter = MPRISAdapter(controller: h.controller, apiBase: h.instance.catalog.apiBase, log: Log(level: .error)) { [unowned self] in
+            adapter = MPRISAdapter(controller: h.controller, apiBase: h.instance.catalog.apiBase, log: Log(level: .error)) {
+                [unowned self] in
                 signals.append(($0, $1, $2))
             }
             let c = h.connect()
@@ -36,8 +37,11 @@ import Testing
         }
 
         func get(_ name: String) -> DBusValue? {
-            guard case .values(let v) = call("Get", [.string(MPRIS.playerInterface), .string(name)],
-                                            interface: MPRIS.propertiesInterface) else { return nil }
+            guard
+                case .values(let v) = call(
+                    "Get", [.string(MPRIS.playerInterface), .string(name)],
+                    interface: MPRIS.propertiesInterface)
+            else { return nil }
             return v.first?.unwrapped
         }
 
@@ -66,10 +70,11 @@ import Testing
         b.adapter.changed(.player)
         #expect(b.changedNames() == [], "nothing changed: no signal")
         #expect(b.call("Next") == .values([]))
-        #expect(b.get("Metadata").flatMap { v -> String? in
-            guard case .dictionary(let d) = v else { return nil }
-            return d.first { $0.key == "xesam:url" }?.value.text
-        } == "deezer:track:2")
+        #expect(
+            b.get("Metadata").flatMap { v -> String? in
+                guard case .dictionary(let d) = v else { return nil }
+                return d.first { $0.key == "xesam:url" }?.value.text
+            } == "deezer:track:2")
         #expect(b.call("Stop") == .values([]))
         #expect(b.get("PlaybackStatus") == .string("Stopped"))
     }
@@ -88,7 +93,8 @@ import Testing
         b.adapter.changed([.mixer, .options])
         #expect(b.changedNames() == [["LoopStatus", "Shuffle", "Volume"]])
         #expect(set("LoopStatus", .string("Sometimes")) == .invalidArguments("LoopStatus is None, Track or Playlist"))
-        #expect(set("PlaybackStatus", .string("Playing"))
+        #expect(
+            set("PlaybackStatus", .string("Playing"))
                 == .error(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "PlaybackStatus is read-only"))
         #expect(set("Bogus", .int32(1)) == .error(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property Bogus"))
     }
@@ -145,7 +151,8 @@ import Testing
         }
         #expect(xml.first?.text?.contains("<interface name=\"org.mpris.MediaPlayer2.Player\">") == true)
         #expect(b.call("Frobnicate") == .unhandled)
-        #expect(b.adapter.handle(DBusMethodCall(path: "/", interface: MPRIS.playerInterface, member: "Play", arguments: []))
+        #expect(
+            b.adapter.handle(DBusMethodCall(path: "/", interface: MPRIS.playerInterface, member: "Play", arguments: []))
                 == .unhandled)
     }
 

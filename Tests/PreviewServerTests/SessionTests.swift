@@ -9,21 +9,22 @@ import PreviewCore
     @Test func freshStatusMatchesMPDShape() {
         let h = Harness()
         let c = h.connect()
-        #expect(h.send(c, "status\n") == """
-        volume: 100
-        repeat: 0
-        random: 0
-        single: 0
-        consume: 0
-        autoplay: 0
-        partition: default
-        playlist: 1
-        playlistlength: 0
-        mixrampdb: 0
-        state: stop
-        OK
+        #expect(
+            h.send(c, "status\n") == """
+                volume: 100
+                repeat: 0
+                random: 0
+                single: 0
+                consume: 0
+                autoplay: 0
+                partition: default
+                playlist: 1
+                playlistlength: 0
+                mixrampdb: 0
+                state: stop
+                OK
 
-        """)
+                """)
     }
 
     @Test func errorsAreMPDs() {
@@ -43,7 +44,8 @@ import PreviewCore
     @Test func commandListsStopAtFirstError() {
         let h = Harness()
         let c = h.connect()
-        #expect(h.send(c, "command_list_ok_begin\nping\nadd http://x/a.mp3\nfoo\nping\ncommand_list_end\n")
+        #expect(
+            h.send(c, "command_list_ok_begin\nping\nadd http://x/a.mp3\nfoo\nping\ncommand_list_end\n")
                 == "list_OK\nlist_OK\nACK [5@2] {} unknown command \"foo\"\n")
         #expect(h.controller.queueLength == 1)
         #expect(h.send(c, "command_list_begin\nping\nstatus\ncommand_list_end\n").hasSuffix("state: stop\nOK\n"))
@@ -146,24 +148,25 @@ import PreviewCore
         #expect(h.take(c) == "")  // the album's tags come first
         h.release()  // /album/302127
         #expect(h.take(c) == "Id: 1\nOK\nOK\n")
-        #expect(h.send(c, "playlistinfo\n") == """
-        file: deezer:track:3135556
-        Artist: Daft Punk
-        Title: Harder, Better, Faster, Stronger
-        Album: Discovery
-        AlbumArtist: Daft Punk
-        Track: 4
-        Disc: 1
-        Date: 2001-03-07
-        Genre: Dance
-        Label: Daft Life Ltd./ADA France
-        Time: 30
-        duration: 30.000
-        Pos: 0
-        Id: 1
-        OK
+        #expect(
+            h.send(c, "playlistinfo\n") == """
+                file: deezer:track:3135556
+                Artist: Daft Punk
+                Title: Harder, Better, Faster, Stronger
+                Album: Discovery
+                AlbumArtist: Daft Punk
+                Track: 4
+                Disc: 1
+                Date: 2001-03-07
+                Genre: Dance
+                Label: Daft Life Ltd./ADA France
+                Time: 30
+                duration: 30.000
+                Pos: 0
+                Id: 1
+                OK
 
-        """)
+                """)
     }
 
     @Test func otherClientsAreServedWhileOneWaits() {
@@ -178,7 +181,8 @@ import PreviewCore
         #expect(h.take(a) == "OK\n")
         #expect(h.controller.queueLength == 14)
         let first = h.controller.queuedSongs[0].song
-        #expect([first.uri, first.title, first.artist, first.album] == ["deezer:track:3135553", "One More Time", "Daft Punk", "Discovery"])
+        #expect(
+            [first.uri, first.title, first.artist, first.album] == ["deezer:track:3135553", "One More Time", "Daft Punk", "Discovery"])
         #expect(first.duration == 30 && first.track == 1 && first.disc == 1)
         // Every track of the album shares one AlbumTags, from /album/302127.
         #expect(first.albumTags === h.controller.queuedSongs[13].song.albumTags)
@@ -282,9 +286,13 @@ import PreviewCore
         let c = h.connect()
         h.send(c, "add http://x/1.mp3\nadd http://x/2.mp3\nplay\n")
         let (id, _) = try #require(h.engine.lastPlay)
-        h.engine.positionValue = PlaybackPosition(stream: id, frames: 44100 * 2, format: AudioFormat(sampleRate: 44100, channels: 2), bitrate: 128)
+        h.engine.positionValue = PlaybackPosition(
+            stream: id, frames: 44100 * 2, format: AudioFormat(sampleRate: 44100, channels: 2), bitrate: 128)
         let status = h.send(c, "status\n")
-        #expect(status.contains("state: play\nsong: 0\nsongid: 1\ntime: 2:0\nelapsed: 2.000\nbitrate: 128\naudio: 44100:16:2\nnextsong: 1\nnextsongid: 2\nOK\n"))
+        #expect(
+            status.contains(
+                "state: play\nsong: 0\nsongid: 1\ntime: 2:0\nelapsed: 2.000\nbitrate: 128\naudio: 44100:16:2\nnextsong: 1\nnextsongid: 2\nOK\n"
+            ))
     }
 
     @Test func pauseAndVolumeReachTheEngine() {
@@ -307,21 +315,26 @@ import PreviewCore
     }
 
     @Test func options() throws {
-        let o = try DaemonOptions.parse(["--output", "wav:/tmp/x.wav", "--pace=none", "--socket", "/s", "--log-level", "debug"],
-                                        environment: { _ in nil }, uid: 0)
+        let o = try DaemonOptions.parse(
+            ["--output", "wav:/tmp/x.wav", "--pace=none", "--socket", "/s", "--log-level", "debug"],
+            environment: { _ in nil }, uid: 0)
         #expect(o.outputs == [.wav("/tmp/x.wav")])
         #expect(!o.realtimePace)
         #expect(o.socketPath == "/s")
         #expect(o.logLevel == .debug)
-        let p = try DaemonOptions.parse(["--output=pulse:alsa_output.usb", "--prefetch", "0", "--prefetch-memory", "16"],
-                                        environment: { _ in nil }, uid: 0)
+        let p = try DaemonOptions.parse(
+            ["--output=pulse:alsa_output.usb", "--prefetch", "0", "--prefetch-memory", "16"],
+            environment: { _ in nil }, uid: 0)
         #expect(p.outputs == [.pulse(sink: "alsa_output.usb")])
         #expect(p.prefetch == 0)
         #expect(p.prefetchMemory == 16 << 20)
     }
 
     @Test func usageErrors() {
-        #expect(throws: DaemonOptions.UsageError(description: "--output must be pulse, pulse:SINK, null, wav:PATH, fifo:PATH or http:HOST:PORT, not \"alsa\"")) {
+        #expect(
+            throws: DaemonOptions.UsageError(
+                description: "--output must be pulse, pulse:SINK, null, wav:PATH, fifo:PATH or http:HOST:PORT, not \"alsa\"")
+        ) {
             try DaemonOptions.parse(["--output", "alsa"], environment: { _ in nil }, uid: 0)
         }
         #expect(throws: DaemonOptions.UsageError(description: "--prefetch takes a number of songs from 0 to 16, not \"-1\"")) {

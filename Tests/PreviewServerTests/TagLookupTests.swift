@@ -62,31 +62,33 @@ import Testing
         #expect(h.send(c, "add deezer:album:302127\n") == "OK\n")
         #expect(h.send(c, "playlistfind genre Dance\n").components(separatedBy: "file: ").count == 15)
         #expect(h.send(c, "playlistsearch track 14\n").hasPrefix("file: deezer:track:3135566\n"))
-        #expect(h.send(c, "tagtypes\n") == """
-        tagtype: Artist
-        tagtype: Album
-        tagtype: AlbumArtist
-        tagtype: Title
-        tagtype: Track
-        tagtype: Genre
-        tagtype: Date
-        tagtype: Disc
-        tagtype: Label
-        OK
+        #expect(
+            h.send(c, "tagtypes\n") == """
+                tagtype: Artist
+                tagtype: Album
+                tagtype: AlbumArtist
+                tagtype: Title
+                tagtype: Track
+                tagtype: Genre
+                tagtype: Date
+                tagtype: Disc
+                tagtype: Label
+                OK
 
-        """)
-        #expect(h.send(c, "tagtypes clear\ntagtypes enable genre track\nplaylistinfo 0\n") == """
-        OK
-        OK
-        file: deezer:track:3135553
-        Track: 1
-        Genre: Dance
-        Time: 30
-        duration: 30.000
-        Pos: 0
-        Id: 1
-        OK
+                """)
+        #expect(
+            h.send(c, "tagtypes clear\ntagtypes enable genre track\nplaylistinfo 0\n") == """
+                OK
+                OK
+                file: deezer:track:3135553
+                Track: 1
+                Genre: Dance
+                Time: 30
+                duration: 30.000
+                Pos: 0
+                Id: 1
+                OK
 
-        """)
+                """)
     }
 }

@@ -23,27 +23,37 @@ import Testing
         #expect(topTracks(key: nil, json("{}")) == .failure(.noKey(keyFile: "/home/u/.config/previewd/lastfm.key")))
         let unreachable = HTTPResult(status: 0, contentType: nil, body: [], transportError: "Connection refused")
         #expect(topTracks(unreachable) == .failure(.transport("Connection refused")))
-        #expect(topTracks(json(#"{"error":6,"message":"country param invalid"}"#, status: 400))
+        #expect(
+            topTracks(json(#"{"error":6,"message":"country param invalid"}"#, status: 400))
                 == .failure(.api(code: 6, message: "country param invalid")))
         #expect(topTracks(json(#"{"error":26}"#)) == .failure(.api(code: 26, message: nil)))
         #expect(topTracks(json("<html>", status: 502)) == .failure(.malformed(status: 502)))
-        #expect(topTracks(json(#"{"tracks":{"track":[{"name":"T","artist":{"name":"A"}}]}}"#))
+        #expect(
+            topTracks(json(#"{"tracks":{"track":[{"name":"T","artist":{"name":"A"}}]}}"#))
                 == .success([LastfmClient.Entry(artist: "A", title: "T")]))
     }
 
     /// The ACK codes and texts clients have always had.
     @Test func acks() {
-        #expect(LastfmError.noKey(keyFile: "/k").protocolError == ProtocolError(.system,
-            "Last.fm charts need an API key: start previewd with --lastfm-key KEY, set PREVIEWD_LASTFM_KEY, or write the key to /k"))
+        #expect(
+            LastfmError.noKey(keyFile: "/k").protocolError
+                == ProtocolError(
+                    .system,
+                    "Last.fm charts need an API key: start previewd with --lastfm-key KEY, set PREVIEWD_LASTFM_KEY, or write the key to /k")
+        )
         #expect(LastfmError.transport("timed out").protocolError == ProtocolError(.system, "cannot reach Last.fm: timed out"))
-        #expect(LastfmError.api(code: 6, message: "country param invalid").protocolError
+        #expect(
+            LastfmError.api(code: 6, message: "country param invalid").protocolError
                 == ProtocolError(.noExist, "Last.fm: country param invalid (Last.fm error 6)"))
-        #expect(LastfmError.api(code: 29, message: "Rate limit exceeded").protocolError
+        #expect(
+            LastfmError.api(code: 29, message: "Rate limit exceeded").protocolError
                 == ProtocolError(.system, "Last.fm: Rate limit exceeded (Last.fm error 29)"))
         #expect(LastfmError.api(code: 8, message: nil).protocolError == ProtocolError(.system, "Last.fm: error (Last.fm error 8)"))
-        #expect(LastfmError.noAlbumsByCountry.protocolError
+        #expect(
+            LastfmError.noAlbumsByCountry.protocolError
                 == ProtocolError(.argument, "Last.fm has no album chart by country (no geo.getTopAlbums): give a tag"))
-        #expect(LastfmError.malformed(status: 200).protocolError
+        #expect(
+            LastfmError.malformed(status: 200).protocolError
                 == ProtocolError(.system, "Last.fm: unexpected answer (HTTP status 200)"))
     }
 }

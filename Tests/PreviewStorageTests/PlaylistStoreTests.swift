@@ -45,7 +45,10 @@ import PreviewPlatform
         try store.store("b", [])
         #expect(throws: StorageError.playlistExists) { try store.rename("a", to: "b") }
         let acks = [StorageError.badName("Bad playlist name"), .noSuchPlaylist, .playlistExists].map(\.protocolError)
-        #expect(acks == [ProtocolError(.argument, "Bad playlist name"), ProtocolError(.noExist, "No such playlist"),
-                         ProtocolError(.exist, "Playlist exists already")])
+        #expect(
+            acks == [
+                ProtocolError(.argument, "Bad playlist name"), ProtocolError(.noExist, "No such playlist"),
+                ProtocolError(.exist, "Playlist exists already"),
+            ])
     }
 }

@@ -9,13 +9,15 @@ import Testing
     /// Every field set somewhere, the optional ones unset elsewhere, and
     /// strings that need escaping.
     private static let queue: [QueuedSong] = {
-        var full = Song(uri: "deezer:track:3135556", title: "Quote \" back\\slash\ttab\nline \u{01} é ♫",
-                        artist: "Daft Punk", album: "Discovery", duration: 29.987_5)
+        var full = Song(
+            uri: "deezer:track:3135556", title: "Quote \" back\\slash\ttab\nline \u{01} é ♫",
+            artist: "Daft Punk", album: "Discovery", duration: 29.987_5)
         full.addedTags = [TagValue(name: "Comment", value: "a/b"), TagValue(name: "Genre", value: "")]
         full.track = 4
         full.disc = 1
-        full.albumTags = AlbumTags(id: 302127, artist: "Daft Punk", date: "2001-03-07", genres: ["Dance", "Électro"],
-                                   label: "Daft Life", trackCount: 14, complete: true)
+        full.albumTags = AlbumTags(
+            id: 302127, artist: "Daft Punk", date: "2001-03-07", genres: ["Dance", "Électro"],
+            label: "Daft Life", trackCount: 14, complete: true)
         full.unplayable = "deezer:track:3135556 has no preview"
         var entry = QueuedSong(id: 7, song: full, priority: 255, version: 4_000_000_000)
         entry.range = SongRange(start: 1.5, end: 1e-5)
@@ -26,9 +28,10 @@ import Testing
         return [entry, open, QueuedSong(id: 9, song: partial)]
     }()
 
-    private static let state = SavedState(queue: queue, queueVersion: 12, nextID: 10, current: 8, state: .pause,
-                                          elapsed: 3.25, modes: PlaybackModes(), volume: 40, outputEnabled: true,
-                                          replayGainMode: "track", crossfade: 3)
+    private static let state = SavedState(
+        queue: queue, queueVersion: 12, nextID: 10, current: 8, state: .pause,
+        elapsed: 3.25, modes: PlaybackModes(), volume: 40, outputEnabled: true,
+        replayGainMode: "track", crossfade: 3)
 
     @Test func readsBackAsTheSameState() throws {
         let read = try JSONDecoder().decode(SavedState.self, from: Data(try QueueJSONTests.state.json()))

@@ -32,8 +32,9 @@ import Testing
 
     static func queue(_ n: Int) -> Queue {
         var q = Queue()
-        let album = AlbumTags(id: 302127, artist: "Daft Punk", date: "2001-03-07", genres: ["Dance", "Electro"],
-                              label: "Parlophone", trackCount: 14, complete: true)
+        let album = AlbumTags(
+            id: 302127, artist: "Daft Punk", date: "2001-03-07", genres: ["Dance", "Electro"],
+            label: "Parlophone", trackCount: 14, complete: true)
         var songs: [Song] = []
         for i in 0..<n {
             var s = Song(uri: "deezer:track:\(i + 1)", title: "T\(i)", artist: "A", album: "Discovery", duration: 30)
@@ -49,7 +50,9 @@ import Testing
         let dir = Self.directory()
         defer { Self.clean(dir) }
         var q = Self.queue(50)
-        q.update(id: 3) { $0.song.addedTags = [TagValue(name: "Comment", value: "x")]; $0.priority = 9 }
+        q.update(id: 3) {
+            $0.song.addedTags = [TagValue(name: "Comment", value: "x")]; $0.priority = 9
+        }
         q.update(id: 4) { $0.range = SongRange(start: 1.5, end: nil) }
         let store = try QueueStore(path: dir + "/queue.sqlite")
         #expect(try store.save(q.songs, version: q.version) == .init(inserted: 50))
@@ -87,9 +90,10 @@ import Testing
         let dir = Self.directory()
         defer { Self.clean(dir) }
         let q = Self.queue(20)
-        var old = SavedState(queue: q.songs, queueVersion: q.version, nextID: q.upcomingID, current: 5, state: .pause,
-                             elapsed: 12.5, modes: PlaybackModes(), volume: 40, outputEnabled: true, replayGainMode: "off",
-                             crossfade: nil)
+        var old = SavedState(
+            queue: q.songs, queueVersion: q.version, nextID: q.upcomingID, current: 5, state: .pause,
+            elapsed: 12.5, modes: PlaybackModes(), volume: 40, outputEnabled: true, replayGainMode: "off",
+            crossfade: nil)
         old.format = 1
         try JSONFile<SavedState>(path: dir + "/state.json", log: Log(level: .error)).save(old)
         let files = StateFiles(directory: dir, log: Log(level: .error))
@@ -111,9 +115,10 @@ import Testing
         defer { Self.clean(dir) }
         var q = Self.queue(3)
         let state = { (q: Queue) in
-            SavedState(queue: q.songs, queueVersion: q.version, nextID: q.upcomingID, current: nil, state: .stop,
-                       elapsed: 0, modes: PlaybackModes(), volume: 100, outputEnabled: true, replayGainMode: "off",
-                       crossfade: nil)
+            SavedState(
+                queue: q.songs, queueVersion: q.version, nextID: q.upcomingID, current: nil, state: .stop,
+                elapsed: 0, modes: PlaybackModes(), volume: 100, outputEnabled: true, replayGainMode: "off",
+                crossfade: nil)
         }
         let files = StateFiles(directory: dir, log: Log(level: .error))
         try files.save(state(q))

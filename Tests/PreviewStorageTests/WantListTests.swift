@@ -19,8 +19,11 @@ import Testing
         // A name once kept is not replaced by a later description.
         try wants.remember(["deezer:album:302127": ("Other", nil)])
         let again = WantList(file: JSONFile(path: path, log: log))
-        #expect(again.entries == [WantList.Entry(uri: "deezer:track:3135556", added: 200),
-                                  WantList.Entry(uri: "deezer:album:302127", added: 100, name: "Discovery", artist: "Daft Punk")])
+        #expect(
+            again.entries == [
+                WantList.Entry(uri: "deezer:track:3135556", added: 200),
+                WantList.Entry(uri: "deezer:album:302127", added: 100, name: "Discovery", artist: "Daft Punk"),
+            ])
         var long = WantList.Entry(uri: "deezer:album:1", added: 1, name: String(repeating: "n", count: WantList.maxNameBytes + 1))
         #expect(long.problem == "name longer than 1024 bytes")
         long.name = nil

@@ -51,12 +51,14 @@ package final class Harness {
         var options = DaemonOptions.unlisted(apiBase: "http://api.test", stateDirectory: playlistDirectory, logLevel: .error)
         options.lastfmKey = lastfmKey
         let clocks = Clock(monotonic: { [unowned self] in self.clock }, wall: { [unowned self] in self.wallClock })
-        instance = Instance(options: options, engine: engine, log: Log(level: .error), get: { [unowned self] url, completion in
-            requested.append(url)
-            let answer = { completion(self.binary(url) ?? self.answer(url)) }
-            if holdAnswers { held.append(answer) } else { answer() }
-        }, schedule: { [unowned self] delay, action in timers.append((clock + delay, action)) }, clock: clocks, seed: 7,
-                            listener: listener)
+        instance = Instance(
+            options: options, engine: engine, log: Log(level: .error),
+            get: { [unowned self] url, completion in
+                requested.append(url)
+                let answer = { completion(self.binary(url) ?? self.answer(url)) }
+                if holdAnswers { held.append(answer) } else { answer() }
+            }, schedule: { [unowned self] delay, action in timers.append((clock + delay, action)) }, clock: clocks, seed: 7,
+            listener: listener)
     }
 
     /// The daemon's parts, as previewd wires them.

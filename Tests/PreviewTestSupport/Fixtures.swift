@@ -54,7 +54,9 @@ package enum CatalogAnswers {
         let name = String(path.dropFirst()).replacingAll("/", with: "-") + ".json"
         if let text = Fixtures.read("fixtures/deezer/" + name) { return json(text) }
         if path.hasPrefix("/track/"), let id = Int(path.dropFirst("/track/".count)), id > 0 {
-            return json(#"{"id":\#(id),"title":"Track \#(id)","preview":"http://cdn.test/\#(id).mp3?hdnea=exp=4000000000~x","artist":{"name":"A"}}"#)
+            return json(
+                #"{"id":\#(id),"title":"Track \#(id)","preview":"http://cdn.test/\#(id).mp3?hdnea=exp=4000000000~x","artist":{"name":"A"}}"#
+            )
         }
         return json(#"{"error":{"type":"DataException","message":"no data","code":800}}"#)
     }
@@ -80,15 +82,18 @@ package final class CatalogBench {
     package private(set) var browser: CatalogBrowser!
 
     package init() {
-        let client = DeezerClient(apiBase: CatalogAnswers.apiBase, now: { [unowned self] in clock },
-                                  wallClock: { [unowned self] in wallClock },
-                                  schedule: { [unowned self] delay, action in timers.append((clock + delay, action)) }) {
+        let client = DeezerClient(
+            apiBase: CatalogAnswers.apiBase, now: { [unowned self] in clock },
+            wallClock: { [unowned self] in wallClock },
+            schedule: { [unowned self] delay, action in timers.append((clock + delay, action)) }
+        ) {
             [unowned self] url, done in
             requested.append(url)
             done(CatalogAnswers.answer(url, bodies: bodies))
         }
-        browser = CatalogBrowser(client: client, previewURLs: PreviewURLCache(wallClock: { [unowned self] in wallClock }),
-                                 maxSongs: Queue.defaultMaxLength)
+        browser = CatalogBrowser(
+            client: client, previewURLs: PreviewURLCache(wallClock: { [unowned self] in wallClock }),
+            maxSongs: Queue.defaultMaxLength)
     }
 
     /// Runs the timers due (retries, the rate limiter's waits).

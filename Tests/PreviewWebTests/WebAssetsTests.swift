@@ -33,11 +33,12 @@ import Testing
             /* one line */
               let b = "// not a comment";
             """
-        #expect(String(decoding: WebAssets.withoutCommentLines(Array(source.utf8)), as: UTF8.self) == """
-            const a = 1; // kept: code before it
-            /** @type {any} */ (x).y = 2;
-            let b = "// not a comment";
-            """)
+        #expect(
+            String(decoding: WebAssets.withoutCommentLines(Array(source.utf8)), as: UTF8.self) == """
+                const a = 1; // kept: code before it
+                /** @type {any} */ (x).y = 2;
+                let b = "// not a comment";
+                """)
     }
 
     @Test func thePageNamesItsVersionedFilesAndCarriesTheToken() throws {

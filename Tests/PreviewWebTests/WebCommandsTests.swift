@@ -6,11 +6,13 @@ import PreviewCore
 /// rules (`WebCovers`).
 @Suite struct WebCommandsTests {
     @Test func readingCommandsPassInAGetAndAreQuotedAnew() throws {
-        #expect(try WebCommands.check(["status", #"lsinfo "Charts/Top Albums""#], changing: false)
+        #expect(
+            try WebCommands.check(["status", #"lsinfo "Charts/Top Albums""#], changing: false)
                 == ["status", #"lsinfo "Charts/Top Albums""#])
         // A quote inside an argument stays inside it.
         #expect(try WebCommands.check([#"save "a\" b""#], changing: true) == [#"save "a\" b""#])
-        #expect(try WebCommands.check(["catalogsearch tracks eminem limit 5"], changing: false)
+        #expect(
+            try WebCommands.check(["catalogsearch tracks eminem limit 5"], changing: false)
                 == [#"catalogsearch "tracks" "eminem" "limit" "5""#])
     }
 
@@ -37,7 +39,8 @@ import PreviewCore
     }
 
     @Test func repliesAsJSON() {
-        #expect(WebCommands.json([[("file", "deezer:track:1"), ("Title", "A \"b\"\n<c>")], []])
+        #expect(
+            WebCommands.json([[("file", "deezer:track:1"), ("Title", "A \"b\"\n<c>")], []])
                 == #"[[["file","deezer:track:1"],["Title","A \"b\"\n<c>"]],[]]"# + "\n")
     }
 

@@ -9,7 +9,8 @@ import PreviewCore
     @Test func readsNeedOnlyAHostOfThisServer() {
         #expect(guardian.check(method: "GET", host: "127.0.0.1:6680", origin: nil, token: nil) == .allow)
         #expect(guardian.check(method: "GET", host: "LOCALHOST:6680", origin: nil, token: nil) == .allow)
-        #expect(guardian.check(method: "GET", host: "evil.example:6680", origin: nil, token: nil)
+        #expect(
+            guardian.check(method: "GET", host: "evil.example:6680", origin: nil, token: nil)
                 == .refuse(status: 421, reason: "this server answers to 127.0.0.1:6680, localhost:6680 only"))
         #expect(guardian.check(method: "GET", host: nil, origin: nil, token: nil) != .allow)
         #expect(guardian.check(method: "GET", host: "127.0.0.1:6681", origin: nil, token: nil) != .allow)
@@ -18,10 +19,12 @@ import PreviewCore
     @Test func changesNeedTheTokenAndOurOrigin() {
         #expect(guardian.check(method: "POST", host: "127.0.0.1:6680", origin: "http://127.0.0.1:6680", token: "secret") == .allow)
         #expect(guardian.check(method: "POST", host: "127.0.0.1:6680", origin: nil, token: "secret") == .allow)
-        #expect(guardian.check(method: "POST", host: "127.0.0.1:6680", origin: nil, token: nil)
+        #expect(
+            guardian.check(method: "POST", host: "127.0.0.1:6680", origin: nil, token: nil)
                 == .refuse(status: 403, reason: "a request that changes something needs the page's token"))
         #expect(guardian.check(method: "POST", host: "127.0.0.1:6680", origin: nil, token: "secreT") != .allow)
-        #expect(guardian.check(method: "POST", host: "127.0.0.1:6680", origin: "http://evil.example", token: "secret")
+        #expect(
+            guardian.check(method: "POST", host: "127.0.0.1:6680", origin: "http://evil.example", token: "secret")
                 == .refuse(status: 403, reason: "requests from another site may not change anything"))
         #expect(guardian.check(method: "DELETE", host: "127.0.0.1:6680", origin: nil, token: nil) != .allow)
     }
@@ -30,7 +33,9 @@ import PreviewCore
         #expect(try WebOptions.parse([]) == WebOptions())
         let o = try WebOptions.parse(["--socket", "/run/s", "--listen", "127.0.0.1:0"])
         #expect(o.socket == "/run/s" && o.address == "127.0.0.1" && o.port == 0)
-        #expect(throws: ProtocolError(.argument, "--listen 0.0.0.0: beyond loopback (127.x.x.x) a password is needed: --password-file FILE")) {
+        #expect(
+            throws: ProtocolError(.argument, "--listen 0.0.0.0: beyond loopback (127.x.x.x) a password is needed: --password-file FILE")
+        ) {
             try WebOptions.parse(["--listen", "0.0.0.0:6680"])
         }
         let wide = try WebOptions.parse(["--listen", "0.0.0.0:6680", "--password-file", "/p"])
@@ -46,7 +51,8 @@ import PreviewCore
         let wide = WebGuard(address: "0.0.0.0", port: 6680, token: "secret")
         #expect(wide.check(method: "GET", host: "192.168.1.20:6680", origin: nil, token: nil) == .allow)
         #expect(wide.check(method: "GET", host: "localhost:6680", origin: nil, token: nil) == .allow)
-        #expect(wide.check(method: "GET", host: "evil.example:6680", origin: nil, token: nil)
+        #expect(
+            wide.check(method: "GET", host: "evil.example:6680", origin: nil, token: nil)
                 == .refuse(status: 421, reason: "this server answers to 127.0.0.1:6680, localhost:6680, IPV4:6680 only"))
         #expect(wide.check(method: "GET", host: "192.168.1.20:6681", origin: nil, token: nil) != .allow)
         #expect(wide.check(method: "GET", host: "1.2.3.4.5:6680", origin: nil, token: nil) != .allow)

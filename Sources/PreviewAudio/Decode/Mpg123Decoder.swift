@@ -65,7 +65,7 @@ final class Mpg123Decoder {
         var done = 0
         let rc = mpg123_read(handle, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), buffer.count, &done)
         if done > 0 {
-            if rc == MPG123_NEW_FORMAT.rawValue { /* PCM before a format change is still the old format */ }
+            if rc == MPG123_NEW_FORMAT.rawValue { /* PCM before a format change is still the old format */  }
             return .pcm(bytes: done)
         }
         switch rc {

@@ -47,14 +47,15 @@ extension Engine {
         // A song held whole has its exact length; the decoder's is for bodies it was fed whole.
         let heldWhole = pass.held?.wholeSong == true
         guard !pass.fadeConsidered, pass.fadeIndex >= pass.fadeLength,
-              let end = pass.stopAt ?? (heldWhole ? pass.held?.totalFrames(in: format) : pass.decoder.lengthInFrames)
+            let end = pass.stopAt ?? (heldWhole ? pass.held?.totalFrames(in: format) : pass.decoder.lengthInFrames)
         else { return nil }
         let chunkEnd = pass.frames + playable.count / format.bytesPerFrame
         // Only a song's last `Crossfade.maxSeconds` can hold a fade: no lock per chunk before.
         guard chunkEnd + Crossfade.maxSeconds * format.sampleRate > end else { return nil }
         let plan: (NextStream, Int, Download)? = monitor.locked {
             guard let next = queuedNext, crossfadeSeconds > 0, feed.input.hasWholeBody,
-                  let d = downloads[next.key], d.isComplete else { return nil }
+                let d = downloads[next.key], d.isComplete
+            else { return nil }
             return (next, Int(crossfadeSeconds * Double(format.sampleRate)), d)
         }
         guard let (next, length, download) = plan else { return nil }
@@ -85,7 +86,8 @@ extension Engine {
                 return f
             case .needMore?:
                 guard case .bytes(let n) = input.read(into: pass.input, stallTimeout: stallTimeout),
-                      (try? pass.decoder.feed(UnsafeRawBufferPointer(rebasing: pass.input[0..<n]))) != nil else { return nil }
+                    (try? pass.decoder.feed(UnsafeRawBufferPointer(rebasing: pass.input[0..<n]))) != nil
+                else { return nil }
             case .pcm?, nil:
                 return nil
             }
@@ -98,7 +100,8 @@ extension Engine {
     func commitFade(_ handover: Handover, outgoing: Feed) -> Bool {
         monitor.locked {
             guard pending == nil, !stopping, !outgoing.input.isCancelled, currentInput === outgoing.input,
-                  queuedNext?.id == handover.request.id, let download = handover.feed.download else { return false }
+                queuedNext?.id == handover.request.id, let download = handover.feed.download
+            else { return false }
             queuedNext = nil
             playingDownload?.setPlaying(false)
             playingDownload?.setCutHandler(nil)
@@ -173,7 +176,7 @@ extension Engine {
                 return range
             case .needMore?:
                 guard case .bytes(let n) = tail.feed.input.read(into: tail.pass.input, stallTimeout: stallTimeout),
-                      (try? tail.pass.decoder.feed(UnsafeRawBufferPointer(rebasing: tail.pass.input[0..<n]))) != nil
+                    (try? tail.pass.decoder.feed(UnsafeRawBufferPointer(rebasing: tail.pass.input[0..<n]))) != nil
                 else { return nil }
             case .newFormat(let f)? where f == tail.format:
                 continue

@@ -148,8 +148,10 @@ extension Engine {
         /// - Returns: the stream's mean rate in bytes per second, once the
         ///   waits add up past `stallTimeout` and it is below what playing
         ///   needs; nil while it keeps up.
-        mutating func trickleRate(after read: ByteRing.ReadResult, askedAt asked: Double,
-                                  source: StreamInput, stallTimeout: Double) -> Double? {
+        mutating func trickleRate(
+            after read: ByteRing.ReadResult, askedAt asked: Double,
+            source: StreamInput, stallTimeout: Double
+        ) -> Double? {
             guard let since = firstByteAt else {
                 if case .bytes = read { firstByteAt = SystemClock.monotonicSeconds() }
                 return nil
@@ -256,8 +258,10 @@ extension Engine {
                 // output may hold this write as long as it plays), or are
                 // ready while paused.
                 pass.started = true
-                events?(.streamStarted(pass.id, format, bitrate: pass.decoder.bitrate,
-                                       totalFrames: pass.decoder.lengthInFrames))
+                events?(
+                    .streamStarted(
+                        pass.id, format, bitrate: pass.decoder.bitrate,
+                        totalFrames: pass.decoder.lengthInFrames))
             }
             // A pause during a crossfade ends it: the incoming song resumes alone.
             if pass.tail != nil, pausedFlag.load(ordering: .acquiring) { abandonFade(&pass) }
@@ -285,8 +289,9 @@ extension Engine {
     /// Applies the pass's replay gain and the software volume to `range` of its PCM.
     func scale(_ pass: DecodePass, _ range: Range<Int>) {
         let volume = selectedOutput().hasMixer ? 65536 : softwareGain.load(ordering: .acquiring)
-        PCMScale.apply(PCMScale.factor(replayGain: pass.gain, volume: volume),
-                       to: UnsafeMutableRawBufferPointer(rebasing: pass.pcm[range]))
+        PCMScale.apply(
+            PCMScale.factor(replayGain: pass.gain, volume: volume),
+            to: UnsafeMutableRawBufferPointer(rebasing: pass.pcm[range]))
     }
 
     /// What `position()` answers from now on: the pass's frame, in
@@ -295,10 +300,12 @@ extension Engine {
         let output = selectedOutput()
         // The output's reading matters only for a chunk going out (it takes
         // a sound server's lock), not after every decoded piece.
-        let now = PositionState(position: PlaybackPosition(stream: pass.id, frames: pass.frames, format: format,
-                                                           bitrate: pass.decoder.bitrate),
-                                pending: pending, since: pending > 0 ? SystemClock.monotonicSeconds() : 0,
-                                output: output, clockAtStart: pending > 0 ? output.clock() : nil)
+        let now = PositionState(
+            position: PlaybackPosition(
+                stream: pass.id, frames: pass.frames, format: format,
+                bitrate: pass.decoder.bitrate),
+            pending: pending, since: pending > 0 ? SystemClock.monotonicSeconds() : 0,
+            output: output, clockAtStart: pending > 0 ? output.clock() : nil)
         positionState.withLock { $0 = now }
     }
 

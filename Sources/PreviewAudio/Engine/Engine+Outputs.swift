@@ -38,8 +38,10 @@ extension Engine {
             case .http(let host, let port):
                 let log = self.log
                 do {
-                    let stream = try HTTPStreamOutput(host: host, port: port, maxListeners: streamListeners,
-                                                      credentials: streamCredentials) { log?($0) }
+                    let stream = try HTTPStreamOutput(
+                        host: host, port: port, maxListeners: streamListeners,
+                        credentials: streamCredentials
+                    ) { log?($0) }
                     log?("HTTP stream on http://\(host):\(stream.port)/stream.mp3 and /stream.flac")
                     output = stream
                 } catch {
@@ -64,7 +66,8 @@ extension Engine {
 
     public func listeningAddress(ofOutput index: Int) -> String? {
         guard slots.indices.contains(index), case .http(let host, _) = slots[index].kind,
-              let stream = slots[index].output as? HTTPStreamOutput else { return nil }
+            let stream = slots[index].output as? HTTPStreamOutput
+        else { return nil }
         return "http://\(host):\(stream.port)/"
     }
 

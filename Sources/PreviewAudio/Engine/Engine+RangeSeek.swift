@@ -92,8 +92,11 @@ extension Engine {
         case .next(let probed): (fetched, found) = probed
         case .done(let outcome): return outcome
         }
-        guard let found, decoder.seek(to: plan.target, resumingAt: found.offset, frame: found.frame,
-                                      firstFrameOffset: layout.firstFrame, preroll: layout.prerollFrames) else {
+        guard let found,
+            decoder.seek(
+                to: plan.target, resumingAt: found.offset, frame: found.frame,
+                firstFrameOffset: layout.firstFrame, preroll: layout.prerollFrames)
+        else {
             stopTransfer(transfer)
             return replaceInput(ring, with: feed.input) ? fromStart(feed) : .cancelled
         }
@@ -159,8 +162,10 @@ extension Engine {
     /// - Returns: the bytes read, and the frame found in them (nil: the
     ///   answer ended, failed or held none first); `.done(.cancelled)`,
     ///   with `transfer` removed, when the stream was dropped.
-    private func probe(_ ring: ByteRing, of transfer: Transfer, plan: RangePlan,
-                       using chunk: UnsafeMutableRawBufferPointer) -> Step<([UInt8], (offset: Int, frame: Int)?)> {
+    private func probe(
+        _ ring: ByteRing, of transfer: Transfer, plan: RangePlan,
+        using chunk: UnsafeMutableRawBufferPointer
+    ) -> Step<([UInt8], (offset: Int, frame: Int)?)> {
         var fetched: [UInt8] = []
         while fetched.count <= 64 * 1024 {
             switch ring.read(into: chunk, stallTimeout: stallTimeout) {

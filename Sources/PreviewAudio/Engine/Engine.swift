@@ -187,9 +187,11 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     ///   - stallTimeout: seconds without a byte before a stream fails.
     ///   - prefetchBudget: bytes all in-memory downloads may hold together
     ///     (the playing one may pass it; prefetches may not).
-    public init(network: CurlNetwork, outputs: [OutputKind], paced: Bool, ringCapacity: Int = 256 * 1024, stallTimeout: Double = 15,
-                prefetchBudget: Int = 8 << 20, streamListeners: Int = 16, streamCredentials: HTTPCredentials? = nil,
-                log: (@Sendable (String) -> Void)? = nil) {
+    public init(
+        network: CurlNetwork, outputs: [OutputKind], paced: Bool, ringCapacity: Int = 256 * 1024, stallTimeout: Double = 15,
+        prefetchBudget: Int = 8 << 20, streamListeners: Int = 16, streamCredentials: HTTPCredentials? = nil,
+        log: (@Sendable (String) -> Void)? = nil
+    ) {
         self.log = log
         self.streamListeners = streamListeners
         self.streamCredentials = streamCredentials
@@ -268,7 +270,8 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     private func nextPrefetchLocked() -> Transfer? {
         if downloads.values.contains(where: { $0 !== playingDownload && !$0.isFinished }) { return nil }
         guard let item = wanted.first(where: { downloads[$0.key] == nil }),
-              budget.inUse + expectedSize <= budget.limit else { return nil }
+            budget.inUse + expectedSize <= budget.limit
+        else { return nil }
         let download = Download(key: item.key, budget: budget)
         let t = Transfer(url: item.url, sink: .download(download))
         download.transfer = t

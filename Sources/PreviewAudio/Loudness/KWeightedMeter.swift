@@ -24,10 +24,12 @@ enum KWeightedMeter {
         let subBlocks = frames / sub
         guard subBlocks >= 4 else { return nil }
         let samples = pcm.bindMemory(to: Int16.self)
-        let (energies, peak) = filter(samples, frames: frames, channels: format.channels, sub: sub, subBlocks: subBlocks,
-                                      filter: KWeighting(sampleRate: Double(format.sampleRate)))
+        let (energies, peak) = filter(
+            samples, frames: frames, channels: format.channels, sub: sub, subBlocks: subBlocks,
+            filter: KWeighting(sampleRate: Double(format.sampleRate)))
         // 400 ms blocks every 100 ms, their mean square over the block.
-        let blocks = (0...(subBlocks - 4)).map { k in (energies[k] + energies[k + 1] + energies[k + 2] + energies[k + 3]) / Double(4 * sub) }
+        let blocks = (0...(subBlocks - 4)).map { k in (energies[k] + energies[k + 1] + energies[k + 2] + energies[k + 3]) / Double(4 * sub)
+        }
         func lufs(_ z: Double) -> Double { -0.691 + 10 * log10(z) }
         let absolute = blocks.filter { $0 > 0 && lufs($0) > -70 }
         guard !absolute.isEmpty else {
@@ -35,14 +37,17 @@ enum KWeightedMeter {
         }
         let relative = lufs(absolute.reduce(0, +) / Double(absolute.count)) - 10
         let gated = absolute.filter { lufs($0) > relative }
-        return Loudness(integrated: lufs(gated.reduce(0, +) / Double(gated.count)), peak: peak,
-                        seconds: Double(frames) / Double(format.sampleRate))
+        return Loudness(
+            integrated: lufs(gated.reduce(0, +) / Double(gated.count)), peak: peak,
+            seconds: Double(frames) / Double(format.sampleRate))
     }
 
     /// The K-weighted energy of each 100 ms sub-block (channels summed,
     /// weight 1 each, samples scaled to ±1), and the sample peak (±1).
-    private static func filter(_ samples: UnsafeBufferPointer<Int16>, frames: Int, channels: Int, sub: Int, subBlocks: Int,
-                               filter k: KWeighting) -> ([Double], Double) {
+    private static func filter(
+        _ samples: UnsafeBufferPointer<Int16>, frames: Int, channels: Int, sub: Int, subBlocks: Int,
+        filter k: KWeighting
+    ) -> ([Double], Double) {
         // Each segment is filtered one sub-block (0.1 s) before its own
         // frames: the K-weighting's slowest pole (its 38 Hz high-pass)
         // decays by far more than the 16-bit range in that time.

@@ -16,8 +16,9 @@ final class NullOutput: AudioOutput, @unchecked Sendable {
         guard paced else { return pcm.count }
         // A pause takes only what a device would have played by then: the
         // rest is written again when playback resumes.
-        return clock.consume(frames: pcm.count / format.bytesPerFrame, rate: format.sampleRate,
-                             interrupted: interrupted) * format.bytesPerFrame
+        return clock.consume(
+            frames: pcm.count / format.bytesPerFrame, rate: format.sampleRate,
+            interrupted: interrupted) * format.bytesPerFrame
     }
 
     func setPaused(_ paused: Bool) { clock.reset() }

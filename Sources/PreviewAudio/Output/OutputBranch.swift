@@ -184,9 +184,11 @@ final class OutputBranch: @unchecked Sendable {
             while offset < bytes.count {
                 let written: Result<Int, StreamFailure> = bytes.withUnsafeBytes { pcm in
                     Result { () throws(StreamFailure) -> Int in
-                        try output.write(UnsafeRawBufferPointer(rebasing: pcm[offset...]), interrupted: { [self] in
-                            monitor.locked { !active || closing || discardPending }
-                        })
+                        try output.write(
+                            UnsafeRawBufferPointer(rebasing: pcm[offset...]),
+                            interrupted: { [self] in
+                                monitor.locked { !active || closing || discardPending }
+                            })
                     }
                 }
                 let n = try written.get()

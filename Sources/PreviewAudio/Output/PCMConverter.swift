@@ -36,8 +36,9 @@ final class PCMConverter {
         var io = soxr_io_spec(SOXR_INT16_I, SOXR_INT16_I)
         var quality = soxr_quality_spec(UInt(SOXR_HQ), 0)
         var error: soxr_error_t?
-        soxr = soxr_create(Double(input.sampleRate), Double(output.sampleRate), UInt32(input.channels),
-                           &error, &io, &quality, nil)
+        soxr = soxr_create(
+            Double(input.sampleRate), Double(output.sampleRate), UInt32(input.channels),
+            &error, &io, &quality, nil)
         guard soxr != nil, error == nil else {
             throw .output("cannot resample \(input) to \(output): \(error.map { String(cString: $0) } ?? "soxr_create failed")")
         }

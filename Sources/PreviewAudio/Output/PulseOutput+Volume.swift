@@ -16,9 +16,11 @@ extension PulseOutput {
         ramp.start(to: volume)
         if rampTimer == nil {
             let me = Unmanaged.passUnretained(self).toOpaque()
-            rampTimer = pa_context_rttime_new(context, pa_rtclock_now() + VolumeRamp.stepMicroseconds, { _, _, _, ud in
-                Unmanaged<PulseOutput>.fromOpaque(ud!).takeUnretainedValue().rampTick()
-            }, me)
+            rampTimer = pa_context_rttime_new(
+                context, pa_rtclock_now() + VolumeRamp.stepMicroseconds,
+                { _, _, _, ud in
+                    Unmanaged<PulseOutput>.fromOpaque(ud!).takeUnretainedValue().rampTick()
+                }, me)
             rampTick()
         }
     }

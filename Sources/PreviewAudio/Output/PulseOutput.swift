@@ -75,7 +75,7 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
             context = nil
         }
         guard let api = pa_threaded_mainloop_get_api(mainloop),
-              let ctx = withProplist(StreamInfo.pulseClientProperties, { pa_context_new_with_proplist(api, "previewd", $0) })
+            let ctx = withProplist(StreamInfo.pulseClientProperties, { pa_context_new_with_proplist(api, "previewd", $0) })
         else { throw .output("pa_context_new failed") }
         pa_context_set_state_callback(ctx, { _, ud in pa_threaded_mainloop_signal(OpaquePointer(ud), 0) }, userdata)
         guard pa_context_connect(ctx, nil, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
@@ -107,16 +107,20 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         }
         try connectContext()
         var spec = pa_sample_spec(format: pv_pa_sample_s16ne(), rate: UInt32(newFormat.sampleRate), channels: UInt8(newFormat.channels))
-        guard let s = withProplist(info.pulseProperties, { pa_stream_new_with_proplist(context, info.mediaName ?? "previewd", &spec, nil, $0) })
+        guard
+            let s = withProplist(
+                info.pulseProperties, { pa_stream_new_with_proplist(context, info.mediaName ?? "previewd", &spec, nil, $0) })
         else {
             throw .output("pa_stream_new failed: \(String(cString: pa_strerror(pa_context_errno(context))))")
         }
         pa_stream_set_state_callback(s, { _, ud in pa_threaded_mainloop_signal(OpaquePointer(ud), 0) }, userdata)
         pa_stream_set_write_callback(s, { _, _, ud in pa_threaded_mainloop_signal(OpaquePointer(ud), 0) }, userdata)
         // Until the server says playback started, its timing says "not playing".
-        pa_stream_set_started_callback(s, { s, _ in
-            if let s, let op = pa_stream_update_timing_info(s, nil, nil) { pa_operation_unref(op) }
-        }, nil)
+        pa_stream_set_started_callback(
+            s,
+            { s, _ in
+                if let s, let op = pa_stream_update_timing_info(s, nil, nil) { pa_operation_unref(op) }
+            }, nil)
         let target = UInt32(Double(newFormat.sampleRate) * bufferSeconds) * UInt32(newFormat.bytesPerFrame)
         // The server asks for more when half the buffer has played, not at
         // its default quarter: half as many wake-ups of the mainloop thread
@@ -127,8 +131,9 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         var attr = pa_buffer_attr(maxlength: UInt32.max, tlength: target, prebuf: UInt32.max, minreq: target / 2, fragsize: UInt32.max)
         var cv = pa_cvolume()
         pa_cvolume_set(&cv, UInt32(newFormat.channels), volumeValue)
-        let flags = pa_stream_flags_t(rawValue: PA_STREAM_INTERPOLATE_TIMING.rawValue | (paused ? PA_STREAM_START_CORKED.rawValue : 0)
-            | (sink != nil ? PA_STREAM_DONT_MOVE.rawValue : 0))
+        let flags = pa_stream_flags_t(
+            rawValue: PA_STREAM_INTERPOLATE_TIMING.rawValue | (paused ? PA_STREAM_START_CORKED.rawValue : 0)
+                | (sink != nil ? PA_STREAM_DONT_MOVE.rawValue : 0))
         guard pa_stream_connect_playback(s, sink, &attr, flags, &cv, nil) >= 0 else {
             pa_stream_unref(s)
             throw .output("cannot open a PulseAudio stream: \(String(cString: pa_strerror(pa_context_errno(context))))")
@@ -368,13 +373,15 @@ final class PulseOutput: AudioOutput, @unchecked Sendable {
         defer { holdsPCM = false }
         try? sendStagedLocked()
         guard let stream, let context, !paused, pv_pa_stream_is_good(pa_stream_get_state(stream)) != 0,
-              let op = pa_stream_drain(stream, { _, _, ud in pa_threaded_mainloop_signal(OpaquePointer(ud), 0) }, userdata)
+            let op = pa_stream_drain(stream, { _, _, ud in pa_threaded_mainloop_signal(OpaquePointer(ud), 0) }, userdata)
         else { return }
         let deadline = pa_rtclock_now() + pa_usec_t(drainLimit * 1_000_000)
         // The timer only wakes the wait below, which then sees the deadline.
-        let timer = pa_context_rttime_new(context, deadline, { _, _, _, ud in
-            pa_threaded_mainloop_signal(OpaquePointer(ud), 0)
-        }, userdata)
+        let timer = pa_context_rttime_new(
+            context, deadline,
+            { _, _, _, ud in
+                pa_threaded_mainloop_signal(OpaquePointer(ud), 0)
+            }, userdata)
         while pa_operation_get_state(op) == PA_OPERATION_RUNNING && pa_rtclock_now() < deadline {
             pa_threaded_mainloop_wait(mainloop)
         }

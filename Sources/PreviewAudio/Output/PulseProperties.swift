@@ -5,8 +5,10 @@ import PreviewCore
 // sound server's volume controls (pavucontrol, desktop applets).
 extension StreamInfo {
     /// The client's properties (PA_PROP_APPLICATION_NAME, _ICON_NAME).
-    static let pulseClientProperties = [("application.name", "previewd"),
-                                        ("application.icon_name", "multimedia-audio-player")]
+    static let pulseClientProperties = [
+        ("application.name", "previewd"),
+        ("application.icon_name", "multimedia-audio-player"),
+    ]
 
     /// The stream's properties for this song (PA_PROP_MEDIA_NAME, _ROLE,
     /// _ARTIST, _TITLE): "Artist – Title" as its name, or "previewd".

@@ -81,8 +81,10 @@ package final class CatalogBrowser {
     /// One catalog answer, decoded as `T`; errors name `item` (the URI the
     /// client gave, e.g. `deezer:album:1`). `fresh` skips the cache (a
     /// Library `update` asks Deezer anew).
-    package func request<T: Decodable>(_ path: String, as type: T.Type, item: String, fresh: Bool = false,
-                               completion: @escaping (Result<T, ProtocolError>) -> Void) {
+    package func request<T: Decodable>(
+        _ path: String, as type: T.Type, item: String, fresh: Bool = false,
+        completion: @escaping (Result<T, ProtocolError>) -> Void
+    ) {
         client.request(path, as: type, fresh: fresh) { result in
             completion(result.mapError { $0.protocolError(item: item) })
         }
@@ -102,9 +104,11 @@ package final class CatalogBrowser {
     /// (an entry's bytes), past `maxListTextBytes`.
     /// - Parameter completion: the entries, or the ACK: the catalog's, or
     ///   `.playlistMax` "ITEM: over 10000 entries ...".
-    package func pages<T: Decodable & Sendable>(_ first: String, as type: T.Type, item: String, maxPages: Int = 20,
-                                          fresh: Bool = false, weigh: (@Sendable (T) -> Int)? = nil,
-                                          completion: @escaping (Result<[T], ProtocolError>) -> Void) {
+    package func pages<T: Decodable & Sendable>(
+        _ first: String, as type: T.Type, item: String, maxPages: Int = 20,
+        fresh: Bool = false, weigh: (@Sendable (T) -> Int)? = nil,
+        completion: @escaping (Result<[T], ProtocolError>) -> Void
+    ) {
         let client = self.client
         /// The page at `path` and, while more are listed, those after it.
         func pages(from path: String, read: Int, collected: [T], bytes: Int) -> Later<Result<[T], ProtocolError>> {
@@ -116,7 +120,8 @@ package final class CatalogBrowser {
                     let weight = bytes + (weigh.map { w in page.data.reduce(0) { $0 + w($1) } } ?? 0)
                     if let refusal = Self.overBounds(item: item, entries: all.count, bytes: weight) { return .now(.failure(refusal)) }
                     guard !page.data.isEmpty, read + 1 < maxPages, all.count < (page.total ?? Int.max),
-                          let next = page.next.flatMap(client.path(ofNextLink:)) else { return .now(.success(all)) }
+                        let next = page.next.flatMap(client.path(ofNextLink:))
+                    else { return .now(.success(all)) }
                     return pages(from: next, read: read + 1, collected: all, bytes: weight)
                 }
             }
@@ -130,7 +135,8 @@ package final class CatalogBrowser {
             return ProtocolError(.playlistMax, "\(item): over \(maxListEntries) entries; previewd takes at most that many from one item")
         }
         if bytes > maxListTextBytes {
-            return ProtocolError(.playlistMax, "\(item): over \(maxListTextBytes) bytes of text; previewd takes at most that much from one item")
+            return ProtocolError(
+                .playlistMax, "\(item): over \(maxListTextBytes) bytes of text; previewd takes at most that much from one item")
         }
         return nil
     }
@@ -148,10 +154,11 @@ package final class CatalogBrowser {
             completion(.success([Song(uri: url)]))
         case .track(let id):
             request("/track/\(id)", as: DeezerTrack.self, item: item, fresh: fresh) { [weak self] result in
-                completion(result.map { track in
-                    self?.previewURLs.remember(track)
-                    return self?.tags.completed([track.song()]) ?? [track.song()]
-                })
+                completion(
+                    result.map { track in
+                        self?.previewURLs.remember(track)
+                        return self?.tags.completed([track.song()]) ?? [track.song()]
+                    })
             }
         case .album(let id):
             request("/album/\(id)", as: DeezerAlbum.self, item: item, fresh: fresh) { [weak self] result in
@@ -159,8 +166,9 @@ package final class CatalogBrowser {
                 case .failure(let e): completion(.failure(e))
                 case .success(let album):
                     let tags = self?.tags.remember(album)
-                    self?.tracks("/album/\(id)/tracks?index=0&limit=100", item: item, albumTitle: album.title,
-                                 albumTags: tags, fresh: fresh, completion: completion)
+                    self?.tracks(
+                        "/album/\(id)/tracks?index=0&limit=100", item: item, albumTitle: album.title,
+                        albumTags: tags, fresh: fresh, completion: completion)
                 }
             }
         case .playlist(let id):
@@ -176,9 +184,11 @@ package final class CatalogBrowser {
     }
 
     /// Every track of a paged list as songs (an empty list is an error).
-    private func tracks(_ first: String, item: String, albumTitle: String? = nil, albumTags: AlbumTags? = nil,
-                        follow: Bool = true, fresh: Bool = false,
-                        completion: @escaping (Result<[Song], ProtocolError>) -> Void) {
+    private func tracks(
+        _ first: String, item: String, albumTitle: String? = nil, albumTags: AlbumTags? = nil,
+        follow: Bool = true, fresh: Bool = false,
+        completion: @escaping (Result<[Song], ProtocolError>) -> Void
+    ) {
         pages(first, as: DeezerTrack.self, item: item, maxPages: follow ? 100 : 1, fresh: fresh, weigh: \.textBytes) { [weak self] result in
             guard let self else { return }
             switch result {
@@ -229,7 +239,8 @@ package final class CatalogBrowser {
     /// URI`), and whether it is a `base`; nil when the filter names none.
     private static func itemToFilter(_ filter: SongFilter) -> (CatalogURI, base: Bool)? {
         guard let (tag, value) = filter.requirements.first(where: { $0.0 == .file || $0.0 == .base }),
-              let uri = try? CatalogURI(parsing: value.hasSuffix("/") ? String(value.dropLast()) : value) else { return nil }
+            let uri = try? CatalogURI(parsing: value.hasSuffix("/") ? String(value.dropLast()) : value)
+        else { return nil }
         switch uri {
         case .stream: return nil
         case .track: return (uri, tag == .base)
@@ -261,8 +272,10 @@ package final class CatalogBrowser {
     /// Reads the search page at `path` and, while fewer than `wanted`
     /// results pass `filter`, the pages after it. A page that fails after
     /// the first ends the search with what was found.
-    private func searchPages(from path: String, filter: SongFilter, wanted: Int?, found: [Song],
-                             read: Int) -> Later<Result<[Song], ProtocolError>> {
+    private func searchPages(
+        from path: String, filter: SongFilter, wanted: Int?, found: [Song],
+        read: Int
+    ) -> Later<Result<[Song], ProtocolError>> {
         get(path, as: DeezerPage<DeezerTrack>.self, item: "search").then { [weak self] result in
             guard let self else { return .now(.success(found)) }
             let page: DeezerPage<DeezerTrack>
@@ -275,62 +288,10 @@ package final class CatalogBrowser {
             for track in tracks { self.previewURLs.remember(track) }
             let all = found + self.tags.completed(tracks.map { $0.song() }).filter { filter.matches($0) }
             guard let wanted, all.count < wanted, read + 1 < Self.maxSearchPages, !page.data.isEmpty,
-                  let next = page.next.flatMap(self.client.path(ofNextLink:)) else { return .now(.success(all)) }
+                let next = page.next.flatMap(self.client.path(ofNextLink:))
+            else { return .now(.success(all)) }
             return self.searchPages(from: next, filter: filter, wanted: wanted, found: all, read: read + 1)
         }
-    }
-
-    /// Finds each (artist, title) on Deezer with an advanced search
-    /// (`/search/track?q=artist:"A" track:"T"`, one request each, cached)
-    /// and keeps the first hit.
-    /// - Parameter completion: one answer per entry, in the given order;
-    ///   nil where Deezer found nothing (or failed).
-    package func resolve(_ entries: [(artist: String, title: String)], completion: @escaping ([DeezerTrack?]) -> Void) {
-        let paths = entries.map { e in
-            "/search/track?q=" + percentEncodeQueryValue(DeezerSearch.term("artist", e.artist) + " " + DeezerSearch.term("track", e.title)) + "&limit=1"
-        }
-        firstHits(paths, as: DeezerTrack.self, pick: { _, hits in hits.first }) { [weak self] found in
-            for track in found.compactMap({ $0 }) { self?.previewURLs.remember(track) }
-            completion(found)
-        }
-    }
-
-    /// Hits read per artist search: Deezer's plain search is fuzzy, and the
-    /// artist named exactly may come after a few others.
-    static let artistSearchHits = 5
-
-    /// Finds each artist on Deezer (`/search/artist?q=NAME`, one request
-    /// each, cached): the first of `artistSearchHits` hits named as asked,
-    /// without regard to case.
-    /// - Parameter completion: one answer per name, in order; nil where none matched.
-    package func resolveArtists(_ names: [String], completion: @escaping ([DeezerArtist?]) -> Void) {
-        let paths = names.map { "/search/artist?q=" + percentEncodeQueryValue($0) + "&limit=\(Self.artistSearchHits)" }
-        firstHits(paths, as: DeezerArtist.self, pick: { i, hits in
-            hits.first { $0.name?.lowercased() == names[i].lowercased() }
-        }, completion: completion)
-    }
-
-    /// Finds each (artist, album title) on Deezer with an advanced search
-    /// (`/search/album?q=artist:"A" album:"T"`, one request each, cached)
-    /// and keeps the first hit.
-    /// - Parameter completion: one answer per entry, in order; nil where Deezer found nothing.
-    package func resolveAlbums(_ entries: [(artist: String, title: String)], completion: @escaping ([DeezerAlbum?]) -> Void) {
-        let paths = entries.map { e in
-            "/search/album?q=" + percentEncodeQueryValue(DeezerSearch.term("artist", e.artist) + " " + DeezerSearch.term("album", e.title)) + "&limit=1"
-        }
-        firstHits(paths, as: DeezerAlbum.self, pick: { _, hits in hits.first }, completion: completion)
-    }
-
-    /// Sends every search in `paths` at once (the client keeps to Deezer's
-    /// rate limit) and gives, per path in order, what `pick` chose from its
-    /// hits (`pick` gets the path's index); a failed search gives nil.
-    private func firstHits<T: Decodable & Sendable>(_ paths: [String], as type: T.Type, pick: @escaping (Int, [T]) -> T?,
-                                                    completion: @escaping ([T?]) -> Void) {
-        let client = self.client
-        let searches = paths.enumerated().map { i, path in
-            Later<T?> { done in client.request(path, as: DeezerPage<T>.self) { done((try? $0.get()).flatMap { pick(i, $0.data) }) } }
-        }
-        Later.all(searches).run(completion)
     }
 
     /// What the catalog says of each URI (tracks and albums), in order; a
@@ -434,8 +395,10 @@ package final class CatalogBrowser {
     }
 
     /// Looks up album `id`'s cover URL and hands it to `fetch`.
-    private func albumCover(_ id: Int, item: String, completion: @escaping (Result<(bytes: [UInt8], type: String?), ProtocolError>) -> Void,
-                            then fetch: @escaping (String?) -> Void) {
+    private func albumCover(
+        _ id: Int, item: String, completion: @escaping (Result<(bytes: [UInt8], type: String?), ProtocolError>) -> Void,
+        then fetch: @escaping (String?) -> Void
+    ) {
         request("/album/\(id)", as: DeezerAlbum.self, item: item) { result in
             switch result {
             case .failure(let e): completion(.failure(e))

@@ -112,9 +112,11 @@ package struct ListenNow {
     /// left out (Listen Now shows what it can, as the app does).
     /// - Parameter bounded: applied to each section's wait (`catalognow`
     ///   gives each at most `sectionWait`).
-    package static func build(_ b: CatalogBrowser, first: Later<Section?> = .now(nil), seed: Later<Seed?>,
-                              wants: [WantList.Entry],
-                              bounded: (Later<Section?>) -> Later<Section?> = { $0 }) -> Later<[Section]> {
+    package static func build(
+        _ b: CatalogBrowser, first: Later<Section?> = .now(nil), seed: Later<Seed?>,
+        wants: [WantList.Entry],
+        bounded: (Later<Section?>) -> Later<Section?> = { $0 }
+    ) -> Later<[Section]> {
         let sections: [Later<Section?>] = [
             first,
             albums(b, "/editorial/0/selection").map { Section(title: "Top Picks", kind: .picks, entries: $0) },
@@ -163,8 +165,9 @@ package struct ListenNow {
                 return chart(genre)
                     .then { others in others.isEmpty && genre != 0 ? chart(0).map { ($0, 0) } : .now((others, genre)) }
                     .map { others, from in
-                        Section(title: "More like \"\(title)\"", kind: .moreLike(genre: from),
-                                entries: others.prefix(sectionSize).map(Entry.album))
+                        Section(
+                            title: "More like \"\(title)\"", kind: .moreLike(genre: from),
+                            entries: others.prefix(sectionSize).map(Entry.album))
                     }
             }
         }

@@ -31,8 +31,9 @@ package enum CountryCodes {
     package static func load(_ path: String) throws -> CountryTable? {
         guard let bytes = try AtomicFile.read(path) else { return nil }
         let file = try JSONDecoder().decode(File.self, from: Data(bytes))
-        return CountryTable(file.entries.map {
-            Country(code: $0.alpha_2, code3: $0.alpha_3, name: $0.name, commonName: $0.common_name, officialName: $0.official_name)
-        })
+        return CountryTable(
+            file.entries.map {
+                Country(code: $0.alpha_2, code3: $0.alpha_3, name: $0.name, commonName: $0.common_name, officialName: $0.official_name)
+            })
     }
 }

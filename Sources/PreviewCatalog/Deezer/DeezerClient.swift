@@ -79,11 +79,13 @@ package final class DeezerClient {
     /// again only after `cacheTTL`, as an answer would be.
     private var missing: [String: (error: CatalogError, expires: Double)] = [:]
 
-    package init(apiBase: String, rateLimit: Int = 50, rateWindow: Double = 5, quotaBackoff: [Double] = [1, 2, 4],
-         cacheTTL: Double = 600,
-         now: @escaping () -> Double = SystemClock.monotonicSeconds, wallClock: @escaping () -> Double = SystemClock.unixSeconds,
-         schedule: @escaping (Double, @escaping () -> Void) -> Void,
-         get: @escaping HTTPGet) {
+    package init(
+        apiBase: String, rateLimit: Int = 50, rateWindow: Double = 5, quotaBackoff: [Double] = [1, 2, 4],
+        cacheTTL: Double = 600,
+        now: @escaping () -> Double = SystemClock.monotonicSeconds, wallClock: @escaping () -> Double = SystemClock.unixSeconds,
+        schedule: @escaping (Double, @escaping () -> Void) -> Void,
+        get: @escaping HTTPGet
+    ) {
         var base = apiBase
         while base.hasSuffix("/") { base.removeLast() }
         self.apiBase = base
@@ -122,8 +124,10 @@ package final class DeezerClient {
     /// GET `apiBase + path` (path starts with `/`), decoded as `T`.
     /// `fresh` skips the cache (a preview URL that was refused must be
     /// resolved anew).
-    package func request<T: Decodable>(_ path: String, as type: T.Type, fresh: Bool = false,
-                               completion: @escaping (Result<T, CatalogError>) -> Void) {
+    package func request<T: Decodable>(
+        _ path: String, as type: T.Type, fresh: Bool = false,
+        completion: @escaping (Result<T, CatalogError>) -> Void
+    ) {
         if fresh {
             forget(path)
             missing[path] = nil
@@ -256,8 +260,10 @@ package final class DeezerClient {
         // Catalog text's one rule (line breaks, length) before anything reads it.
         let body = CatalogText.normalizeJSON(result.body)
         if let envelope = try? decoder.decode(DeezerErrorEnvelope.self, from: Data(body)) {
-            return .failure(.api(code: envelope.error.code, type: envelope.error.type,
-                                 message: envelope.error.message ?? "unknown error"))
+            return .failure(
+                .api(
+                    code: envelope.error.code, type: envelope.error.type,
+                    message: envelope.error.message ?? "unknown error"))
         }
         guard result.status == 200 else { return .failure(.transport("HTTP status \(result.status)")) }
         if let error = result.transportError { return .failure(.transport(error)) }

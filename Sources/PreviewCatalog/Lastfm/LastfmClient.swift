@@ -51,8 +51,10 @@ package final class LastfmClient {
     ///   - completion: the page, or why there is none (its `protocolError`
     ///     is the ACK to send): `.noAlbumsByCountry` before any request for
     ///     albums by country, `.noKey` without a key.
-    package func top(_ kind: Kind, country: String?, tag: String?, limit: Int, page: Int = 1,
-             completion: @escaping (Result<Chart, LastfmError>) -> Void) {
+    package func top(
+        _ kind: Kind, country: String?, tag: String?, limit: Int, page: Int = 1,
+        completion: @escaping (Result<Chart, LastfmError>) -> Void
+    ) {
         if kind == .albums, country != nil {
             completion(.failure(.noAlbumsByCountry))
             return
@@ -70,9 +72,10 @@ package final class LastfmClient {
         query += "&limit=\(limit)&page=\(page)&api_key=" + percentEncodeQueryValue(key) + "&format=json"
         get(base + query) { [decoder] result in
             // At most `limit` entries, whatever came: each costs a Deezer search.
-            completion(LastfmClient.chart(kind, in: result, decoder: decoder).map {
-                Chart(entries: Array($0.entries.prefix(limit)), total: $0.total)
-            })
+            completion(
+                LastfmClient.chart(kind, in: result, decoder: decoder).map {
+                    Chart(entries: Array($0.entries.prefix(limit)), total: $0.total)
+                })
         }
     }
 
@@ -85,7 +88,8 @@ package final class LastfmClient {
             return .failure(.api(code: error.error, message: error.message))
         }
         guard result.status == 200, let body = try? decoder.decode(TopBody.self, from: data),
-              let list = body.chart(kind) else {
+            let list = body.chart(kind)
+        else {
             return .failure(.malformed(status: result.status))
         }
         return .success(list)
@@ -191,15 +195,18 @@ extension LastfmError {
     package var protocolError: ProtocolError {
         switch self {
         case .noKey(let keyFile):
-            ProtocolError(.system, "Last.fm charts need an API key: start previewd with --lastfm-key KEY, "
-                + "set PREVIEWD_LASTFM_KEY, or write the key to \(keyFile)")
+            ProtocolError(
+                .system,
+                "Last.fm charts need an API key: start previewd with --lastfm-key KEY, "
+                    + "set PREVIEWD_LASTFM_KEY, or write the key to \(keyFile)")
         case .noAlbumsByCountry:
             ProtocolError(.argument, "Last.fm has no album chart by country (no geo.getTopAlbums): give a tag")
         case .transport(let why):
             ProtocolError(.system, "cannot reach Last.fm: \(why)")
         case .api(let code, let message):
-            ProtocolError(code == LastfmError.invalidParameters ? .noExist : .system,
-                          "Last.fm: \(message ?? "error") (Last.fm error \(code))")
+            ProtocolError(
+                code == LastfmError.invalidParameters ? .noExist : .system,
+                "Last.fm: \(message ?? "error") (Last.fm error \(code))")
         case .malformed(let status):
             ProtocolError(.system, "Last.fm: unexpected answer (HTTP status \(status))")
         }

@@ -27,8 +27,10 @@ package final class LibraryUpdater {
     ///   - catalog: resolves the items.
     ///   - jobs: numbers the jobs and shows the running one (the playback owner).
     ///   - schedule: runs a closure after a delay (seconds) on the control thread.
-    package init(library: Library, catalog: CatalogBrowser, jobs: any UpdateJobs,
-         schedule: @escaping (Double, @escaping () -> Void) -> Void, log: Log, clock: Clock) {
+    package init(
+        library: Library, catalog: CatalogBrowser, jobs: any UpdateJobs,
+        schedule: @escaping (Double, @escaping () -> Void) -> Void, log: Log, clock: Clock
+    ) {
         self.library = library
         self.catalog = catalog
         self.jobs = jobs

@@ -105,8 +105,10 @@ public enum AutoplayRule {
     /// last, oldest first).
     /// - Returns: the picks, and the pool left without them and without
     ///   the songs skipped for good (heard, queued, unplayable).
-    public static func pick(_ count: Int, from pool: [Candidate], heard: PlayHistory, queued: Set<String>,
-                            tail: [String], using rng: inout SplitMix64) -> (picks: [Candidate], rest: [Candidate]) {
+    public static func pick(
+        _ count: Int, from pool: [Candidate], heard: PlayHistory, queued: Set<String>,
+        tail: [String], using rng: inout SplitMix64
+    ) -> (picks: [Candidate], rest: [Candidate]) {
         let usable = pool.filter { $0.song.unplayable == nil && !heard.contains($0.song.uri) && !queued.contains($0.song.uri) }
         var ordered = usable.map { c -> (Double, Candidate) in
             // u in (0, 1]: never ln(0).

@@ -158,7 +158,8 @@ private struct JSONStringScanner {
             let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
             guard start + length <= input.count else { return Unit(length: 1, decodedBytes: 1) }
             let second = length > 1 ? input[start + 1] : 0
-            let breaks = (lead == 0xC2 && second == 0x85)
+            let breaks =
+                (lead == 0xC2 && second == 0x85)
                 || (lead == 0xE2 && second == 0x80 && (input[start + 2] == 0xA8 || input[start + 2] == 0xA9))
             return Unit(length: length, decodedBytes: length, isLineBreak: breaks)
         }
@@ -170,7 +171,8 @@ private struct JSONStringScanner {
         case UInt8(ascii: "u"):
             guard let value = hex4(at: start + 2) else { return Unit(length: 1, decodedBytes: 1) }
             if (0xD800...0xDBFF).contains(value), start + 11 < input.count, input[start + 6] == backslash,
-               input[start + 7] == UInt8(ascii: "u"), let low = hex4(at: start + 8), (0xDC00...0xDFFF).contains(low) {
+                input[start + 7] == UInt8(ascii: "u"), let low = hex4(at: start + 8), (0xDC00...0xDFFF).contains(low)
+            {
                 return Unit(length: 12, decodedBytes: 4)
             }
             let decoded = value < 0x80 ? 1 : value < 0x800 ? 2 : 3

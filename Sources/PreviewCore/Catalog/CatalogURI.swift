@@ -71,7 +71,8 @@ public enum CatalogURI: Equatable, Sendable {
     private static func trackID(_ text: String) -> Int? {
         let prefix = "deezer:track:".utf8
         guard text.utf8.count > prefix.count, text.utf8.count <= prefix.count + 18,
-              text.utf8.starts(with: prefix) else { return nil }
+            text.utf8.starts(with: prefix)
+        else { return nil }
         var id = 0
         for b in text.utf8.dropFirst(prefix.count) {
             guard b >= 0x30, b <= 0x39 else { return nil }

@@ -49,11 +49,13 @@ public struct CountryTable: Sendable {
     private let byKey: [String: Int]
 
     /// Aliases people type that ISO does not list, to the alpha-2 code.
-    static let aliases = ["UK": "GB", "GREAT BRITAIN": "GB", "BRITAIN": "GB", "ENGLAND": "GB", "SCOTLAND": "GB",
-                          "WALES": "GB", "AMERICA": "US", "U.S.": "US", "U.S.A.": "US", "HOLLAND": "NL",
-                          "CZECH REPUBLIC": "CZ", "TURKEY": "TR", "RUSSIA": "RU", "SOUTH KOREA": "KR", "KOREA": "KR",
-                          "VIETNAM": "VN", "IRAN": "IR", "SYRIA": "SY", "BOLIVIA": "BO", "VENEZUELA": "VE",
-                          "TANZANIA": "TZ", "MOLDOVA": "MD", "LAOS": "LA", "IVORY COAST": "CI"]
+    static let aliases = [
+        "UK": "GB", "GREAT BRITAIN": "GB", "BRITAIN": "GB", "ENGLAND": "GB", "SCOTLAND": "GB",
+        "WALES": "GB", "AMERICA": "US", "U.S.": "US", "U.S.A.": "US", "HOLLAND": "NL",
+        "CZECH REPUBLIC": "CZ", "TURKEY": "TR", "RUSSIA": "RU", "SOUTH KOREA": "KR", "KOREA": "KR",
+        "VIETNAM": "VN", "IRAN": "IR", "SYRIA": "SY", "BOLIVIA": "BO", "VENEZUELA": "VE",
+        "TANZANIA": "TZ", "MOLDOVA": "MD", "LAOS": "LA", "IVORY COAST": "CI",
+    ]
 
     /// - Parameter countries: ISO's list; a code or name given twice keeps its first.
     public init(_ countries: [Country]) {
@@ -83,8 +85,10 @@ public struct CountryTable: Sendable {
         let names = countries.map(\.displayName)
         let close = names.filter { ClosestMatch.closest(to: text, among: [$0.lowercased()]) != nil }
         let hint = close.isEmpty ? "" : "; close: " + close.prefix(3).joined(separator: ", ")
-        return ProtocolError(.noExist, "unknown country \"\(text)\" (ISO codes such as DE, English names such as "
-                             + "Germany, and UK, USA work)\(hint)")
+        return ProtocolError(
+            .noExist,
+            "unknown country \"\(text)\" (ISO codes such as DE, English names such as "
+                + "Germany, and UK, USA work)\(hint)")
     }
 
     /// The alpha-2 code of the territory a locale names (`de_DE.UTF-8` is

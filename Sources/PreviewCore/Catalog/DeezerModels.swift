@@ -57,8 +57,10 @@ public struct DeezerTrack: Decodable, Sendable, Equatable {
     /// only). See `ReplayGain.deezer`.
     public var gain: Double?
 
-    public init(id: Int, title: String? = nil, duration: Int? = nil, preview: String? = nil, readable: Bool? = nil,
-                artist: DeezerArtistRef? = nil, album: DeezerAlbumRef? = nil) {
+    public init(
+        id: Int, title: String? = nil, duration: Int? = nil, preview: String? = nil, readable: Bool? = nil,
+        artist: DeezerArtistRef? = nil, album: DeezerAlbumRef? = nil
+    ) {
         self.id = id
         self.title = title
         self.duration = duration
@@ -117,9 +119,10 @@ public struct DeezerAlbum: Decodable, Sendable {
 
     /// The tags the album gives each of its tracks.
     public var tags: AlbumTags {
-        AlbumTags(id: id, artist: artist?.name, date: release_date,
-                  genres: Array((genres?.data.compactMap(\.name) ?? []).prefix(Self.maxGenres)),
-                  label: label, trackCount: nb_tracks, complete: true)
+        AlbumTags(
+            id: id, artist: artist?.name, date: release_date,
+            genres: Array((genres?.data.compactMap(\.name) ?? []).prefix(Self.maxGenres)),
+            label: label, trackCount: nb_tracks, complete: true)
     }
 
     /// Genres an album's songs carry at most: every song of the album holds
@@ -189,13 +192,14 @@ extension DeezerTrack {
     ///   - albumTags: the album's tags when known (an album's own listing);
     ///     else the little the track's album reference tells.
     public func song(albumTitle: String? = nil, albumTags: AlbumTags? = nil) -> Song {
-        var song = Song(uri: "deezer:track:\(id)",
-                        title: title,
-                        artist: artist?.name,
-                        album: album?.title ?? albumTitle,
-                        // A negative length is no length: the preview's own.
-                        duration: duration.map { $0 >= 0 ? min(Double($0), previewLengthSeconds) : previewLengthSeconds }
-                            ?? previewLengthSeconds)
+        var song = Song(
+            uri: "deezer:track:\(id)",
+            title: title,
+            artist: artist?.name,
+            album: album?.title ?? albumTitle,
+            // A negative length is no length: the preview's own.
+            duration: duration.map { $0 >= 0 ? min(Double($0), previewLengthSeconds) : previewLengthSeconds }
+                ?? previewLengthSeconds)
         song.track = track_position.flatMap(UInt16.init(exactly:)).flatMap { $0 > 0 ? $0 : nil }
         song.disc = disk_number.flatMap(UInt16.init(exactly:)).flatMap { $0 > 0 ? $0 : nil }
         if let albumTags {

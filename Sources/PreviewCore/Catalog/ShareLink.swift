@@ -29,8 +29,10 @@ public enum ShareLink {
     public static func step(status: Int, location: String?, transportError: String?) -> Step {
         if let transportError, status == 0 { return .fail("cannot resolve the share link: \(transportError)") }
         guard (300..<400).contains(status), let location, !location.isEmpty else {
-            return .fail(status >= 400 ? "the share link does not lead anywhere (HTTP \(status))"
-                                       : "the share link leads to no Deezer item (HTTP \(status), no redirect)")
+            return .fail(
+                status >= 400
+                    ? "the share link does not lead anywhere (HTTP \(status))"
+                    : "the share link leads to no Deezer item (HTTP \(status), no redirect)")
         }
         if let uri = try? CatalogURI(parsing: location) {
             if case .stream = uri {} else { return .item(uri) }

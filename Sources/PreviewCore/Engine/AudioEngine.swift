@@ -141,8 +141,10 @@ public struct StreamInfo: Equatable, Sendable {
     /// from the song's start; nil: no bound (a direct URL, a radio).
     public var maxSeconds: Double?
     /// - Parameters: as the properties.
-    public init(artist: String? = nil, title: String? = nil, gain: Double = 1, measure: GainPlan? = nil,
-                mayBeEndless: Bool = false, maxSeconds: Double? = nil) {
+    public init(
+        artist: String? = nil, title: String? = nil, gain: Double = 1, measure: GainPlan? = nil,
+        mayBeEndless: Bool = false, maxSeconds: Double? = nil
+    ) {
         self.artist = artist
         self.title = title
         self.gain = gain

@@ -17,8 +17,10 @@ public struct HTTPResult: Sendable {
     /// the last copy of this result is gone (its reader is done with it).
     public var lease: MemoryBudget.Lease?
     /// - Parameters: as the properties.
-    public init(status: Int, contentType: String?, body: [UInt8], transportError: String?, location: String? = nil,
-                lease: MemoryBudget.Lease? = nil) {
+    public init(
+        status: Int, contentType: String?, body: [UInt8], transportError: String?, location: String? = nil,
+        lease: MemoryBudget.Lease? = nil
+    ) {
         self.status = status
         self.contentType = contentType
         self.body = body

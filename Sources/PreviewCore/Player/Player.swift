@@ -276,7 +276,8 @@ public struct Player: Sendable {
         var out: [SongID] = []
         var id = current
         while out.count < count, let following = successor(of: id, in: queue, wrap: modes.repeat),
-              following != current, !out.contains(following) {
+            following != current, !out.contains(following)
+        {
             out.append(following)
             id = following
         }

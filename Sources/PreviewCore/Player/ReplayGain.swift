@@ -114,8 +114,10 @@ public struct ReplayGain: Equatable, Sendable {
     ///   - track, album: the measurements known, if any.
     ///   - deezerGain: the track's `gain` from the catalog, if known.
     ///   - preamp: dB added to measured and Deezer gains.
-    public static func choose(mode: ReplayGainMode, random: Bool, track: Loudness?, album: Loudness?,
-                              deezerGain: Double?, preamp: Double) -> ReplayGain {
+    public static func choose(
+        mode: ReplayGainMode, random: Bool, track: Loudness?, album: Loudness?,
+        deezerGain: Double?, preamp: Double
+    ) -> ReplayGain {
         let mode = mode.resolved(random: random)
         guard mode != .off else { return .none }
         if mode == .album, let album, album.isUsable { return measured(album, preamp: preamp, source: .album) }
@@ -145,8 +147,10 @@ public struct GainPlan: Equatable, Sendable {
     public var albumTrackCount: Int?
 
     /// - Parameters: as the properties.
-    public init(key: String, mode: ReplayGainMode, random: Bool, preamp: Double, deezerGain: Double? = nil,
-                albumPeers: [Loudness] = [], albumTrackCount: Int? = nil) {
+    public init(
+        key: String, mode: ReplayGainMode, random: Bool, preamp: Double, deezerGain: Double? = nil,
+        albumPeers: [Loudness] = [], albumTrackCount: Int? = nil
+    ) {
         self.key = key
         self.mode = mode
         self.random = random
@@ -164,7 +168,8 @@ public struct GainPlan: Equatable, Sendable {
         if let measured, let count = albumTrackCount, count > 0, albumPeers.count + 1 >= count {
             album = Loudness.album(albumPeers + [measured])
         }
-        return ReplayGain.choose(mode: mode, random: random, track: measured, album: album, deezerGain: deezerGain,
-                                 preamp: preamp)
+        return ReplayGain.choose(
+            mode: mode, random: random, track: measured, album: album, deezerGain: deezerGain,
+            preamp: preamp)
     }
 }

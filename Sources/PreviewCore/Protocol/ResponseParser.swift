@@ -71,7 +71,8 @@ public enum ResponseParser {
         var command = ""
         var message = line
         if let open = line.firstIndex(of: "["), let at = line[open...].firstIndex(of: "@"),
-           let close = line[at...].firstIndex(of: "]") {
+            let close = line[at...].firstIndex(of: "]")
+        {
             code = Int(line[line.index(after: open)..<at]) ?? 0
             index = Int(line[line.index(after: at)..<close]) ?? 0
             let rest = line[line.index(after: close)...].drop(while: { $0 == " " })

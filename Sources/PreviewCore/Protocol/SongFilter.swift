@@ -267,7 +267,10 @@ private struct ExpressionParser {
         var out = String.UnicodeScalarView()
         while i < text.count {
             let c = text[i]
-            let ok = op ? !(c == " " || c == "'" || c == "\"") : (c.properties.isAlphabetic || c == "_" || c == "-" || c.properties.numericType != nil)
+            let ok =
+                op
+                ? !(c == " " || c == "'" || c == "\"")
+                : (c.properties.isAlphabetic || c == "_" || c == "-" || c.properties.numericType != nil)
             guard ok else { break }
             out.append(c)
             i += 1

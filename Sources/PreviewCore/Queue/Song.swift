@@ -45,8 +45,10 @@ public struct Song: Equatable, Sendable, Codable {
     public var unplayable: String?
 
     /// - Parameters: as the properties.
-    public init(uri: String, title: String? = nil, artist: String? = nil,
-                album: String? = nil, duration: Double? = nil) {
+    public init(
+        uri: String, title: String? = nil, artist: String? = nil,
+        album: String? = nil, duration: Double? = nil
+    ) {
         self.uri = uri
         self.title = title
         self.artist = artist
@@ -75,8 +77,10 @@ public struct QueuedSong: Equatable, Sendable, Codable {
     public var edited: UInt32 = 0
 
     /// - Parameters: as the properties.
-    public init(id: SongID, song: Song, priority: UInt8 = 0, version: UInt32 = 0, range: SongRange? = nil,
-                edited: UInt32 = 0) {
+    public init(
+        id: SongID, song: Song, priority: UInt8 = 0, version: UInt32 = 0, range: SongRange? = nil,
+        edited: UInt32 = 0
+    ) {
         self.id = id
         self.song = song
         self.priority = priority

@@ -4,9 +4,9 @@
 /// have no values, except those a client adds with `addtagid`.
 public enum TagType: Int, CaseIterable, Sendable {
     case artist, artistSort, album, albumSort, albumArtist, albumArtistSort, title, track, name, genre, date,
-         originalDate, composer, composerSort, performer, conductor, work, movement, movementNumber, ensemble,
-         location, grouping, comment, disc, label, musicBrainzArtistID, musicBrainzAlbumID, musicBrainzAlbumArtistID,
-         musicBrainzTrackID, musicBrainzReleaseTrackID, musicBrainzWorkID
+        originalDate, composer, composerSort, performer, conductor, work, movement, movementNumber, ensemble,
+        location, grouping, comment, disc, label, musicBrainzArtistID, musicBrainzAlbumID, musicBrainzAlbumArtistID,
+        musicBrainzTrackID, musicBrainzReleaseTrackID, musicBrainzWorkID
 
     /// The name as mpd spells it in replies (`AlbumArtist`, `MUSICBRAINZ_TRACKID`).
     public var mpdName: String { TagType.names[rawValue] }
@@ -67,8 +67,10 @@ public final class AlbumTags: Sendable, Codable, Equatable {
     public let complete: Bool
 
     /// - Parameters: as the properties.
-    public init(id: Int?, artist: String? = nil, date: String? = nil, genres: [String] = [], label: String? = nil,
-                trackCount: Int? = nil, complete: Bool) {
+    public init(
+        id: Int?, artist: String? = nil, date: String? = nil, genres: [String] = [], label: String? = nil,
+        trackCount: Int? = nil, complete: Bool
+    ) {
         self.id = id
         self.artist = artist
         self.date = date
@@ -79,9 +81,10 @@ public final class AlbumTags: Sendable, Codable, Equatable {
     }
 
     public static func == (a: AlbumTags, b: AlbumTags) -> Bool {
-        a === b || (a.id == b.id && a.artist == b.artist && a.date == b.date && a.genres == b.genres
-                    && a.label == b.label && a.trackCount == b.trackCount
-                    && a.complete == b.complete)
+        a === b
+            || (a.id == b.id && a.artist == b.artist && a.date == b.date && a.genres == b.genres
+                && a.label == b.label && a.trackCount == b.trackCount
+                && a.complete == b.complete)
     }
 }
 
@@ -128,9 +131,10 @@ extension Song {
         case .disc: disc = nil
         case .albumArtist, .date, .genre, .label:
             guard let a = albumTags else { return }
-            albumTags = AlbumTags(id: a.id, artist: tag == .albumArtist ? nil : a.artist, date: tag == .date ? nil : a.date,
-                                  genres: tag == .genre ? [] : a.genres, label: tag == .label ? nil : a.label,
-                                  trackCount: a.trackCount, complete: a.complete)
+            albumTags = AlbumTags(
+                id: a.id, artist: tag == .albumArtist ? nil : a.artist, date: tag == .date ? nil : a.date,
+                genres: tag == .genre ? [] : a.genres, label: tag == .label ? nil : a.label,
+                trackCount: a.trackCount, complete: a.complete)
         default: return
         }
     }

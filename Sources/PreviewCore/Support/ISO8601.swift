@@ -19,7 +19,8 @@ public enum ISO8601 {
             return true
         }
         guard let year = number(4), skip("-"), let month = number(2), skip("-"), let day = number(2),
-              (1...12).contains(month), (1...31).contains(day) else { return nil }
+            (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
         var seconds = days(year: year, month: month, day: day) * 86400
         if skip("T") {
             guard let hour = number(2), skip(":"), let minute = number(2), hour <= 23, minute <= 59 else { return nil }

@@ -36,8 +36,10 @@ public struct Later<Value> {
     /// The value, or `fallback` when it has not arrived `seconds` after
     /// `run`: whichever comes first is delivered, the other dropped.
     /// `schedule` runs a closure after a delay on the thread values come on.
-    public func within(_ seconds: Double, or fallback: Value,
-                       schedule: @escaping (Double, @escaping () -> Void) -> Void) -> Later {
+    public func within(
+        _ seconds: Double, or fallback: Value,
+        schedule: @escaping (Double, @escaping () -> Void) -> Void
+    ) -> Later {
         Later { done in
             var delivered = false
             let once = { (value: Value) in

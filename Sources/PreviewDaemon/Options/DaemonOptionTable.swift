@@ -21,8 +21,9 @@ struct DaemonOption: Sendable {
     /// What the shell completes after it.
     let completion: Completion
     /// Applies the option, reading its value from `words`.
-    let take: @Sendable (inout DaemonOptions, inout OptionWords, OptionWords.Option, inout DaemonOptions.GivenPaths)
-        throws(DaemonOptions.UsageError) -> Void
+    let take:
+        @Sendable (inout DaemonOptions, inout OptionWords, OptionWords.Option, inout DaemonOptions.GivenPaths)
+            throws(DaemonOptions.UsageError) -> Void
     /// What `--print-config` shows for it; nil: nothing (not a setting).
     let printed: (@Sendable (DaemonOptions) -> Printed)?
 
@@ -46,21 +47,34 @@ struct DaemonOption: Sendable {
     var synopsis: String { "--\(name)" + aliases.map { ", " + $0 }.joined() + (value.map { " \($0)" } ?? "") }
 
     /// A setting every file and command line may give.
-    static func setting(_ name: String, _ value: String?, _ help: String, completion: Completion = .nothing,
-                        take: @escaping @Sendable (inout DaemonOptions, inout OptionWords, OptionWords.Option,
-                                                   inout DaemonOptions.GivenPaths) throws(DaemonOptions.UsageError) -> Void,
-                        printed: @escaping @Sendable (DaemonOptions) -> Printed) -> DaemonOption {
-        DaemonOption(name: name, value: value, help: help, inFile: true, aliases: [], completion: completion, take: take,
-                     printed: printed)
+    static func setting(
+        _ name: String, _ value: String?, _ help: String, completion: Completion = .nothing,
+        take:
+            @escaping @Sendable (
+                inout DaemonOptions, inout OptionWords, OptionWords.Option,
+                inout DaemonOptions.GivenPaths
+            ) throws(DaemonOptions.UsageError) -> Void,
+        printed: @escaping @Sendable (DaemonOptions) -> Printed
+    ) -> DaemonOption {
+        DaemonOption(
+            name: name, value: value, help: help, inFile: true, aliases: [], completion: completion, take: take,
+            printed: printed)
     }
 
     /// An option of the command line only, which is not a setting.
-    static func action(_ name: String, _ value: String?, _ help: String, aliases: [String] = [], completion: Completion = .nothing,
-                       take: @escaping @Sendable (inout DaemonOptions, inout OptionWords, OptionWords.Option,
-                                                  inout DaemonOptions.GivenPaths) throws(DaemonOptions.UsageError) -> Void)
-        -> DaemonOption {
-        DaemonOption(name: name, value: value, help: help, inFile: false, aliases: aliases, completion: completion, take: take,
-                     printed: nil)
+    static func action(
+        _ name: String, _ value: String?, _ help: String, aliases: [String] = [], completion: Completion = .nothing,
+        take:
+            @escaping @Sendable (
+                inout DaemonOptions, inout OptionWords, OptionWords.Option,
+                inout DaemonOptions.GivenPaths
+            ) throws(DaemonOptions.UsageError) -> Void
+    )
+        -> DaemonOption
+    {
+        DaemonOption(
+            name: name, value: value, help: help, inFile: false, aliases: aliases, completion: completion, take: take,
+            printed: nil)
     }
 }
 
@@ -69,117 +83,157 @@ extension DaemonOptions {
     static let declared: [DaemonOption] = placesAndLogs + catalogAndSession + playbackAndLimits + commandLineOnly
 
     private static let placesAndLogs: [DaemonOption] = [
-        .setting("socket", "PATH", "Unix socket (default $PREVIEWD_SOCKET, else $XDG_RUNTIME_DIR/previewd/socket)",
-                 completion: .files, take: { _, w, o, p throws(UsageError) in p.socket = try w.value(of: o) },
-                 printed: { .values([$0.socketPath]) }),
-        .setting("output", "KIND", "pulse (default sink, followed when it changes), pulse:SINK (that sink), null, wav:PATH, "
-                 + "fifo:PATH (raw s16le 44100 Hz stereo into a named pipe, as snapserver reads it) or http:HOST:PORT "
-                 + "(MP3 and FLAC streams); repeatable: several play at once, each switched with enableoutput",
-                 completion: .words(["pulse", "pulse:", "null", "wav:", "fifo:", "http:"]),
-                 take: { d, w, o, _ throws(UsageError) in d.outputs.append(try w.output(o)) },
-                 printed: { .values($0.outputs.map(\.setting)) }),
-        .setting("pace", "realtime|none", "null/wav outputs: real-time speed (default) or as fast as decoding allows",
-                 completion: .words(["realtime", "none"]), take: { d, w, o, _ throws(UsageError) in d.realtimePace = try w.pace(o) },
-                 printed: { .values([$0.realtimePace ? "realtime" : "none"]) }),
-        .setting("api-base", "URL", "Deezer API base (default $PREVIEWD_API_BASE, else https://api.deezer.com)",
-                 take: { _, w, o, p throws(UsageError) in p.apiBase = try w.webURL(o) }, printed: { .values([$0.apiBase]) }),
-        .setting("state-dir", "DIR", "state directory (default $XDG_STATE_HOME/previewd, else ~/.local/state/previewd)",
-                 completion: .directories, take: { _, w, o, p throws(UsageError) in p.stateDirectory = try w.value(of: o) },
-                 printed: { .values([$0.stateDirectory]) }),
-        .setting("log-level", "LEVEL", "error, warning, info (default) or debug",
-                 completion: .words(["error", "warning", "info", "debug"]),
-                 take: { d, w, o, _ throws(UsageError) in d.logLevel = try w.logLevel(o) }, printed: { .values(["\($0.logLevel)"]) }),
-        .setting("lastfm-key", "KEY", "Last.fm API key for country and tag charts (also $PREVIEWD_LASTFM_KEY or "
-                 + "~/.config/previewd/lastfm.key)",
-                 take: { d, w, o, _ throws(UsageError) in d.lastfmKey = try w.value(of: o) },
-                 // The key stays secret: only whether there is one.
-                 printed: { .note($0.lastfmKey == nil ? "none (key file \($0.lastfmKeyFile))" : "set, not shown") }),
-        .setting("lastfm-base", "URL", "Last.fm API endpoint (for tests and mirrors)",
-                 take: { d, w, o, _ throws(UsageError) in d.lastfmBase = try w.webURL(o) }, printed: { .values([$0.lastfmBase]) }),
-        .setting("country", "CODE|NAME", "the country of \"your\" chart (default: the locale's, from LC_ALL, LC_MESSAGES or LANG)",
-                 take: { d, w, o, _ throws(UsageError) in d.country = try w.value(of: o) },
-                 printed: { o in
-                     if let country = o.country { return .values([country]) }
-                     if let locale = o.localeCountry { return .derived(locale.code, from: "\(locale.variable)=\(locale.value)") }
-                     return .note("none (no locale names one)")
-                 }),
+        .setting(
+            "socket", "PATH", "Unix socket (default $PREVIEWD_SOCKET, else $XDG_RUNTIME_DIR/previewd/socket)",
+            completion: .files, take: { _, w, o, p throws(UsageError) in p.socket = try w.value(of: o) },
+            printed: { .values([$0.socketPath]) }),
+        .setting(
+            "output", "KIND",
+            "pulse (default sink, followed when it changes), pulse:SINK (that sink), null, wav:PATH, "
+                + "fifo:PATH (raw s16le 44100 Hz stereo into a named pipe, as snapserver reads it) or http:HOST:PORT "
+                + "(MP3 and FLAC streams); repeatable: several play at once, each switched with enableoutput",
+            completion: .words(["pulse", "pulse:", "null", "wav:", "fifo:", "http:"]),
+            take: { d, w, o, _ throws(UsageError) in d.outputs.append(try w.output(o)) },
+            printed: { .values($0.outputs.map(\.setting)) }),
+        .setting(
+            "pace", "realtime|none", "null/wav outputs: real-time speed (default) or as fast as decoding allows",
+            completion: .words(["realtime", "none"]), take: { d, w, o, _ throws(UsageError) in d.realtimePace = try w.pace(o) },
+            printed: { .values([$0.realtimePace ? "realtime" : "none"]) }),
+        .setting(
+            "api-base", "URL", "Deezer API base (default $PREVIEWD_API_BASE, else https://api.deezer.com)",
+            take: { _, w, o, p throws(UsageError) in p.apiBase = try w.webURL(o) }, printed: { .values([$0.apiBase]) }),
+        .setting(
+            "state-dir", "DIR", "state directory (default $XDG_STATE_HOME/previewd, else ~/.local/state/previewd)",
+            completion: .directories, take: { _, w, o, p throws(UsageError) in p.stateDirectory = try w.value(of: o) },
+            printed: { .values([$0.stateDirectory]) }),
+        .setting(
+            "log-level", "LEVEL", "error, warning, info (default) or debug",
+            completion: .words(["error", "warning", "info", "debug"]),
+            take: { d, w, o, _ throws(UsageError) in d.logLevel = try w.logLevel(o) }, printed: { .values(["\($0.logLevel)"]) }),
+        .setting(
+            "lastfm-key", "KEY",
+            "Last.fm API key for country and tag charts (also $PREVIEWD_LASTFM_KEY or "
+                + "~/.config/previewd/lastfm.key)",
+            take: { d, w, o, _ throws(UsageError) in d.lastfmKey = try w.value(of: o) },
+            // The key stays secret: only whether there is one.
+            printed: { .note($0.lastfmKey == nil ? "none (key file \($0.lastfmKeyFile))" : "set, not shown") }),
+        .setting(
+            "lastfm-base", "URL", "Last.fm API endpoint (for tests and mirrors)",
+            take: { d, w, o, _ throws(UsageError) in d.lastfmBase = try w.webURL(o) }, printed: { .values([$0.lastfmBase]) }),
+        .setting(
+            "country", "CODE|NAME", "the country of \"your\" chart (default: the locale's, from LC_ALL, LC_MESSAGES or LANG)",
+            take: { d, w, o, _ throws(UsageError) in d.country = try w.value(of: o) },
+            printed: { o in
+                if let country = o.country { return .values([country]) }
+                if let locale = o.localeCountry { return .derived(locale.code, from: "\(locale.variable)=\(locale.value)") }
+                return .note("none (no locale names one)")
+            }),
     ]
 
     private static let catalogAndSession: [DaemonOption] = [
-        .setting("catalog-cache-ttl", "SECONDS", "seconds Deezer answers are reused (default 600; 0 off)",
-                 take: { d, w, o, _ throws(UsageError) in d.catalogCacheTTL = try w.seconds(o, allowZero: true) },
-                 printed: { .values([number($0.catalogCacheTTL)]) }),
-        .setting("restore-playing", nil, "resume playback of the restored session (default: it comes back paused at the same place)",
-                 take: { d, w, o, _ throws(UsageError) in d.restorePlaying = try w.flag(o) },
-                 printed: { .values([$0.restorePlaying ? "yes" : "no"]) }),
-        .setting("stream-timeout", "SECONDS", "a preview that sends nothing for SECONDS fails (default 15)",
-                 take: { d, w, o, _ throws(UsageError) in d.streamTimeout = try w.seconds(o, allowZero: false) },
-                 printed: { .values([number($0.streamTimeout)]) }),
-        .setting("max-clients", "N", "connections at once (default 100); more get an ACK",
-                 take: { d, w, o, _ throws(UsageError) in d.maxClients = try w.whole(o, 1...100_000, "a number") },
-                 printed: { .values(["\($0.maxClients)"]) }),
-        .setting("connection-timeout", "SECONDS", "close a client silent for SECONDS outside idle (default 60, as mpd; 0 never)",
-                 take: { d, w, o, _ throws(UsageError) in d.connectionTimeout = try w.seconds(o, allowZero: true) },
-                 printed: { .values([number($0.connectionTimeout)]) }),
-        .setting("previous-restart", "SECONDS", "previous more than SECONDS into a song restarts it (default 3; 0 always goes back, "
-                 + "as mpd does)",
-                 take: { d, w, o, _ throws(UsageError) in d.previousRestart = try w.seconds(o, allowZero: true) },
-                 printed: { .values([number($0.previousRestart)]) }),
+        .setting(
+            "catalog-cache-ttl", "SECONDS", "seconds Deezer answers are reused (default 600; 0 off)",
+            take: { d, w, o, _ throws(UsageError) in d.catalogCacheTTL = try w.seconds(o, allowZero: true) },
+            printed: { .values([number($0.catalogCacheTTL)]) }),
+        .setting(
+            "restore-playing", nil, "resume playback of the restored session (default: it comes back paused at the same place)",
+            take: { d, w, o, _ throws(UsageError) in d.restorePlaying = try w.flag(o) },
+            printed: { .values([$0.restorePlaying ? "yes" : "no"]) }),
+        .setting(
+            "stream-timeout", "SECONDS", "a preview that sends nothing for SECONDS fails (default 15)",
+            take: { d, w, o, _ throws(UsageError) in d.streamTimeout = try w.seconds(o, allowZero: false) },
+            printed: { .values([number($0.streamTimeout)]) }),
+        .setting(
+            "max-clients", "N", "connections at once (default 100); more get an ACK",
+            take: { d, w, o, _ throws(UsageError) in d.maxClients = try w.whole(o, 1...100_000, "a number") },
+            printed: { .values(["\($0.maxClients)"]) }),
+        .setting(
+            "connection-timeout", "SECONDS", "close a client silent for SECONDS outside idle (default 60, as mpd; 0 never)",
+            take: { d, w, o, _ throws(UsageError) in d.connectionTimeout = try w.seconds(o, allowZero: true) },
+            printed: { .values([number($0.connectionTimeout)]) }),
+        .setting(
+            "previous-restart", "SECONDS",
+            "previous more than SECONDS into a song restarts it (default 3; 0 always goes back, "
+                + "as mpd does)",
+            take: { d, w, o, _ throws(UsageError) in d.previousRestart = try w.seconds(o, allowZero: true) },
+            printed: { .values([number($0.previousRestart)]) }),
     ]
 
     private static let playbackAndLimits: [DaemonOption] = [
-        .setting("prefetch", "N", "songs downloaded ahead of the current one (default 2; 0 off)",
-                 take: { d, w, o, _ throws(UsageError) in d.prefetch = try w.whole(o, 0...16, "a number of songs") },
-                 printed: { .values(["\($0.prefetch)"]) }),
-        .setting("prefetch-memory", "MIB", "memory all downloads may hold (default 8)",
-                 take: { d, w, o, _ throws(UsageError) in d.prefetchMemory = try w.whole(o, 1...1024, "MiB") << 20 },
-                 printed: { .values(["\($0.prefetchMemory >> 20)"]) }),
-        .setting("stream-listeners", "N", "listeners an http: output serves at once (default 16, at most 256: a thread and 4 s "
-                 + "of audio each)",
-                 take: { d, w, o, _ throws(UsageError) in d.streamListeners = try w.whole(o, 1...256, "a number") },
-                 printed: { .values(["\($0.streamListeners)"]) }),
-        .setting("stream-password-file", "FILE", "an http: output beyond loopback asks for user \"previewd\" and the password "
-                 + "on FILE's first line",
-                 completion: .files, take: { d, w, o, _ throws(UsageError) in d.streamPasswordFile = try w.value(of: o) },
-                 printed: { o in o.streamPasswordFile.map { .values([$0]) } ?? .note("none (an http: output serves loopback only)") }),
-        .setting("replay-gain-preamp", "DB", "dB added to the replay gain (-15 to 15, default 0; the gain still never lifts a "
-                 + "peak past full scale)",
-                 take: { d, w, o, _ throws(UsageError) in d.replayGainPreamp = try w.decibels(o) },
-                 printed: { .values([number($0.replayGainPreamp)]) }),
-        .setting("on-event", "[EVENTS:]CMD", "run `sh -c CMD` for each event (or only for the named ones: player, mixer, "
-                 + "options, playlist, output, tick); the event is in PREVIEWD_* variables and on stdin; repeatable",
-                 take: { d, w, o, _ throws(UsageError) in d.hooks.append(try w.hook(o)) },
-                 printed: { .values($0.hooks.map(\.setting)) }),
-        .setting("hook-timeout", "SECONDS", "kill a hook still running after SECONDS (default 10)",
-                 take: { d, w, o, _ throws(UsageError) in d.hookTimeout = try w.seconds(o, allowZero: false) },
-                 printed: { .values([number($0.hookTimeout)]) }),
-        .setting("max-command-list", "KIB", "longest command list a client may send (default 2048, as mpd's "
-                 + "max_command_list_size)",
-                 take: { d, w, o, _ throws(UsageError) in d.maxCommandListBytes = try w.whole(o, 1...(1 << 20), "KiB") << 10 },
-                 printed: { .values(["\($0.maxCommandListBytes >> 10)"]) }),
-        .setting("autoplay", nil, "when the queue's last song plays, add songs like the ones played lately (until `autoplay 0`; "
-                 + "a saved state's choice wins)",
-                 take: { d, w, o, _ throws(UsageError) in d.autoplay = try w.flag(o) }, printed: { .values([$0.autoplay ? "yes" : "no"]) }),
-        .setting("no-mpris", nil, "do not offer MPRIS (media keys, desktop widgets) on the session bus as "
-                 + "org.mpris.MediaPlayer2.previewd",
-                 take: { d, w, o, _ throws(UsageError) in d.mpris = !(try w.flag(o)) }, printed: { .values([$0.mpris ? "no" : "yes"]) }),
+        .setting(
+            "prefetch", "N", "songs downloaded ahead of the current one (default 2; 0 off)",
+            take: { d, w, o, _ throws(UsageError) in d.prefetch = try w.whole(o, 0...16, "a number of songs") },
+            printed: { .values(["\($0.prefetch)"]) }),
+        .setting(
+            "prefetch-memory", "MIB", "memory all downloads may hold (default 8)",
+            take: { d, w, o, _ throws(UsageError) in d.prefetchMemory = try w.whole(o, 1...1024, "MiB") << 20 },
+            printed: { .values(["\($0.prefetchMemory >> 20)"]) }),
+        .setting(
+            "stream-listeners", "N",
+            "listeners an http: output serves at once (default 16, at most 256: a thread and 4 s "
+                + "of audio each)",
+            take: { d, w, o, _ throws(UsageError) in d.streamListeners = try w.whole(o, 1...256, "a number") },
+            printed: { .values(["\($0.streamListeners)"]) }),
+        .setting(
+            "stream-password-file", "FILE",
+            "an http: output beyond loopback asks for user \"previewd\" and the password "
+                + "on FILE's first line",
+            completion: .files, take: { d, w, o, _ throws(UsageError) in d.streamPasswordFile = try w.value(of: o) },
+            printed: { o in o.streamPasswordFile.map { .values([$0]) } ?? .note("none (an http: output serves loopback only)") }),
+        .setting(
+            "replay-gain-preamp", "DB",
+            "dB added to the replay gain (-15 to 15, default 0; the gain still never lifts a "
+                + "peak past full scale)",
+            take: { d, w, o, _ throws(UsageError) in d.replayGainPreamp = try w.decibels(o) },
+            printed: { .values([number($0.replayGainPreamp)]) }),
+        .setting(
+            "on-event", "[EVENTS:]CMD",
+            "run `sh -c CMD` for each event (or only for the named ones: player, mixer, "
+                + "options, playlist, output, tick); the event is in PREVIEWD_* variables and on stdin; repeatable",
+            take: { d, w, o, _ throws(UsageError) in d.hooks.append(try w.hook(o)) },
+            printed: { .values($0.hooks.map(\.setting)) }),
+        .setting(
+            "hook-timeout", "SECONDS", "kill a hook still running after SECONDS (default 10)",
+            take: { d, w, o, _ throws(UsageError) in d.hookTimeout = try w.seconds(o, allowZero: false) },
+            printed: { .values([number($0.hookTimeout)]) }),
+        .setting(
+            "max-command-list", "KIB",
+            "longest command list a client may send (default 2048, as mpd's "
+                + "max_command_list_size)",
+            take: { d, w, o, _ throws(UsageError) in d.maxCommandListBytes = try w.whole(o, 1...(1 << 20), "KiB") << 10 },
+            printed: { .values(["\($0.maxCommandListBytes >> 10)"]) }),
+        .setting(
+            "autoplay", nil,
+            "when the queue's last song plays, add songs like the ones played lately (until `autoplay 0`; "
+                + "a saved state's choice wins)",
+            take: { d, w, o, _ throws(UsageError) in d.autoplay = try w.flag(o) }, printed: { .values([$0.autoplay ? "yes" : "no"]) }),
+        .setting(
+            "no-mpris", nil,
+            "do not offer MPRIS (media keys, desktop widgets) on the session bus as "
+                + "org.mpris.MediaPlayer2.previewd",
+            take: { d, w, o, _ throws(UsageError) in d.mpris = !(try w.flag(o)) }, printed: { .values([$0.mpris ? "no" : "yes"]) }),
     ]
 
     private static let commandLineOnly: [DaemonOption] = [
-        .action("config", "FILE", "settings file (default $XDG_CONFIG_HOME/previewd/previewd.conf): key = value lines named "
+        .action(
+            "config", "FILE",
+            "settings file (default $XDG_CONFIG_HOME/previewd/previewd.conf): key = value lines named "
                 + "like these options; the command line overrides it",
-                // Read before parsing (`ConfigFile.path`).
-                completion: .files, take: { _, w, o, _ throws(UsageError) in _ = try w.value(of: o) }),
-        .action("print-config", nil, "show the settings in effect and where each came from",
-                take: { d, _, _, _ throws(UsageError) in d.printConfig = true }),
-        .action("completions", "SHELL", "print previewd's completion script for SHELL: bash, zsh or fish",
-                completion: .words(completionShells), take: { d, w, o, _ throws(UsageError) in
-                    let shell = try w.value(of: o)
-                    guard completionShells.contains(shell) else {
-                        throw UsageError(description: "--completions takes bash, zsh or fish, not \"\(UsageError.shown(shell))\"")
-                    }
-                    d.completionShell = shell
-                }),
+            // Read before parsing (`ConfigFile.path`).
+            completion: .files, take: { _, w, o, _ throws(UsageError) in _ = try w.value(of: o) }),
+        .action(
+            "print-config", nil, "show the settings in effect and where each came from",
+            take: { d, _, _, _ throws(UsageError) in d.printConfig = true }),
+        .action(
+            "completions", "SHELL", "print previewd's completion script for SHELL: bash, zsh or fish",
+            completion: .words(completionShells),
+            take: { d, w, o, _ throws(UsageError) in
+                let shell = try w.value(of: o)
+                guard completionShells.contains(shell) else {
+                    throw UsageError(description: "--completions takes bash, zsh or fish, not \"\(UsageError.shown(shell))\"")
+                }
+                d.completionShell = shell
+            }),
         .action("help", nil, "show this text", aliases: ["-h"], take: { d, _, _, _ throws(UsageError) in d.showHelp = true }),
         .action("version", nil, "show the version", aliases: ["-V"], take: { d, _, _, _ throws(UsageError) in d.showVersion = true }),
     ]

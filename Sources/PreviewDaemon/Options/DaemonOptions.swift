@@ -104,8 +104,10 @@ public struct DaemonOptions: Equatable, Sendable {
     /// - Parameters: environment: variable lookup; uid: for the socket fallback.
     /// - Throws: `UsageError` naming the bad option or value (and the file
     ///   and line, for the settings file).
-    public static func parse(_ arguments: [String], environment: (String) -> String?, uid: UInt32,
-                             config: (path: String, text: String)? = nil) throws(UsageError) -> DaemonOptions {
+    public static func parse(
+        _ arguments: [String], environment: (String) -> String?, uid: UInt32,
+        config: (path: String, text: String)? = nil
+    ) throws(UsageError) -> DaemonOptions {
         var o = DaemonOptions(socketPath: "", apiBase: "", stateDirectory: "")
         var paths = GivenPaths()
         if let config {
@@ -143,8 +145,9 @@ public struct DaemonOptions: Equatable, Sendable {
             throw UsageError(description: "--output: at most \(DaemonOptions.maxOutputs) outputs, not \(o.outputs.count)")
         }
         for case .http(let host, let port) in o.outputs where !host.hasPrefix("127.") && o.streamPasswordFile == nil {
-            throw UsageError(description: "--output http:\(host):\(port): beyond loopback (127.x.x.x) a stream needs a password: "
-                             + "--stream-password-file FILE")
+            throw UsageError(
+                description: "--output http:\(host):\(port): beyond loopback (127.x.x.x) a stream needs a password: "
+                    + "--stream-password-file FILE")
         }
         return o
     }
@@ -177,7 +180,8 @@ public struct DaemonOptions: Equatable, Sendable {
     private mutating func applyEnvironment(_ paths: GivenPaths, environment: (String) -> String?, uid: UInt32) {
         if lastfmKey == nil, let key = environment("PREVIEWD_LASTFM_KEY"), !key.isEmpty { lastfmKey = key }
         localeCountry = CountryTable.localeCountry(environment: environment)
-        let configHome = environment("XDG_CONFIG_HOME").flatMap { $0.isEmpty ? nil : $0 }
+        let configHome =
+            environment("XDG_CONFIG_HOME").flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment("HOME") ?? "/tmp") + "/.config"
         lastfmKeyFile = configHome + "/previewd/lastfm.key"
         socketPath = SocketPath.resolve(explicit: paths.socket, environment: environment, uid: uid)

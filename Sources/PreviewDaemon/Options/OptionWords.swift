@@ -74,7 +74,8 @@ struct OptionWords {
     mutating func seconds(_ option: Option, allowZero: Bool) throws(UsageError) -> Double {
         let text = try value(of: option)
         guard let s = Seconds.parse(text), allowZero || s > 0 else {
-            throw UsageError(description: "\(option.name) takes seconds (at most \(Int(Seconds.maximum))), not \"\(UsageError.shown(text))\"")
+            throw UsageError(
+                description: "\(option.name) takes seconds (at most \(Int(Seconds.maximum))), not \"\(UsageError.shown(text))\"")
         }
         return s
     }
@@ -93,7 +94,9 @@ struct OptionWords {
     mutating func whole(_ option: Option, _ range: ClosedRange<Int>, _ unit: String) throws(UsageError) -> Int {
         let text = try value(of: option)
         guard let n = Int(text), range.contains(n) else {
-            throw UsageError(description: "\(option.name) takes \(unit) from \(range.lowerBound) to \(range.upperBound), not \"\(UsageError.shown(text))\"")
+            throw UsageError(
+                description:
+                    "\(option.name) takes \(unit) from \(range.lowerBound) to \(range.upperBound), not \"\(UsageError.shown(text))\"")
         }
         return n
     }
@@ -109,8 +112,9 @@ struct OptionWords {
         case _ where text.hasPrefix("fifo:") && text.count > 5: return .fifo(String(text.dropFirst(5)))
         case _ where text.hasPrefix("http:"): return try httpOutput(String(text.dropFirst(5)))
         default:
-            throw UsageError(description: "--output must be pulse, pulse:SINK, null, wav:PATH, fifo:PATH or http:HOST:PORT, "
-                             + "not \"\(UsageError.shown(text))\"")
+            throw UsageError(
+                description: "--output must be pulse, pulse:SINK, null, wav:PATH, fifo:PATH or http:HOST:PORT, "
+                    + "not \"\(UsageError.shown(text))\"")
         }
     }
 
@@ -121,9 +125,11 @@ struct OptionWords {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         let octets = parts.first?.split(separator: ".", omittingEmptySubsequences: false) ?? []
         guard parts.count == 2, octets.count == 4, octets.allSatisfy({ UInt8($0) != nil }),
-              let port = Int(parts[1]), (0...65535).contains(port) else {
-            throw UsageError(description: "--output http: takes HOST:PORT, an IPv4 address and a port, as http:127.0.0.1:8000, "
-                             + "not \"http:\(UsageError.shown(text))\"")
+            let port = Int(parts[1]), (0...65535).contains(port)
+        else {
+            throw UsageError(
+                description: "--output http: takes HOST:PORT, an IPv4 address and a port, as http:127.0.0.1:8000, "
+                    + "not \"http:\(UsageError.shown(text))\"")
         }
         return .http(host: String(parts[0]), port: port)
     }

@@ -68,15 +68,18 @@ public final class Server {
         defer { listener.close() }
         let signals = try catchSignals()
         let inbox = try EventInbox()
-        wire(Instance(options: options, engine: engine, log: log, get: catalogHTTP(through: inbox), head: catalogHTTP(through: inbox, head: true),
-                      schedule: { [unowned self] delay, action in schedule(after: delay, action) },
-                      seed: UInt64.random(in: .min ... .max), listener: pendingChanges))
+        wire(
+            Instance(
+                options: options, engine: engine, log: log, get: catalogHTTP(through: inbox), head: catalogHTTP(through: inbox, head: true),
+                schedule: { [unowned self] delay, action in schedule(after: delay, action) },
+                seed: UInt64.random(in: .min ... .max), listener: pendingChanges))
         defer { hookRunner.killAll() }
         try engine.start(events: { inbox.post(.engine($0)) })
         defer { engine.shutdown() }
-        let saver = StateSaver(file: StateFiles(directory: options.stateDirectory, log: log), controller: controller, log: log,
-                               now: SystemClock.monotonicSeconds, schedule: { [unowned self] delay, action in schedule(after: delay, action) },
-                               cancel: { [unowned self] id in cancelTimer(id) })
+        let saver = StateSaver(
+            file: StateFiles(directory: options.stateDirectory, log: log), controller: controller, log: log,
+            now: SystemClock.monotonicSeconds, schedule: { [unowned self] delay, action in schedule(after: delay, action) },
+            cancel: { [unowned self] id in cancelTimer(id) })
         saver.restore(playing: options.restorePlaying)
         defer { saver.saveNow() }
         if options.mpris { mpris = MPRISService.start(controller: controller, apiBase: options.apiBase, log: log) }
@@ -144,8 +147,10 @@ public final class Server {
     private func announce(_ listener: UnixListener) {
         // An inherited socket's path is the unit's; ours may differ (a
         // service manager that does not pass XDG_RUNTIME_DIR), so say which.
-        log.info(listener.inherited ? "listening on the socket passed by the service manager (fd \(listener.fd))"
-                                    : "listening on \(options.socketPath)")
+        log.info(
+            listener.inherited
+                ? "listening on the socket passed by the service manager (fd \(listener.fd))"
+                : "listening on \(options.socketPath)")
         ServiceManager.notify("READY=1")
     }
 
@@ -171,9 +176,12 @@ public final class Server {
     /// the state file, pending replies, new clients.
     /// - Returns: false once a signal asked previewd to stop.
     private func turn(listener: UnixListener, inbox: EventInbox, signals: borrowing SignalPipe, saver: StateSaver) throws -> Bool {
-        var fds = [PollDescriptor(listener.fd, events: .readable),
-                   PollDescriptor(inbox.readFD, events: .readable),
-                   PollDescriptor(signals.readEnd, events: .readable)] + clientPollSet()
+        var fds =
+            [
+                PollDescriptor(listener.fd, events: .readable),
+                PollDescriptor(inbox.readFD, events: .readable),
+                PollDescriptor(signals.readEnd, events: .readable),
+            ] + clientPollSet()
         let clientEnd = fds.count
         // The bus socket goes last, so the clients stay fds[3..<clientEnd].
         if let bus = mpris?.pollDescriptor() { fds.append(bus) }
@@ -216,7 +224,8 @@ public final class Server {
             if session.inputEnded && session.pendingOutput.isEmpty { return nil }
             // A client that does not read its replies is not read from
             // either, so its requests cannot pile up replies in memory.
-            let backedUp = session.pendingOutput.count > Server.readPauseBytes || session.hasMoreOutput || session.inputHeld
+            let backedUp =
+                session.pendingOutput.count > Server.readPauseBytes || session.hasMoreOutput || session.inputHeld
                 || session.inputEnded
             var events: PollEvents = backedUp ? [] : .readable
             if !session.pendingOutput.isEmpty { events.insert(.writable) }
@@ -273,8 +282,9 @@ public final class Server {
         guard !expired.isEmpty else { return }
         for fd in expired.keys { drop(fd) }
         if let held = refusals.admit("silent", now: now) {
-            log.info("closed \(expired.count) client(s) silent for \(DaemonOptions.number(options.connectionTimeout)) s"
-                     + refusals.suffix(held: held))
+            log.info(
+                "closed \(expired.count) client(s) silent for \(DaemonOptions.number(options.connectionTimeout)) s"
+                    + refusals.suffix(held: held))
         }
     }
 
@@ -291,7 +301,10 @@ public final class Server {
             if let uid = fd.peerCredentials()?.userID, uid != ThisProcess.effectiveUserID {
                 // The socket is 0600 in a 0700 directory; this is the
                 // second lock, for a socket passed in or moved.
-                refuse(fd, ProtocolError(.permission, "permission denied: previewd serves only uid \(ThisProcess.effectiveUserID), not uid \(uid)"))
+                refuse(
+                    fd,
+                    ProtocolError(.permission, "permission denied: previewd serves only uid \(ThisProcess.effectiveUserID), not uid \(uid)")
+                )
                 if let held = refusals.admit("uid", now: SystemClock.monotonicSeconds()) {
                     log.warning("refused a client running as uid \(uid)" + refusals.suffix(held: held))
                 }

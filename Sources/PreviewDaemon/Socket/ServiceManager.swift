@@ -15,7 +15,8 @@ enum ServiceManager {
             Environment.remove("LISTEN_FDNAMES")
         }
         guard let pidText = Environment.value("LISTEN_PID"), Int32(pidText) == ThisProcess.id,
-              let countText = Environment.value("LISTEN_FDS"), Int(countText) == 1 else { return nil }
+            let countText = Environment.value("LISTEN_FDS"), Int(countText) == 1
+        else { return nil }
         return FileDescriptor(rawValue: 3)
     }
 
@@ -24,9 +25,13 @@ enum ServiceManager {
     static func notify(_ state: String) {
         guard let path = Environment.value("NOTIFY_SOCKET"), !path.isEmpty else { return }
         let bytes = Array(path.utf8)
-        guard let address = try? (bytes[0] == UInt8(ascii: "@") ? UnixSocketAddress(abstractName: Array(bytes.dropFirst()))
-                                                                  : UnixSocketAddress(path: path)),
-              let socket = try? UnixSocket.make(.datagram) else { return }
+        guard
+            let address = try?
+                (bytes[0] == UInt8(ascii: "@")
+                ? UnixSocketAddress(abstractName: Array(bytes.dropFirst()))
+                : UnixSocketAddress(path: path)),
+            let socket = try? UnixSocket.make(.datagram)
+        else { return }
         try? socket.descriptor.send(Array(state.utf8), to: address)
     }
 }

@@ -152,9 +152,10 @@ package final class HookRunner {
         do {
             // Its own process group, so a timeout kills what it started too;
             // SIGPIPE back to its default, which previewd ignores.
-            process = try Subprocess.spawn("/bin/sh", arguments: ["/bin/sh", "-c", command], environment: environment,
-                                           standardInput: pipe.readEnd.descriptor, newProcessGroup: true,
-                                           defaultSignals: [.pipe])
+            process = try Subprocess.spawn(
+                "/bin/sh", arguments: ["/bin/sh", "-c", command], environment: environment,
+                standardInput: pipe.readEnd.descriptor, newProcessGroup: true,
+                defaultSignals: [.pipe])
         } catch {
             log.error("hook not run: \(error.reason): \(command)")
             return

@@ -61,7 +61,8 @@ extension MPRISAdapter {
     /// id (the song changed meanwhile) and a position outside the song.
     private func setPosition(track: String, seconds: Double) throws(ProtocolError) {
         guard controller.state != .stop, let id = controller.currentID, MPRIS.trackID(id) == track,
-              let entry = controller.queuedSong(withID: id), seconds >= 0 else { return }
+            let entry = controller.queuedSong(withID: id), seconds >= 0
+        else { return }
         if let duration = entry.song.duration, seconds > duration { return }
         try controller.seekCurrent(to: seconds)
     }

@@ -36,9 +36,10 @@ final class MPRISAdapter {
     /// The controller's state the Player properties are made from.
     private var input: MPRIS.PlayerInput {
         let current = controller.currentID.flatMap { controller.queuedSong(withID: $0) }
-        return MPRIS.PlayerInput(state: controller.state, modes: controller.modes,
-                                 volumePercent: controller.volume, current: current,
-                                 queueIsEmpty: controller.queueLength == 0, apiBase: apiBase)
+        return MPRIS.PlayerInput(
+            state: controller.state, modes: controller.modes,
+            volumePercent: controller.volume, current: current,
+            queueIsEmpty: controller.queueLength == 0, apiBase: apiBase)
     }
 
     /// `Position`: microseconds into the current song (0 when stopped).
@@ -57,8 +58,9 @@ final class MPRISAdapter {
         let changes = MPRIS.changes(from: announced, to: now)
         announced = now
         guard !changes.isEmpty else { return }
-        emit(MPRIS.propertiesInterface, "PropertiesChanged",
-             [.string(MPRIS.playerInterface), .dictionary(changes), .strings([])])
+        emit(
+            MPRIS.propertiesInterface, "PropertiesChanged",
+            [.string(MPRIS.playerInterface), .dictionary(changes), .strings([])])
     }
 
     /// After any seek (MPRIS's or the protocol's): `Seeked` with the new

@@ -95,7 +95,9 @@ enum MPRIS {
         let song = entry.song
         var fields = [DBusEntry("mpris:trackid", .objectPath(trackID(entry.id)))]
         if let length = song.duration { fields.append(DBusEntry("mpris:length", .int64(microseconds(length)))) }
-        if let apiBase, let album = song.albumTags?.id { fields.append(DBusEntry("mpris:artUrl", .string("\(apiBase)/album/\(album)/image"))) }
+        if let apiBase, let album = song.albumTags?.id {
+            fields.append(DBusEntry("mpris:artUrl", .string("\(apiBase)/album/\(album)/image")))
+        }
         if let title = song.title { fields.append(DBusEntry("xesam:title", .string(title))) }
         if let artist = song.artist { fields.append(DBusEntry("xesam:artist", .strings([artist]))) }
         if let album = song.album { fields.append(DBusEntry("xesam:album", .string(album))) }

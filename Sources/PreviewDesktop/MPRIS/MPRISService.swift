@@ -54,8 +54,9 @@ package final class MPRISService {
             return
         }
         if error.isAlreadyExisting {
-            log.warning("MPRIS: \(MPRIS.busName) is owned by another program on the session bus "
-                        + "(another previewd?); continuing without MPRIS")
+            log.warning(
+                "MPRIS: \(MPRIS.busName) is owned by another program on the session bus "
+                    + "(another previewd?); continuing without MPRIS")
         } else if error.isNoPeer {
             Self.logNoBus(error, log)
         } else {

@@ -38,7 +38,8 @@ public final class SQLiteDatabase {
     ///   database, which SQLite only finds out on the first read.
     public init(path: String, threading: Threading = .singleThread, busyTimeout: Int32 = 2000) throws(SQLiteError) {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let flags =
+            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
             | (threading == .singleThread ? SQLITE_OPEN_NOMUTEX : SQLITE_OPEN_FULLMUTEX)
         SQLiteDatabase.makePrivate(path)
         let rc = sqlite3_open_v2(path, &db, flags, nil)

@@ -115,8 +115,10 @@ final class CommandSpec {
     /// sends without making a `CommandCall` (status bars poll it).
     let reply: (() -> [UInt8])?
 
-    init(name: String, minArgs: Int, maxArgs: Int?, handler: @escaping (CommandCall) throws -> CommandOutcome,
-         reply: (() -> [UInt8])? = nil) {
+    init(
+        name: String, minArgs: Int, maxArgs: Int?, handler: @escaping (CommandCall) throws -> CommandOutcome,
+        reply: (() -> [UInt8])? = nil
+    ) {
         self.name = name
         self.minArgs = minArgs
         self.maxArgs = maxArgs
@@ -167,8 +169,10 @@ struct CommandDeclaration {
     let maxArgs: Int?
     let run: Run
 
-    init(_ name: String, _ permission: Permission, _ minArgs: Int, _ maxArgs: Int?,
-         _ handler: @escaping (CommandCall, Services) throws -> CommandOutcome) {
+    init(
+        _ name: String, _ permission: Permission, _ minArgs: Int, _ maxArgs: Int?,
+        _ handler: @escaping (CommandCall, Services) throws -> CommandOutcome
+    ) {
         self.name = name
         self.permission = permission
         self.minArgs = minArgs
@@ -199,14 +203,17 @@ package struct CommandTable {
         for d in declarations {
             switch d.run {
             case .handler(let handler):
-                specs[d.name] = CommandSpec(name: d.name, minArgs: d.minArgs, maxArgs: d.maxArgs,
-                                            handler: { call in try handler(call, services) })
+                specs[d.name] = CommandSpec(
+                    name: d.name, minArgs: d.minArgs, maxArgs: d.maxArgs,
+                    handler: { call in try handler(call, services) })
             case .reply(let reply):
                 let bytes = reply(services)
-                specs[d.name] = CommandSpec(name: d.name, minArgs: 0, maxArgs: 0, handler: { call in
-                    call.reply.append(bytes: bytes())
-                    return .done
-                }, reply: bytes)
+                specs[d.name] = CommandSpec(
+                    name: d.name, minArgs: 0, maxArgs: 0,
+                    handler: { call in
+                        call.reply.append(bytes: bytes())
+                        return .done
+                    }, reply: bytes)
             }
         }
     }

@@ -106,9 +106,11 @@ extension Commands {
         if text.isEmpty {
             guard let own = s.defaultCountry else {
                 // The settings file may be under $XDG_CONFIG_HOME or named by --config: --print-config says which.
-                throw ProtocolError(.noExist, "no country of your own: set country = CODE in the settings file "
-                                    + "(previewd --print-config names it) or start previewd with --country CODE "
-                                    + "or a locale such as LANG=de_DE.UTF-8")
+                throw ProtocolError(
+                    .noExist,
+                    "no country of your own: set country = CODE in the settings file "
+                        + "(previewd --print-config names it) or start previewd with --country CODE "
+                        + "or a locale such as LANG=de_DE.UTF-8")
             }
             return own
         }
@@ -276,8 +278,10 @@ extension Commands {
     /// One catalog request for a command: `fill` writes the reply from the
     /// answer; an error becomes the command's ACK, naming the command's
     /// first argument (the URI asked about) or "catalog".
-    static func catalogRequest<T: Decodable>(_ browser: CatalogBrowser, _ path: String, as type: T.Type, call: CommandCall,
-                                             fill: @escaping (T) -> Void) {
+    static func catalogRequest<T: Decodable>(
+        _ browser: CatalogBrowser, _ path: String, as type: T.Type, call: CommandCall,
+        fill: @escaping (T) -> Void
+    ) {
         let item = call.args.first.map { (try? CatalogURI(parsing: $0))?.text ?? $0 } ?? "catalog"
         browser.request(path, as: type, item: item) { call.answer($0, fill: fill) }
     }
@@ -317,7 +321,9 @@ struct CatalogSearch {
             } else if field == "index" {
                 index = try Arguments.unsigned(value)
             } else {
-                throw ProtocolError(.argument, "unknown search field \"\(field)\" (artist, album, track, label, dur_min, dur_max, bpm_min, bpm_max, limit, index)")
+                throw ProtocolError(
+                    .argument,
+                    "unknown search field \"\(field)\" (artist, album, track, label, dur_min, dur_max, bpm_min, bpm_max, limit, index)")
             }
             i += 2
         }

@@ -111,9 +111,11 @@ extension Commands {
 
     /// mpd's partition names: ASCII letters, digits, `-` and `_`, at least one.
     private static func checkPartitionName(_ name: String) throws(ProtocolError) {
-        let ok = !name.isEmpty && name.unicodeScalars.allSatisfy {
-            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
-        }
+        let ok =
+            !name.isEmpty
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+            }
         guard ok else { throw ProtocolError(.argument, "bad name") }
     }
 

@@ -70,7 +70,7 @@ extension Commands {
             var out: [UInt8] = []
             for line in bytes.split(separator: UInt8(ascii: "\n")) {
                 for (key, shown) in [("directory: ", "directory: "), ("file: ", "file: "), ("playlist: ", "file: ")]
-                    where line.starts(with: key.utf8) && !(isRoot && key == "playlist: ") {
+                where line.starts(with: key.utf8) && !(isRoot && key == "playlist: ") {
                     var value = line.dropFirst(key.utf8.count)
                     // A URL stays whole; a path keeps its last component.
                     if value.firstRange(of: Array("://".utf8)) == nil, let slash = value.lastIndex(of: UInt8(ascii: "/")) {

@@ -90,8 +90,10 @@ extension Commands {
     /// `/editorial/ID/selection` answer `{data}` alone) is asked once, so
     /// every window shares one cached answer, and cut here, its length
     /// being the total.
-    static func pagedList<T: Decodable & Sendable>(_ b: CatalogBrowser, _ path: String, paged: Bool, _ w: ListWindow,
-                                                   as type: T.Type, call: CommandCall, each: @escaping (T) -> Void) {
+    static func pagedList<T: Decodable & Sendable>(
+        _ b: CatalogBrowser, _ path: String, paged: Bool, _ w: ListWindow,
+        as type: T.Type, call: CommandCall, each: @escaping (T) -> Void
+    ) {
         let full = paged ? path + "?index=\(w.index)&limit=\(w.limit)" : path
         // Errors name the list, not the command's first word (`tracks`).
         let item = w.genre.map { "\(path) (genre \"\($0)\")" } ?? path

@@ -16,8 +16,10 @@ extension Commands {
             songs.map { ListenNow.Section(title: $0.title, kind: .country($0.country), entries: $0.songs.map(ListenNow.Entry.song)) }
         }
         let schedule = s.controller.schedule
-        ListenNow.build(s.catalog, first: top, seed: moreLikeSeed(s), wants: s.wants.entries,
-                        bounded: { $0.within(ListenNow.sectionWait, or: nil, schedule: schedule) }).run { sections in
+        ListenNow.build(
+            s.catalog, first: top, seed: moreLikeSeed(s), wants: s.wants.entries,
+            bounded: { $0.within(ListenNow.sectionWait, or: nil, schedule: schedule) }
+        ).run { sections in
             for section in sections {
                 call.reply.field("section", section.title)
                 call.reply.field("sectionkind", section.kind.name)
@@ -56,7 +58,8 @@ extension Commands {
         return Later { done in
             s.lastfm.top(.tracks, country: country.lastfmName, tag: nil, limit: ListenNow.sectionSize) { result in
                 guard case .success(let chart) = result else { return done(nil) }
-                s.catalog.resolve(chart.entries.prefix(ListenNow.sectionSize).map { (artist: $0.artist, title: $0.title ?? "") }) { tracks in
+                s.catalog.resolve(chart.entries.prefix(ListenNow.sectionSize).map { (artist: $0.artist, title: $0.title ?? "") }) {
+                    tracks in
                     let songs = tracks.compactMap { $0?.song() }
                     done(songs.isEmpty ? nil : (title, country.displayName, songs))
                 }
@@ -68,8 +71,9 @@ extension Commands {
     /// the newest saved, else the catalog track this daemon played last,
     /// else the chart's top album.
     static func moreLikeSeed(_ s: Services) -> Later<ListenNow.Seed?> {
-        ListenNow.seed(s.catalog, saved: ListenNow.saved(library: Array(s.library.entries), wants: s.wants.entries),
-                       lastPlayed: s.controller.lastPlayedTrack)
+        ListenNow.seed(
+            s.catalog, saved: ListenNow.saved(library: Array(s.library.entries), wants: s.wants.entries),
+            lastPlayed: s.controller.lastPlayedTrack)
     }
 
     /// `lsinfo deezer:now`: the sections as directories (`deezer:picks`,

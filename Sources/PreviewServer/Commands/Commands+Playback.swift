@@ -87,8 +87,10 @@ extension Commands {
     // (0, gapless, up to `Crossfade.maxSeconds`).
 
     /// `random`, `repeat`, `consume` (0 or 1): the mode `set` switches.
-    static func handleSwitch(_ call: CommandCall, _ s: Services,
-                             _ set: (PlayerController) -> (Bool) -> Void) throws -> CommandOutcome {
+    static func handleSwitch(
+        _ call: CommandCall, _ s: Services,
+        _ set: (PlayerController) -> (Bool) -> Void
+    ) throws -> CommandOutcome {
         set(s.controller)(try Arguments.boolean(call.args[0]))
         return .done
     }

@@ -16,8 +16,10 @@ extension Commands {
 
     /// Queues what `text` names: a URI through the controller, a path of
     /// the catalog tree (`Top Picks/03 Discovery - Daft Punk`) as its songs.
-    static func add(_ text: String, at position: Arguments.Position?, _ s: Services,
-                    _ done: @escaping (Result<[SongID], ProtocolError>) -> Void) {
+    static func add(
+        _ text: String, at position: Arguments.Position?, _ s: Services,
+        _ done: @escaping (Result<[SongID], ProtocolError>) -> Void
+    ) {
         guard let songs = treePathSongs(text, s) else { return s.controller.add(uri: text, position: position, completion: done) }
         songs.run { result in
             done(result.flatMap { songs in Result { () throws(ProtocolError) in try s.controller.insert(songs, at: position) } })
@@ -75,7 +77,8 @@ extension Commands {
     static func handleSwapid(_ call: CommandCall, _ s: Services) throws -> CommandOutcome {
         let c = s.controller
         guard let a = c.position(of: try songID(call.args[0])),
-              let b = c.position(of: try songID(call.args[1])) else { throw ProtocolError(.noExist, "No such song") }
+            let b = c.position(of: try songID(call.args[1]))
+        else { throw ProtocolError(.noExist, "No such song") }
         try c.swap(a, b)
         return .done
     }

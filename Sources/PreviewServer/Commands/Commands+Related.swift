@@ -47,8 +47,10 @@ extension Commands {
             var left = artists.count
             guard left > 0 else { return call.finish(nil) }
             for (i, related) in artists.enumerated() {
-                b.request("/artist/\(related.id)/albums?limit=1", as: DeezerPage<DeezerAlbum>.self,
-                          item: "deezer:artist:\(related.id)") { result in
+                b.request(
+                    "/artist/\(related.id)/albums?limit=1", as: DeezerPage<DeezerAlbum>.self,
+                    item: "deezer:artist:\(related.id)"
+                ) { result in
                     if case .success(let albums) = result, let first = albums.data.first { found[i] = (related, first) }
                     left -= 1
                     guard left == 0 else { return }

@@ -44,8 +44,10 @@ extension Commands {
     /// song; the Library, an entry of the catalog tree or a catalog item
     /// (an album, a playlist) its songs, in their order; any other base the
     /// songs stored under it.
-    private static func stickerFind(_ call: CommandCall, _ s: Services, _ store: StickerStore, base: String, name: String,
-                                    comparison: StickerRequest.Comparison?) throws -> CommandOutcome {
+    private static func stickerFind(
+        _ call: CommandCall, _ s: Services, _ store: StickerStore, base: String, name: String,
+        comparison: StickerRequest.Comparison?
+    ) throws -> CommandOutcome {
         func write(_ found: [(uri: String, value: String)]) {
             for (uri, value) in found {
                 call.reply.field("file", uri)

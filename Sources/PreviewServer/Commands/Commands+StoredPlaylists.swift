@@ -39,8 +39,10 @@ extension Commands {
     /// the window `call.args[1]` picks: a stored playlist's at once, an
     /// entry of the catalog tree's (`Top Picks/03 Discovery - Daft Punk`,
     /// as mpd lists a playlist file of its music directory) once fetched.
-    private static func withPlaylistSongs(_ call: CommandCall, _ s: Services,
-                                          _ body: @escaping ([Song], Range<Int>) throws -> Void) throws -> CommandOutcome {
+    private static func withPlaylistSongs(
+        _ call: CommandCall, _ s: Services,
+        _ body: @escaping ([Song], Range<Int>) throws -> Void
+    ) throws -> CommandOutcome {
         let apply = { (songs: [Song]) throws in
             try body(songs, call.args.count > 1 ? try range(call.args[1], count: songs.count) : songs.indices)
         }
@@ -89,7 +91,9 @@ extension Commands {
         try M3U.checkName(name)
         let position = call.args.count > 2 ? try Arguments.unsigned(call.args[2]) : nil
         let songs: Later<Result<[Song], ProtocolError>>
-        if let tree = treePathSongs(call.args[1], s) { songs = tree } else {
+        if let tree = treePathSongs(call.args[1], s) {
+            songs = tree
+        } else {
             let uri = try CatalogURI(parsing: call.args[1])
             songs = Later { done in s.catalog.songs(for: uri, completion: done) }
         }

@@ -45,8 +45,10 @@ extension Commands {
     /// Costs at most one catalog request, none when cached; but Listen
     /// Now's "More like" (its album, its genre's chart, maybe the chart of
     /// all: three) and Want to Listen (one per album not yet named).
-    static func treeEntries(_ path: String, _ section: CatalogTree.Section, _ s: Services,
-                            _ done: @escaping (Result<[TreeEntry], ProtocolError>) -> Void) {
+    static func treeEntries(
+        _ path: String, _ section: CatalogTree.Section, _ s: Services,
+        _ done: @escaping (Result<[TreeEntry], ProtocolError>) -> Void
+    ) {
         let path = path.hasSuffix("/") ? String(path.dropLast()) : path
         func items<T>(_ list: [T], ranked: Bool, _ describe: (T) -> (title: String?, artist: String?, item: TreeItem)) -> [TreeEntry] {
             namedItems(list, under: path, ranked: ranked, s, describe)
@@ -57,7 +59,10 @@ extension Commands {
         let album = { (a: DeezerAlbum) in (a.title, a.artist?.name, TreeItem.catalog(.album(a.id))) }
         switch section {
         case .library:
-            done(Result { () throws(StorageError) in try s.library.checkReadable(); return [.songs(s.library.songs)] }
+            done(
+                Result { () throws(StorageError) in
+                    try s.library.checkReadable(); return [.songs(s.library.songs)]
+                }
                 .mapError(\.protocolError))
         case .wantList: wantEntries(path, s, done)
         case .listenNow: listenNowEntries(s, done)
@@ -67,7 +72,9 @@ extension Commands {
         case .countries: done(.success(items(countryNames(s), ranked: false) { ($0, nil, .countryChart($0)) }))
         case .chartAlbums: page("/chart/0", as: DeezerChart.self) { items($0.albums?.data ?? [], ranked: true, album) }
         case .chartArtists:
-            page("/chart/0", as: DeezerChart.self) { items($0.artists?.data ?? [], ranked: true) { ($0.name, nil, .catalog(.artist($0.id))) } }
+            page("/chart/0", as: DeezerChart.self) {
+                items($0.artists?.data ?? [], ranked: true) { ($0.name, nil, .catalog(.artist($0.id))) }
+            }
         case .chartPlaylists:
             page("/chart/0", as: DeezerChart.self) {
                 items($0.playlists?.data ?? [], ranked: true) { ($0.title, nil, .catalog(.playlist($0.id))) }
@@ -77,7 +84,8 @@ extension Commands {
         case .picks: page("/editorial/0/selection", as: DeezerPage<DeezerAlbum>.self) { items($0.data, ranked: true, album) }
         case .releases:
             page("/editorial/0/releases?index=0&limit=100", as: DeezerPage<DeezerAlbum>.self) { items($0.data, ranked: true, album) }
-        case .radios: page("/radio", as: DeezerPage<DeezerRadio>.self) { items($0.data, ranked: false) { ($0.title, nil, .catalog(.radio($0.id))) } }
+        case .radios:
+            page("/radio", as: DeezerPage<DeezerRadio>.self) { items($0.data, ranked: false) { ($0.title, nil, .catalog(.radio($0.id))) } }
         case .moreLike:
             ListenNow.moreLike(s.catalog, moreLikeSeed(s)).run { section in
                 let albums = (section?.entries ?? []).compactMap { entry -> DeezerAlbum? in
@@ -115,12 +123,15 @@ extension Commands {
 
     /// Playlist entries for `list`, named (`CatalogTree.entryName`, made
     /// unique) under `path` and recorded in the index.
-    private static func namedItems<T>(_ list: [T], under path: String, ranked: Bool, _ s: Services,
-                                      _ describe: (T) -> (title: String?, artist: String?, item: TreeItem)) -> [TreeEntry] {
+    private static func namedItems<T>(
+        _ list: [T], under path: String, ranked: Bool, _ s: Services,
+        _ describe: (T) -> (title: String?, artist: String?, item: TreeItem)
+    ) -> [TreeEntry] {
         let described = list.map(describe)
-        let names = CatalogTree.unique(described.enumerated().map { i, d in
-            CatalogTree.entryName(title: d.title, artist: d.artist, rank: ranked ? i + 1 : nil, of: list.count)
-        })
+        let names = CatalogTree.unique(
+            described.enumerated().map { i, d in
+                CatalogTree.entryName(title: d.title, artist: d.artist, rank: ranked ? i + 1 : nil, of: list.count)
+            })
         return zip(names, described).map { name, d in
             let full = path + "/" + name
             s.names.record(full, d.item)

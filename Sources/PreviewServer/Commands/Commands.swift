@@ -38,9 +38,11 @@ package final class Services {
     /// The names the catalog tree's listings gave (`CatalogTree`).
     var names = NameIndex()
 
-    package init(controller: PlayerController, catalog: CatalogBrowser, hub: MessageHub, playlists: PlaylistStore,
-         lastfm: LastfmClient, wants: WantList, library: Library, libraryUpdater: LibraryUpdater,
-         stickers: Result<StickerStore, StorageError>) {
+    package init(
+        controller: PlayerController, catalog: CatalogBrowser, hub: MessageHub, playlists: PlaylistStore,
+        lastfm: LastfmClient, wants: WantList, library: Library, libraryUpdater: LibraryUpdater,
+        stickers: Result<StickerStore, StorageError>
+    ) {
         self.controller = controller
         self.catalog = catalog
         self.hub = hub

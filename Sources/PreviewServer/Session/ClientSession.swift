@@ -217,8 +217,9 @@ package final class ClientSession {
             if line.trimmingSuffix("\r") == "command_list_end" {
                 let list = collecting!
                 collecting = nil
-                execution = Execution(lines: list.lines, inList: true, okMode: list.okMode,
-                                      large: list.bytes >= ClientSession.largeListBytes)
+                execution = Execution(
+                    lines: list.lines, inList: true, okMode: list.okMode,
+                    large: list.bytes >= ClientSession.largeListBytes)
                 run()
                 return
             }
@@ -232,7 +233,9 @@ package final class ClientSession {
                 let index = collecting!.lines.count
                 collecting = nil
                 log.info("command list over \(maxCommandListBytes) bytes; closing the connection")
-                send(ProtocolError(.argument, "command list too long (at most \(maxCommandListBytes) bytes); closing the connection").ackLine(index: index, command: ""))
+                send(
+                    ProtocolError(.argument, "command list too long (at most \(maxCommandListBytes) bytes); closing the connection")
+                        .ackLine(index: index, command: ""))
                 closing = true
                 return
             }
@@ -347,8 +350,10 @@ package final class ClientSession {
     /// Acts on how a handler finished: sends its reply, waits for a pending
     /// one, or moves the connection into its new mode (closing, events, idle).
     /// - Returns: as `execute`.
-    private func conclude(_ outcome: CommandOutcome, of call: consuming CommandCall, name: String,
-                          ackIndex: Int, okMode: Bool) -> Bool {
+    private func conclude(
+        _ outcome: CommandOutcome, of call: consuming CommandCall, name: String,
+        ackIndex: Int, okMode: Bool
+    ) -> Bool {
         switch outcome {
         case .done:
             sendReply(of: call, okMode: okMode)

@@ -54,7 +54,9 @@ package final class MessageHub {
     /// A valid channel name: letters, digits and `-_.:`, at most 64 bytes.
     static func checkChannel(_ name: String) throws(ProtocolError) {
         guard !name.isEmpty, name.utf8.count <= 64,
-              name.unicodeScalars.allSatisfy({ ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) || "-_.:".unicodeScalars.contains($0) })
+            name.unicodeScalars.allSatisfy({
+                ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) || "-_.:".unicodeScalars.contains($0)
+            })
         else { throw ProtocolError(.argument, "invalid channel name") }
     }
 }

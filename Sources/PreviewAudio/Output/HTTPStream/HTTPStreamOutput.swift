@@ -55,8 +55,10 @@ final class HTTPStreamOutput: AudioOutput, @unchecked Sendable {
     ///     or a refused connection goes (with the program's name).
     /// - Throws: `StreamFailure.output` with the reason: a host beyond
     ///   loopback without credentials, a malformed host, the port in use.
-    init(host: String, port: Int, maxListeners: Int = 16, credentials: HTTPCredentials? = nil,
-         log: @escaping @Sendable (String) -> Void) throws(StreamFailure) {
+    init(
+        host: String, port: Int, maxListeners: Int = 16, credentials: HTTPCredentials? = nil,
+        log: @escaping @Sendable (String) -> Void
+    ) throws(StreamFailure) {
         guard host.hasPrefix("127.") || credentials != nil else {
             throw .output("HTTP stream on \(host): beyond loopback (127.x.x.x) a password is needed")
         }
@@ -73,10 +75,12 @@ final class HTTPStreamOutput: AudioOutput, @unchecked Sendable {
             // No idle timeout: a listener's connection is silent while
             // playback is paused. A client that never sends its request is
             // still cut at the request deadline.
-            server = try HTTPServer(address: host, port: port, maxConnections: maxListeners + 8,
-                                    maxConnectionsPerAddress: maxListeners + 2, idleTimeout: 0,
-                                    headers: ["Icy-MetaData"], credentials: credentials, acceptPolicy: policy,
-                                    log: { log("previewd: HTTP stream: " + $0) }) { request in
+            server = try HTTPServer(
+                address: host, port: port, maxConnections: maxListeners + 8,
+                maxConnectionsPerAddress: maxListeners + 2, idleTimeout: 0,
+                headers: ["Icy-MetaData"], credentials: credentials, acceptPolicy: policy,
+                log: { log("previewd: HTTP stream: " + $0) }
+            ) { request in
                 HTTPStreamOutput.answer(request, feeds: feeds, gate: gate)
             }
         } catch {
@@ -85,7 +89,6 @@ final class HTTPStreamOutput: AudioOutput, @unchecked Sendable {
         self.port = server?.port ?? port
         silencer = startThread { [self] in feedSilence() }
     }
-
 
     // AudioOutput, on the writing thread.
 
@@ -145,8 +148,11 @@ final class HTTPStreamOutput: AudioOutput, @unchecked Sendable {
         encoding.locked {
             self.paused = paused
             if paused { live = true }
-            silence = paused ? PauseSilence(sampleRate: HTTPStreamOutput.streamFormat.sampleRate,
-                                            now: SystemClock.monotonicSeconds()) : nil
+            silence =
+                paused
+                ? PauseSilence(
+                    sampleRate: HTTPStreamOutput.streamFormat.sampleRate,
+                    now: SystemClock.monotonicSeconds()) : nil
             encoding.broadcast()
         }
     }
@@ -202,8 +208,10 @@ final class HTTPStreamOutput: AudioOutput, @unchecked Sendable {
         guard let feed = feeds.first(where: { $0.kind.path == request.path }) else {
             return HTTPResponse(status: 404, headers: text, body: Array("no such stream: /stream.mp3 or /stream.flac\n".utf8))
         }
-        var headers = [("Content-Type", feed.kind.contentType), ("Cache-Control", "no-cache, no-store"),
-                       ("X-Content-Type-Options", "nosniff"), ("icy-name", "previewd")]
+        var headers = [
+            ("Content-Type", feed.kind.contentType), ("Cache-Control", "no-cache, no-store"),
+            ("X-Content-Type-Options", "nosniff"), ("icy-name", "previewd"),
+        ]
         // A player may ask what the stream is before it listens.
         // A streamed answer of unknown length, so no `Content-Length: 0`.
         if request.method == "HEAD" { return HTTPResponse(status: 200, headers: headers, stream: HeadOnly()) }
@@ -216,8 +224,9 @@ final class HTTPStreamOutput: AudioOutput, @unchecked Sendable {
         var size: Int32 = 64 * 1024
         if request.client >= 0 { setsockopt(request.client, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         let icy = request.headers["Icy-MetaData"] == "1" && feed.kind == .mp3
-        let listener = StreamListener(bound: feed.kind.maxBytesPerSecond * StreamFeed.bufferSeconds, icy: icy,
-                                      socket: request.client, onClose: { gate.leave() })
+        let listener = StreamListener(
+            bound: feed.kind.maxBytesPerSecond * StreamFeed.bufferSeconds, icy: icy,
+            socket: request.client, onClose: { gate.leave() })
         feed.join(listener)
         if icy { headers.append(("icy-metaint", String(ICYInserter.interval))) }
         return HTTPResponse(status: 200, headers: headers, stream: listener)

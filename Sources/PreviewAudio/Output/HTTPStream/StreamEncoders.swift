@@ -59,8 +59,9 @@ final class MP3Encoder: StreamEncoder {
         if out.count < room { out = [UInt8](repeating: 0, count: room) }
         let n = out.withUnsafeMutableBufferPointer { buffer in
             // LAME reads the samples only; its prototype lacks the const.
-            lame_encode_buffer_interleaved(lame, UnsafeMutablePointer(mutating: samples.baseAddress), Int32(frames),
-                                           buffer.baseAddress, Int32(room))
+            lame_encode_buffer_interleaved(
+                lame, UnsafeMutablePointer(mutating: samples.baseAddress), Int32(frames),
+                buffer.baseAddress, Int32(room))
         }
         return cutter.cut(out[0..<max(0, Int(n))])
     }
@@ -134,8 +135,9 @@ final class FLACEncoder: StreamEncoder {
         FLAC__stream_encoder_set_compression_level(encoder, 5)
         FLAC__stream_encoder_set_streamable_subset(encoder, 1)
         FLAC__stream_encoder_set_total_samples_estimate(encoder, 0)
-        let status = FLAC__stream_encoder_init_stream(encoder, flacWrite, nil, nil, nil,
-                                                      Unmanaged.passUnretained(self).toOpaque())
+        let status = FLAC__stream_encoder_init_stream(
+            encoder, flacWrite, nil, nil, nil,
+            Unmanaged.passUnretained(self).toOpaque())
         guard status == FLAC__STREAM_ENCODER_INIT_STATUS_OK else {
             FLAC__stream_encoder_delete(encoder)
             throw .output("FLAC__stream_encoder_init_stream failed (status \(status.rawValue))")
