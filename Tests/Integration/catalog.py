@@ -134,6 +134,7 @@ class State:
         self.slow_rate = 0  # bytes/s for whole (non-Range) preview bodies; 0: full speed
         self.cut_at_expiry = False  # close a slow preview body once its URL expires
         self.ranges = []  # (path, Range header) of each ranged request
+        self.sent = []  # [path, bytes written so far] of each slow preview body, in order (/_control/sent)
         self.range_shift = 0  # bytes added to a Range request's start when answering it
         self.content_range = None  # the Content-Range text of a 206 instead of the true one
         self.ignore_range = False  # answer Range requests with the whole body
@@ -705,6 +706,9 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "audio/mpeg")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
+        sent = [urlsplit(self.path).path, 0]
+        with STATE.lock:
+            STATE.sent.append(sent)
         chunk = max(1, rate // 20)
         for i in range(0, len(body), chunk):
             if cut and time.time() > expires:
@@ -712,6 +716,8 @@ class Handler(BaseHTTPRequestHandler):
                 return
             self.wfile.write(body[i:i + chunk])
             self.wfile.flush()
+            with STATE.lock:
+                sent[1] = min(len(body), i + chunk)
             time.sleep(0.05)
 
     def _control(self, path, query):
@@ -771,6 +777,9 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_control/ranges":
             with STATE.lock:
                 return self._json([list(r) for r in STATE.ranges])
+        if path == "/_control/sent":
+            with STATE.lock:
+                return self._json([list(s) for s in STATE.sent])
         if path == "/_control/preview-file":
             with STATE.lock:
                 STATE.preview_files[int(query["track"][0])] = query["path"][0]
@@ -803,6 +812,7 @@ class Handler(BaseHTTPRequestHandler):
                 STATE.slow_rate = 0
                 STATE.cut_at_expiry = False
                 STATE.ranges.clear()
+                STATE.sent.clear()
                 STATE.range_shift = 0
                 STATE.content_range = None
                 STATE.ignore_range = False

@@ -4,13 +4,17 @@ the catalog's expected replies, PCM and recordings, and the programs the
 client tests drive (mpc, tmux, a private D-Bus session bus).
 
 Every helper is defined here once; a test file imports what it uses."""
+import array
+import fcntl
 import hashlib
 import json
 import os
+import re
 import signal
 import socket
 import sqlite3
 import subprocess
+import termios
 import threading
 import time
 import urllib.request
@@ -75,6 +79,33 @@ def wait_for(predicate, timeout=15, interval=0.05, what=None, detail=None):
     if value or what is None:
         return value
     raise AssertionError(f"timed out after {timeout} s waiting for {what}" + ("\n" + detail() if detail else ""))
+
+
+def open_sockets(pid):
+    """How many sockets the process `pid` has open (its listeners, its
+    clients' connections): it drops by one once it has closed a connection."""
+    fd_dir = f"/proc/{pid}/fd"
+    count = 0
+    for fd in os.listdir(fd_dir):
+        try:
+            count += os.readlink(os.path.join(fd_dir, fd)).startswith("socket:")
+        except OSError:
+            pass  # closed meanwhile
+    return count
+
+
+def unread(sock):
+    """Bytes sent on the stream socket `sock` that its peer has not read
+    yet (Linux TIOCOUTQ): 0 once the peer read everything."""
+    buf = array.array("i", [0])
+    fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, buf)
+    return buf[0]
+
+
+def wait_read(sock, timeout=10):
+    """Waits until the peer of `sock` has read everything sent on it."""
+    wait_for(lambda: unread(sock) == 0, timeout, interval=0.005, what="the peer to read what was sent",
+             detail=lambda: f"{unread(sock)} bytes unread")
 
 
 def stop_process(proc, sig=signal.SIGTERM, timeout=10, group=False):
@@ -385,11 +416,35 @@ def reference_pcm(name):
     return data
 
 
+def recorded_bytes(path):
+    """The size of a recorder's WAV file so far (0 before it exists).
+    A recorder of a sink's monitor writes all the time: silence while
+    nothing plays."""
+    try:
+        return os.path.getsize(path)
+    except FileNotFoundError:
+        return 0
+
+
+def wait_recording(proc, path, timeout=10):
+    """Waits until the recorder `proc` writes audio to its WAV file `path`
+    (grown past its header and its size now): it is attached and running."""
+    start = max(recorded_bytes(path), 44)
+
+    def writing():
+        assert proc.poll() is None, f"the recorder of {path} exited with {proc.returncode}"
+        return recorded_bytes(path) > start
+    wait_for(writing, timeout, interval=0.01, what=f"the recorder to write {path}")
+
+
 def stop_recording(proc, path, trail=0.5):
-    """Waits `trail` s (a sink's monitor trails the sink), stops the
-    recorder `proc` with SIGINT and returns the PCM of its WAV file `path`
-    (asserted 44.1 kHz s16 stereo)."""
-    time.sleep(trail)
+    """Waits until the recorder `proc` wrote `trail` s more than its WAV
+    file `path` holds now (a sink's monitor trails the sink), stops it
+    with SIGINT and returns the PCM of the file (asserted 44.1 kHz s16
+    stereo)."""
+    goal = recorded_bytes(path) + int(trail * RATE) * FRAME
+    wait_for(lambda: recorded_bytes(path) >= goal or proc.poll() is not None, trail + 10, interval=0.02,
+             what=f"{trail} s more of the recording {path}")
     proc.send_signal(signal.SIGINT)
     proc.wait(10)
     with wave.open(str(path), "rb") as w:
@@ -539,9 +594,15 @@ class Ncmpc(Tmux):
         times (Title, Artist, Album, Filename, ...)."""
         self.keys("5")
         self.shows("Change search mode")
+
+        def mode():
+            m = re.search(r"Change search mode \[([^]]*)\]", self.screen())
+            return m[1] if m else None
         for _ in range(mode_presses):
+            before = mode()
             self.keys("m")
-            time.sleep(0.2)
+            wait_for(lambda: mode() not in (None, before), timeout=10, what=f"a search mode after {before}",
+                     detail=self.screen)
         self.keys("5")
         self.shows("Search:")
         self.keys(query, "Enter")
@@ -572,6 +633,15 @@ class SessionBus:
         p.lines = []
         threading.Thread(target=lambda: [p.lines.append(l.rstrip("\n")) for l in p.stdout], daemon=True).start()
         self.children.append(p)
+        return p
+
+    def monitor(self, rule):
+        """dbus-monitor of the messages matching `rule`, as `follow` gives
+        it, once it monitors: the bus tells it NameLost for its own name when
+        it becomes a monitor, after its match rules are in place."""
+        p = self.follow("dbus-monitor", "--address", self.address, rule)
+        wait_for(lambda: any("member=NameLost" in l for l in p.lines), timeout=10, what="dbus-monitor to monitor the bus",
+                 detail=lambda: "\n".join(p.lines))
         return p
 
     def close(self):

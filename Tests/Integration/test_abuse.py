@@ -4,7 +4,7 @@ import os
 import socket
 import time
 
-from helpers import PREVIEWCTL
+from helpers import PREVIEWCTL, open_sockets, wait_for
 
 
 def test_connection_limit_answers_with_an_ack(daemon_factory):
@@ -21,13 +21,15 @@ def test_connection_limit_answers_with_an_ack(daemon_factory):
         data += chunk
     assert data == b"OK MPD 0.23.5\nACK [5@0] {} too many clients (at most 20)\n"
     assert extra.recv(10) == b""  # and closed
+    full = open_sockets(d.proc.pid)
     held[0].close()
-    time.sleep(0.1)
+    wait_for(lambda: open_sockets(d.proc.pid) <= full - 1, timeout=10, what="previewd to close the connection let go")
     assert d.client().cmd("ping") == ["OK"]
     assert held[5].cmd("ping") == ["OK"]
 
 
 def test_500_connections_with_the_default_limit(daemon):
+    idle = open_sockets(daemon.proc.pid)
     socks = []
     refused = 0
     for _ in range(500):
@@ -52,7 +54,8 @@ def test_500_connections_with_the_default_limit(daemon):
     assert refused == 400
     for s in socks:
         s.close()
-    time.sleep(0.2)
+    wait_for(lambda: open_sockets(daemon.proc.pid) <= idle, timeout=10, what="previewd to close the 500 connections",
+             detail=lambda: f"{open_sockets(daemon.proc.pid)} sockets open, {idle} before")
     assert daemon.client().cmd("ping") == ["OK"]
 
 
@@ -86,10 +89,12 @@ def test_100000_command_list_and_disconnect_mid_list(daemon):
     c.send("command_list_ok_begin\n" + "ping\n" * 100000 + "command_list_end\n")
     lines = [c.readline() for _ in range(100001)]
     assert lines[:-1] == ["list_OK"] * 100000 and lines[-1] == "OK"
+    before = open_sockets(daemon.proc.pid)
     quitter = daemon.client()
     quitter.send('command_list_begin\nadd "http://127.0.0.1:1/a.mp3"\n')
     quitter.close()
-    time.sleep(0.1)
+    # Once previewd closed its end, it has seen the end of the list's input.
+    wait_for(lambda: open_sockets(daemon.proc.pid) <= before, timeout=10, what="previewd to close the quitter's connection")
     assert c.fields("status")["playlistlength"] == "0"  # an unfinished list never runs
     assert c.cmd("ping") == ["OK"]
 

@@ -12,7 +12,7 @@ import pytest
 
 import catalog
 from catalog import preview_file_for
-from helpers import PREVIEWCTL, Daemon, control, reference_pcm, wait_for, wait_status, wav_pcm, without_locale
+from helpers import PREVIEWCTL, Daemon, control, elapsed_of, reference_pcm, wait_for, wait_status, wav_pcm, without_locale
 
 SEED = "deezer:track:3135556"  # Harder, Better, Faster, Stronger (Daft Punk)
 
@@ -64,7 +64,7 @@ def test_the_queue_ends_and_songs_like_it_follow_gaplessly(daemon_factory, http)
     song = c.fields("currentsong")
     assert song["file"] == first
     assert song["Comment"].startswith('autoplay: like "'), song
-    time.sleep(1.5)  # at least a second of the added song is written
+    wait_for(lambda: elapsed_of(c) >= 1, timeout=15, what="a second of the added song written")
     assert c.cmd("autoplay 0") == ["OK"]
     assert c.cmd("stop") == ["OK"]
     d.close()
@@ -93,7 +93,7 @@ def test_off_stops_at_the_end_as_before(daemon, http):
     before = api_count(http)
     assert c.cmd("play") == ["OK"]
     daemon.wait_state(c, "stop")
-    time.sleep(0.5)
+    time.sleep(0.5)  # fixed: a window in which autoplay, were it on, would add a song
     assert c.fields("status")["playlistlength"] == "1"
     assert added(daemon) == []
     assert api_count(http) == before, "autoplay off asks the catalog nothing"
@@ -147,7 +147,7 @@ def test_a_failing_catalog_stops_autoplay_with_a_reason_and_it_resumes(daemon_fa
     assert added(daemon) == []
     # It waits: no request for the next 3 s.
     quiet = api_count(http)
-    time.sleep(3)
+    time.sleep(3)  # fixed: the 3 s of quiet are what is tested
     assert api_count(http) == quiet
     # An event said why, with autoplay's own reason.
     records = []

@@ -6,7 +6,7 @@ import stat
 import subprocess
 import time
 
-from helpers import MANIFEST, PREVIEWD, Daemon, wait_for, wav_pcm
+from helpers import MANIFEST, PREVIEWD, Daemon, elapsed_of, wait_for, wav_pcm
 
 
 def test_socket_and_directory_permissions(daemon):
@@ -42,8 +42,7 @@ def test_sigterm_finishes_wav_and_removes_socket(daemon_factory, http):
     assert c.cmd(f'add "{http}/corpus/preview-01.mp3"') == ["OK"]
     assert c.cmd("play") == ["OK"]
     d.wait_state(c, "play")
-    import time
-    time.sleep(0.5)
+    wait_for(lambda: elapsed_of(c) >= 0.5, timeout=10, what="half a second played")
     d.proc.send_signal(signal.SIGTERM)
     assert d.proc.wait(10) == 0
     assert not os.path.exists(d.socket)

@@ -24,7 +24,6 @@ in docs/protocol.md ("Differences from mpd").
 import os
 import re
 import subprocess
-import time
 
 import pytest
 
@@ -68,6 +67,19 @@ RESET = ["clearerror", "clear", "stop", "repeat 0", "random 0", "single 0", "con
          "replay_gain_mode off", "enableoutput 0", "mixrampdb 0", "mixrampdelay nan"]
 
 
+def playing_settled(client):
+    """True unless the server is to play and has no audio yet: mpd answers
+    `play` before its decoder started, previewd `next` and `previous` before
+    the new song is opened."""
+    st = client.fields("status")
+    return st["state"] != "play" or ("audio" in st and "bitrate" in st)
+
+
+def wait_settled(client):
+    wait_for(lambda: playing_settled(client), timeout=15, interval=0.02, what="the song playing with audio",
+             detail=lambda: str(client.cmd("status")))
+
+
 def run_session(path, steps, urls):
     """Runs `steps` on fresh connections to the server at `path`; returns
     the normalised transcript. Values of `urls` that name the same song
@@ -94,10 +106,10 @@ def run_session(path, steps, urls):
     for step in steps:
         who, _, line = step.partition(" ") if step[:2] in ("A ", "B ") else ("A", " ", step)
         line = line.format(**urls)
-        if line.startswith("#sleep "):
-            time.sleep(float(line.split()[1]))
-            continue
         c = client(who)
+        if line == "#playing":
+            wait_settled(c)
+            continue
         if line == "#read":
             transcript.append(f"{who}<")
             transcript += normalise(c.reply(), ids)
@@ -123,9 +135,10 @@ def run_session(path, steps, urls):
 
 # Each session: a name and its steps. `{u1}`..`{u3}` are http:// preview URLs.
 # "B line" runs on a second connection; "line &" sends without reading;
-# "#read" reads one reply; "#sleep S" waits. previewd answers `next` and
-# `previous` before the new song is opened (the key-repeat rule), mpd once its
-# decoder started: a `status` after them waits until both have audio.
+# "#read" reads one reply; "#playing" waits until the server plays with
+# audio (or does not play). previewd answers `next` and `previous` before the
+# new song is opened (the key-repeat rule), mpd once its decoder started: a
+# `status` after them waits until both have audio.
 ADD3 = ['add "{u1}"', 'add "{u2}"', 'add "{u3}"']
 SESSIONS = {
     "ping": ["ping"],
@@ -157,19 +170,19 @@ SESSIONS = {
                               "list filename \"(filename == 'zzz')\""],
     "prio": ADD3 + ["prio 10 0", "playlistinfo 0", "prio 256 0", "prio 1 7"],
     "rangeid": ['addid "{u1}"', "playlistinfo", "rangeid 999999 1:2"],
-    "play-status": ADD3 + ["play 0", "#sleep 0.4", "status", "currentsong"],
-    "play-pause-toggle": ADD3 + ["play 1", "#sleep 0.3", "pause", "status", "pause", "status", "pause 1",
+    "play-status": ADD3 + ["play 0", "#playing", "status", "currentsong"],
+    "play-pause-toggle": ADD3 + ["play 1", "#playing", "pause", "status", "pause", "status", "pause 1",
                                  "pause 1", "status", "pause 0", "status"],
-    "stop-keeps-song": ADD3 + ["play 1", "#sleep 0.3", "stop", "status"],
-    "next-previous": ADD3 + ["play 0", "#sleep 0.3", "next", "#sleep 0.3", "status", "previous", "#sleep 0.3", "status"],
-    "next-at-end": ADD3 + ["play 2", "#sleep 0.3", "next", "status"],
-    "repeat-wraps": ADD3 + ["repeat 1", "play 2", "#sleep 0.3", "next", "#sleep 0.3", "status"],
-    "previous-at-start": ADD3 + ["play 0", "#sleep 0.3", "previous", "#sleep 0.3", "status"],
+    "stop-keeps-song": ADD3 + ["play 1", "#playing", "stop", "status"],
+    "next-previous": ADD3 + ["play 0", "#playing", "next", "#playing", "status", "previous", "#playing", "status"],
+    "next-at-end": ADD3 + ["play 2", "#playing", "next", "status"],
+    "repeat-wraps": ADD3 + ["repeat 1", "play 2", "#playing", "next", "#playing", "status"],
+    "previous-at-start": ADD3 + ["play 0", "#playing", "previous", "#playing", "status"],
     "next-stopped": ADD3 + ["next", "previous", "seekcur 5"],
     "play-errors": ["play 99", "play -1", "play abc", "playid 999999", "playid -1", "playid abc"],
     "modes": ["repeat 1", "random 1", "single 1", "consume 1", "status", "single oneshot", "status",
               "repeat 2", "random x", "single 3", "consume 3"],
-    "single-status": ADD3 + ["single 1", "play 0", "#sleep 0.3", "status"],
+    "single-status": ADD3 + ["single 1", "play 0", "#playing", "status"],
     "volume": ["setvol 50", "getvol", "status", "volume +10", "getvol", "volume -70", "getvol"],
     "volume-errors": ["setvol 101", "setvol -1", "setvol abc", "volume +200"],
     "crossfade": ["crossfade 0", "status"],
@@ -216,7 +229,7 @@ SESSIONS = {
                  "A unsubscribe chan1", "B channels"],
     "message-idle": ["A subscribe chan2", "A idle message &", "B sendmessage chan2 hi", "A #read", "A readmessages"],
     "subscription-idle": ["A idle subscription &", "B subscribe chan3", "A #read"],
-    "consume-plays": ADD3 + ["consume 1", "play 0", "#sleep 0.3", "status"],
+    "consume-plays": ADD3 + ["consume 1", "play 0", "#playing", "status"],
     # Every tag mpd 0.23 knows, over a filter that matches nothing on either
     # side (the two databases differ: mpd's holds local files).
     "list-every-tag": [f"list {tag} \"(file == 'nowhere')\"" for tag in EVERY_TAG],
@@ -328,7 +341,9 @@ def run_mpc(path, session, urls, names):
             text = text.replace(shown, urls[key])
         text = TIMES.sub("T", text)
         out.append((args, p.returncode, text))
-        time.sleep(0.2)
+        settle = Client(path)
+        wait_settled(settle)
+        settle.close()
     return out
 
 

@@ -683,7 +683,7 @@ def test_slow_clients_are_held_to_16_and_dropped_after_10_s(site):
                 pass
         if all(is_closed(s) for s in held):
             break
-        time.sleep(1)
+        time.sleep(1)  # fixed: the dribble's pace, a byte a second, is the scenario
     assert all(is_closed(s) for s in held)
     for s in dribblers:
         s.close()

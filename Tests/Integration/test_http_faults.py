@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 import catalog
-from helpers import MANIFEST, md5, wait_status, wav_pcm
+from helpers import MANIFEST, md5, wait_for, wait_status, wav_pcm
 
 with open(os.path.join(catalog.CORPUS, "preview-02.mp3"), "rb") as f:
     MP3 = f.read()
@@ -58,7 +58,7 @@ class Faults(BaseHTTPRequestHandler):
             for i in range(0, len(MP3), 100):
                 self.wfile.write(MP3[i:i + 100])
                 self.wfile.flush()
-                time.sleep(0.1)
+                time.sleep(0.1)  # fixed: the stand-in's slow rate is the fault simulated
             return
         if p == "/endless":  # a radio-like stream: the MP3 over and over, no length
             self.send_response(200)
@@ -96,7 +96,7 @@ class Faults(BaseHTTPRequestHandler):
             self.head(length=len(MP3))
             self.wfile.write(MP3[:100000])
             self.wfile.flush()
-            time.sleep(8)
+            time.sleep(8)  # fixed: the stand-in's stall is the fault simulated
             self.close_connection = True
             return
         if p == "/gzip":
@@ -207,8 +207,11 @@ def test_an_endless_body_plays_like_a_radio_stream_until_skipped(daemon_factory,
     assert c.cmd(f'add "{faults}/endless"') == ["OK"]
     assert c.cmd(f'add "{http}/corpus/preview-01.mp3"') == ["OK"]
     assert c.cmd("play") == ["OK"]
-    time.sleep(2.5)
-    st = c.fields("status")
+
+    def past_2_5_s_or_ended():
+        st = c.fields("status")
+        return st if (st["state"], st.get("song")) != ("play", "0") or float(st.get("elapsed", 0)) >= 2.5 else None
+    st = wait_for(past_2_5_s_or_ended, timeout=15, what="2.5 s of the endless body played")
     assert (st["state"], st["song"]) == ("play", "0")
     assert float(st["elapsed"]) > 1.5
     assert c.cmd("next") == ["OK"]  # at once: the duration comes with the first audio

@@ -6,7 +6,7 @@ import subprocess
 import time
 
 import catalog
-from helpers import control, mpc_env
+from helpers import control, mpc_env, wait_for
 
 PIPELINED, MPC_PRESSES = 15, 5
 
@@ -23,12 +23,18 @@ def previews_since(http, mark):
     return [p.split("?")[0] for p in control(http, "log")[mark:] if p.startswith("/preview/")]
 
 
-def burst(daemon_factory, http, extra=()):
-    """Plays the first of 24 tracks, lets its prefetch finish, then sends
-    PIPELINED `next` at once on one connection and MPC_PRESSES `mpc next`
-    from a shell loop (mpc asks for the status after each, as a hotkey's
-    does). Returns the track ids and the previews fetched from the first
-    `next` until the burst settled and its prefetch was done."""
+def previews_asked(http, tracks, since=0):
+    """Whether the stand-in was asked for the preview of every track in `tracks` after log entry `since`."""
+    return {f"/preview/{t}.mp3" for t in tracks} <= set(previews_since(http, since))
+
+
+def burst(daemon_factory, http, extra=(), ahead=2):
+    """Plays the first of 24 tracks, lets its prefetch (`ahead` songs)
+    start, then sends PIPELINED `next` at once on one connection and
+    MPC_PRESSES `mpc next` from a shell loop (mpc asks for the status
+    after each, as a hotkey's does). Returns the track ids and the
+    previews fetched from the first `next` until the burst settled and
+    its prefetch was asked for."""
     control(http, "reset")
     tracks = playable_tracks(PIPELINED + MPC_PRESSES + 4)
     d = daemon_factory(output="null", pace="realtime", extra=extra)
@@ -36,7 +42,8 @@ def burst(daemon_factory, http, extra=()):
     for t in tracks:
         assert c.cmd(f"add deezer:track:{t}") == ["OK"]
     assert c.cmd("play") == ["OK"]
-    time.sleep(1)  # the loopback downloads of the first song's prefetch take milliseconds
+    wait_for(lambda: previews_asked(http, tracks[:1 + ahead]), timeout=10, what="the first song's prefetch",
+             detail=lambda: str(previews_since(http, 0)))
     mark = len(control(http, "log"))
     started = time.monotonic()
     c.send("next\n" * PIPELINED)
@@ -48,7 +55,10 @@ def burst(daemon_factory, http, extra=()):
     assert replies == [["OK"]] * PIPELINED
     st = c.fields("status")
     assert (st["state"], st["song"]) == ("play", str(PIPELINED + MPC_PRESSES)), st
-    time.sleep(1.5)  # past the burst's quiet time; the landing song's prefetch is done
+    landing = PIPELINED + MPC_PRESSES
+    # Past the burst's quiet time: the landing song and its prefetch are asked for.
+    wait_for(lambda: previews_asked(http, tracks[landing:landing + 1 + ahead], mark), timeout=10,
+             what="the landing song and its prefetch", detail=lambda: str(previews_since(http, mark)))
     assert c.fields("status")["song"] == str(PIPELINED + MPC_PRESSES)
     print(f"burst of {PIPELINED + MPC_PRESSES} skips answered in {took * 1000:.0f} ms")
     return tracks, previews_since(http, mark)
@@ -65,7 +75,7 @@ def test_a_burst_fetches_only_where_it_lands_and_its_prefetch(daemon_factory, ht
 
 
 def test_a_burst_without_prefetch_fetches_only_where_it_lands(daemon_factory, http):
-    tracks, fetched = burst(daemon_factory, http, extra=("--prefetch", "0"))
+    tracks, fetched = burst(daemon_factory, http, extra=("--prefetch", "0"), ahead=0)
     print("previews fetched by the burst:", len(fetched), fetched)
     assert f"/preview/{tracks[PIPELINED + MPC_PRESSES]}.mp3" in fetched, fetched
     assert len(fetched) <= 2, fetched

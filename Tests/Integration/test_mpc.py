@@ -233,7 +233,7 @@ def test_python_mpd_idle(daemon, client, http):
     result = []
     t = threading.Thread(target=lambda: result.append(client.idle("playlist")))
     t.start()
-    time.sleep(0.3)
+    time.sleep(0.3)  # fixed: the idle, sent meanwhile, must still wait after this window
     assert result == []
     other = mpd.MPDClient()
     other.connect(daemon.socket)

@@ -134,8 +134,7 @@ def test_next_and_previous_change_the_song_and_signal_it(playing, bus):
     d, c = playing
     follower = bus.follow("playerctl", "-p", "previewd", "--follow", "metadata", "title")
     assert wait_for(lambda: "One More Time" in follower.lines), follower.lines
-    monitor = bus.follow("dbus-monitor", "--address", bus.address, f"type='signal',path='{PATH}'")
-    time.sleep(0.3)  # dbus-monitor has subscribed
+    monitor = bus.monitor(f"type='signal',path='{PATH}'")
     assert c.cmd("next") == ["OK"]
     assert wait_for(lambda: "Aerodynamic" in follower.lines), follower.lines
     assert wait_for(lambda: any("member=PropertiesChanged" in l for l in monitor.lines)), monitor.lines
@@ -150,8 +149,7 @@ def test_next_and_previous_change_the_song_and_signal_it(playing, bus):
 def test_position_seeks_and_reads_back(playing, bus):
     d, c = playing
     wait_status(c, "audio", timeout=15)
-    monitor = bus.follow("dbus-monitor", "--address", bus.address, f"type='signal',member='Seeked'")
-    time.sleep(0.3)
+    monitor = bus.monitor("type='signal',member='Seeked'")
     assert bus.ctl("position", "10") == ""
     assert wait_for(lambda: abs(float(c.fields("status")["elapsed"]) - 10) < 0.5)
     assert abs(float(bus.ctl("position")) - 10) < 0.5

@@ -10,7 +10,7 @@ import subprocess
 import time
 
 import catalog
-from helpers import PREVIEWD, Daemon, restart
+from helpers import PREVIEWD, Daemon, restart, wait_for, wait_status
 
 
 def test_restart_restores_queue_ids_modes_volume_and_position(tmp_path, http):
@@ -22,7 +22,7 @@ def test_restart_restores_queue_ids_modes_volume_and_position(tmp_path, http):
     assert c.fields("status")["playlistlength"] == "20"
     for line in ["repeat 1", "random 1", "single 0", "consume 0", "setvol 35", "prio 9 3", "rangeid 5 2:", "seek 6 15"]:
         assert c.cmd(line) == ["OK"], line
-    time.sleep(0.3)
+    wait_status(c, "audio")  # the song sought to plays
     before_status = c.fields("status")
     before_queue = c.cmd("playlistinfo")
     c.close()
@@ -95,7 +95,9 @@ def test_want_list(tmp_path, http):
     c = d.client()
     t0 = time.time()
     assert c.cmd("wantadd deezer:album:302127") == ["OK"]
-    time.sleep(1.1)
+    # The stamps count whole seconds: the next add comes in a later one.
+    first_second = int(time.time())
+    wait_for(lambda: int(time.time()) > first_second, timeout=2, interval=0.01, what="the next second")
     assert c.cmd("wantadd https://www.deezer.com/fr/track/3135556") == ["OK"]
     assert c.cmd("wantadd deezer:album:302127") == ["unchanged: deezer:album:302127 is already in the want list", "OK"]
     assert c.cmd("wantadd deezer:artist:27") == [
@@ -165,7 +167,7 @@ def test_kill_9_never_tears_or_loses_acknowledged_state(tmp_path, http):
             acknowledged.append((length, time.monotonic()))
             # Tracks the stand-in knows (wanttoggle looks a track up before adding it).
             toggler.send(f"wanttoggle deezer:track:{CHART_TRACKS[i % 5]}\n")  # not waited for: the kill may cut it
-        time.sleep(rng.uniform(0, 0.3))
+        time.sleep(rng.uniform(0, 0.3))  # fixed: a random moment for the kill is the scenario
         os.kill(d.proc.pid, signal.SIGKILL)
         last_kill = time.monotonic()
         d.proc.wait()

@@ -12,7 +12,8 @@ import time
 import pytest
 
 from helpers import (FRAME, RATE, album_tracks, assert_whole, assert_whole_through_underruns, audible_start, common_prefix,
-                     elapsed_of, play_uris, reference_pcm, silent, stop_process, stop_recording, url, wait_for, wait_status, why_not_found)
+                     elapsed_of, play_uris, reference_pcm, silent, stop_process, stop_recording, url, wait_for, wait_recording,
+                     wait_status, why_not_found)
 
 TOOLS = ("dbus-daemon", "pipewire", "wireplumber", "pipewire-pulse", "pw-record", "pw-link", "pactl")
 pytestmark = pytest.mark.skipif(not all(shutil.which(t) for t in TOOLS),
@@ -147,10 +148,10 @@ class Recorder:
         wait_for(lambda: linked.search(subprocess.run(["pw-link", "-l"], env=server.env, capture_output=True,
                                                       text=True).stdout), what=f"pw-record on {sink}",
                  detail=server.logs)
-        time.sleep(0.2)
+        wait_recording(self.proc, path)
 
     def stop(self):
-        """The recorded PCM; waits a second first, as the monitor trails the sink."""
+        """The recorded PCM, once a second more is recorded, as the monitor trails the sink."""
         return stop_recording(self.proc, self.path, trail=1)
 
     def kill(self):
@@ -242,7 +243,7 @@ def test_pause_corks_the_stream_and_resume_plays_on_exactly(pw, recorders, daemo
     assert len(sink_inputs(pw)) == 1
     held = c.fields("status")
     assert held["state"] == "pause"
-    time.sleep(1.5)
+    time.sleep(1.5)  # fixed: no progress while paused, over this window, is what is tested
     assert c.fields("status")["elapsed"] == held["elapsed"]
     assert c.cmd("pause 0") == ["OK"]
     assert wait_for(lambda: "Corked: no" in "".join(sink_inputs(pw)), timeout=10)
@@ -293,7 +294,7 @@ def test_playback_continues_by_itself_after_pipewire_pulse_restarts(pw, recorder
     assert st["error"].startswith("output: ") and st["error"].endswith("; reconnecting"), st
     assert st["state"] == "play"
     held = float(st["elapsed"])
-    time.sleep(1)
+    time.sleep(1)  # fixed: no progress over this window is what is tested
     assert float(c.fields("status")["elapsed"]) - held < 0.5, "no output, so no progress"
 
     pw.start_pulse()

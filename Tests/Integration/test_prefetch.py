@@ -9,7 +9,7 @@ import urllib.parse
 import pytest
 
 import catalog
-from helpers import MANIFEST, album_tracks, control, md5, play_uris, reference_pcm, wait_for, wait_status, wav_pcm
+from helpers import MANIFEST, album_tracks, control, elapsed_of, md5, play_uris, reference_pcm, wait_for, wait_status, wav_pcm
 
 
 def file_of(track):
@@ -29,6 +29,12 @@ def requests_since(http, mark):
     return [p for p in control(http, "log")[mark:] if not p.startswith("/_control/")]
 
 
+def sent_of(http, path, n):
+    """Bytes the stand-in wrote so far of the `n`th slow body it served for `path` (0 before it began)."""
+    bodies = [sent for p, sent in control(http, "sent") if p == path]
+    return bodies[n] if len(bodies) > n else 0
+
+
 def queue_and_play(d, tracks):
     """A client of `d` that queued the Deezer tracks `tracks` and sent `play`."""
     return play_uris(d, [f"deezer:track:{t['id']}" for t in tracks])
@@ -39,9 +45,9 @@ def test_next_to_a_prefetched_track_needs_no_request(daemon_factory, http):
     tracks = same_format_tracks(3)
     d = daemon_factory(pace="realtime")
     c = queue_and_play(d, tracks)
-    second = f"/preview/{tracks[1]['id']}.mp3"
-    assert wait_for(lambda: any(p.startswith(second) for p in control(http, "log")), timeout=10, interval=0.02), d.log()
-    time.sleep(1)  # the loopback download of ~0.5 MB takes milliseconds
+    # Prefetches download one at a time: the third song's is asked for once the second's body is whole.
+    third = f"/preview/{tracks[2]['id']}.mp3"
+    assert wait_for(lambda: any(p.startswith(third) for p in control(http, "log")), timeout=10, interval=0.02), d.log()
     try:
         control(http, "delay?ms=300")
         mark = len(control(http, "log"))
@@ -53,7 +59,7 @@ def test_next_to_a_prefetched_track_needs_no_request(daemon_factory, http):
         control(http, "delay?ms=0")
     st = c.fields("status")
     assert (st["song"], st["audio"]) == ("1", "44100:16:2")
-    time.sleep(0.5)  # real-time output: let a little of the second song through
+    wait_for(lambda: elapsed_of(c) >= 0.5, timeout=10, what="half a second of the second song written")
     d.close()
     _, _, _, pcm = wav_pcm(d.wav)
     first, second_pcm = reference_pcm(file_of(tracks[0])), reference_pcm(file_of(tracks[1]))
@@ -68,7 +74,7 @@ def test_without_prefetch_next_fetches_then_plays(daemon_factory, http):
     tracks = same_format_tracks(2)
     d = daemon_factory(pace="realtime", extra=("--prefetch", "0"))
     c = queue_and_play(d, tracks)
-    time.sleep(1)
+    time.sleep(1)  # fixed: a window in which a prefetch, were it on, would be asked for
     assert not any(p.startswith(f"/preview/{tracks[1]['id']}.mp3") for p in control(http, "log"))
     mark = len(control(http, "log"))
     assert c.cmd("next") == ["OK"]  # at once: the song opens after the skip settle
@@ -95,7 +101,7 @@ def test_prefetch_stays_within_its_memory_budget(daemon_factory, http):
     tracks = [t for t in same_format_tracks(7) if file_of(t) != "preview-09-vbr.mp3"]
     d = daemon_factory(pace="realtime", extra=("--prefetch", "5", "--prefetch-memory", "1"))
     queue_and_play(d, tracks)
-    time.sleep(1.5)
+    time.sleep(1.5)  # fixed: a window in which a third preview, over the budget, would be asked for
     fetched = {m[1] for p in control(http, "log") if (m := re.match(r"/preview/(\d+)\.mp3", p))}
     assert str(tracks[0]["id"]) in fetched
     assert fetched == {str(tracks[0]["id"]), str(tracks[1]["id"])}, fetched
@@ -111,9 +117,9 @@ def test_long_pause_resumes_with_one_resolution_and_one_range_request(daemon_fac
         track = album_tracks()[0]
         d = daemon_factory(pace="realtime")
         c = queue_and_play(d, [track])
-        time.sleep(0.5)
+        wait_for(lambda: elapsed_of(c) >= 0.5, timeout=10, what="half a second played")
         assert c.cmd("pause 1") == ["OK"]
-        time.sleep(5)
+        time.sleep(5)  # fixed: a pause longer than the URL's 2 s life is the scenario
         assert c.cmd("pause 0") == ["OK"]
         d.wait_state(c, "stop", timeout=60)
         log = [p for p in control(http, "log") if not p.startswith("/_control/")]
@@ -173,7 +179,7 @@ def test_seek_past_the_download_fetches_the_rest_by_range(daemon_factory, http):
         name = "preview-02.mp3"  # constant bitrate, with an Info frame
         d = daemon_factory(pace="realtime")
         c = queue_and_play(d, [{"id": track_per_preview()[name]}])
-        time.sleep(0.5)
+        wait_for(lambda: elapsed_of(c) >= 0.5, timeout=10, what="half a second played")
         assert c.cmd("seekcur 25") == ["OK"]
         d.wait_state(c, "stop", timeout=30)
         previews = [p for p in control(http, "log") if p.startswith("/preview/")]
@@ -280,7 +286,9 @@ def test_dropped_prefetches_give_their_memory_back(daemon_factory, http):
             assert c.cmd(f"add deezer:track:{b}") == ["OK"]
             assert wait_for(lambda: len([p for p in control(http, "log") if p.startswith(f"/preview/{b}.")]) > round_,
                             timeout=10, interval=0.02)
-            time.sleep(0.5)  # part of it arrived
+            # Part of it arrived: 128 KiB of its 471 KiB.
+            wait_for(lambda: sent_of(http, f"/preview/{b}.mp3", round_) >= 128 << 10, timeout=10, interval=0.02,
+                     what="part of the prefetched body sent")
             assert c.cmd("delete 1") == ["OK"]
         assert c.cmd(f"add deezer:track:{c3}") == ["OK"]
         assert wait_for(lambda: any(p.startswith(f"/preview/{c3}.") for p in control(http, "log")),

@@ -3,12 +3,11 @@
 Expected lines are those of the design brief and of mpd 0.23 as recorded in
 /tmp/mpdref/transcript.txt (ACK texts, reply shapes, list and idle rules)."""
 import socket
-import time
 
 import pytest
 
 import catalog
-from helpers import MANIFEST, album_tracks, assert_silent, control, md5, pick, songs, url, wav_pcm
+from helpers import MANIFEST, album_tracks, assert_silent, control, md5, pick, songs, url, wait_read, wav_pcm
 
 FRESH_STATUS = [
     "volume: 100", "repeat: 0", "random: 0", "single: 0", "consume: 0", "autoplay: 0",
@@ -159,9 +158,9 @@ def test_line_longer_than_64k_gets_ack_and_connection_stays_usable(daemon):
 def test_line_longer_than_64k_sent_in_pieces(daemon):
     c = daemon.client()
     c.send("ping " + "a" * 40000)
-    time.sleep(0.1)
+    wait_read(c.sock)  # each piece is read on its own
     c.send("a" * 40000)
-    time.sleep(0.1)
+    wait_read(c.sock)
     c.send("a\nping\n")
     reply = c.reply()
     assert len(reply) == 1

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from helpers import (FRAME, RATE, assert_whole, audible_start, elapsed_of, reference_pcm, stop_process, stop_recording, wait_for,
-                     wait_status)
+                     wait_recording, wait_status)
 
 
 class PulseServer:
@@ -78,10 +78,15 @@ def record(env, path, sink="test_sink"):
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def corked(env):
+    """Whether a stream on the server is corked (paused there)."""
+    return "Corked: yes" in subprocess.run(["pactl", "list", "sink-inputs"], env=env, capture_output=True, text=True).stdout
+
+
 def test_pulse_output_is_bit_exact(pulse, daemon_factory, http, tmp_path):
     rec_path = tmp_path / "monitor.wav"
     recorder = record(pulse, rec_path)
-    time.sleep(0.3)  # let the recorder attach before the stream starts
+    wait_recording(recorder, rec_path)  # attached before the stream starts
     d = daemon_factory(output="pulse")
     c = d.client()
     assert c.cmd(f'add "{http}/corpus/preview-05.mp3"') == ["OK"]
@@ -100,7 +105,7 @@ def test_a_fifo_nobody_reads_leaves_pulseaudio_bit_exact(pulse, daemon_factory, 
     last 8 s (several fills and drains), as without it."""
     rec_path = tmp_path / "monitor.wav"
     recorder = record(pulse, rec_path)
-    time.sleep(0.3)
+    wait_recording(recorder, rec_path)
     d = daemon_factory(output="pulse", extra=("--output", f"fifo:{tmp_path}/pipe"))
     c = d.client()
     assert c.cmd(f'add "{http}/corpus/preview-05.mp3"') == ["OK"]
@@ -117,17 +122,16 @@ def test_pause_corks_and_resume_continues(pulse, daemon_factory, http):
     assert c.cmd(f'add "{http}/corpus/preview-02.mp3"') == ["OK"]
     assert c.cmd("play") == ["OK"]
     d.wait_state(c, "play", timeout=10)
-    time.sleep(0.5)
+    wait_for(lambda: elapsed_of(c) >= 0.5, timeout=10, what="half a second played")
     assert c.cmd("pause 1") == ["OK"]
-    time.sleep(0.3)
+    wait_for(lambda: corked(pulse), timeout=10, what="the stream corked")
     first = float(c.fields("status")["elapsed"])
-    time.sleep(0.7)
+    time.sleep(0.7)  # fixed: no progress while paused, over this window, is what is tested
     second = float(c.fields("status")["elapsed"])
     assert c.fields("status")["state"] == "pause"
     assert first == second
     assert c.cmd("pause 0") == ["OK"]
-    time.sleep(0.7)
-    assert float(c.fields("status")["elapsed"]) > second
+    assert wait_for(lambda: elapsed_of(c) > second, timeout=10), "playing on after the resume"
     assert c.cmd("setvol 40") == ["OK"]
     assert c.fields("getvol")["volume"] == "40"
     # The stream's volume ramps to 40 % over a fraction of a second.
@@ -142,14 +146,14 @@ def test_elapsed_is_what_the_sink_has_played(pulse, daemon_factory, http, tmp_pa
     names the sample the recording stops at, not the last one written."""
     rec_path = tmp_path / "monitor.wav"
     recorder = record(pulse, rec_path)
-    time.sleep(0.3)
+    wait_recording(recorder, rec_path)
     d = daemon_factory(output="pulse")
     c = d.client()
     assert c.cmd(f'add "{http}/corpus/preview-05.mp3"') == ["OK"]
     assert c.cmd("play") == ["OK"]
     assert wait_for(lambda: elapsed_of(c) >= 3, timeout=10)
     assert c.cmd("pause 1") == ["OK"]
-    time.sleep(0.3)
+    wait_for(lambda: corked(pulse), timeout=10, what="the stream corked")
     elapsed = float(c.fields("status")["elapsed"])
     recording = stop_recording(recorder, rec_path)
     ref = reference_pcm("preview-05.mp3")
@@ -169,7 +173,7 @@ def playing_the_last_seconds(pulse, daemon_factory, http, tmp_path):
     recording and return its PCM)."""
     rec_path = tmp_path / "monitor.wav"
     recorder = record(pulse, rec_path)
-    time.sleep(0.3)
+    wait_recording(recorder, rec_path)
     c = daemon_factory(output="pulse").client()
     assert c.cmd(f'add "{http}/corpus/preview-05.mp3"') == ["OK"]
     assert c.cmd("play") == ["OK"]
@@ -202,7 +206,7 @@ def test_a_stop_before_the_queues_end_is_heard_drops_that_end(pulse, daemon_fact
     assert wait_for(lambda: elapsed_of(c) >= 29.1, timeout=10)
     assert c.cmd("stop") == ["OK"]
     assert c.fields("status")["state"] == "stop"
-    time.sleep(1.5)  # longer than the end would take to play out
+    time.sleep(1.5)  # fixed: longer than the end would take to play out, which must not be heard
     recording = stop_recorder()
     ref = reference_pcm("preview-05.mp3")
     assert ref[28 * 44100 * 4:int(29.1 * 44100) * 4] in recording, "played up to the stop"
@@ -215,7 +219,7 @@ def test_a_resume_in_the_last_half_second_plays_on_at_once(pulse, daemon_factory
     c, stop_recorder = playing_the_last_seconds(pulse, daemon_factory, http, tmp_path)
     assert wait_for(lambda: elapsed_of(c) >= 29.6, timeout=10)
     assert c.cmd("pause 1") == ["OK"]
-    time.sleep(0.2)
+    wait_for(lambda: corked(pulse), timeout=10, what="the stream corked")
     paused = float(c.fields("status")["elapsed"])
     assert c.cmd("pause 0") == ["OK"]
     last_playing = paused
@@ -234,8 +238,7 @@ def test_disabling_the_output_in_the_last_second_silences_it(pulse, daemon_facto
     c, stop_recorder = playing_the_last_seconds(pulse, daemon_factory, http, tmp_path)
     assert wait_for(lambda: elapsed_of(c) >= 29.1, timeout=10)
     assert c.cmd("disableoutput 0") == ["OK"]
-    time.sleep(1.5)
-    assert c.fields("status")["state"] == "stop", "the null output played the rest"
+    assert wait_for(lambda: c.fields("status")["state"] == "stop", timeout=1.5), "the null output played the rest"
     recording = stop_recorder()
     assert reference_pcm("preview-05.mp3")[-int(0.3 * 44100) * 4:] not in recording, "the last 0.3 s were dropped"
 
@@ -255,7 +258,7 @@ def test_playback_continues_by_itself_after_pulseaudio_restarts(pulse_server, da
     assert st["error"].endswith("; reconnecting"), st
     assert st["state"] == "play"
     held = float(st["elapsed"])
-    time.sleep(1)
+    time.sleep(1)  # fixed: no progress over this window is what is tested
     assert float(c.fields("status")["elapsed"]) - held < 0.5, "no output, so no progress"
 
     pulse_server.start()
@@ -284,12 +287,12 @@ def test_playback_continues_by_itself_after_pulseaudio_restarts(pulse_server, da
 def test_a_named_sink_is_used_and_a_missing_one_is_reported(pulse_server, daemon_factory, http, tmp_path):
     rec_path = tmp_path / "other.wav"
     recorder = record(pulse_server.env, rec_path, sink="other_sink")
-    time.sleep(0.3)
+    wait_recording(recorder, rec_path)
     d = daemon_factory(output="pulse:other_sink")
     c = d.client()
     assert c.cmd(f'add "{http}/corpus/preview-08-mono22k.mp3"') == ["OK"]
     assert c.cmd("play") == ["OK"]
-    time.sleep(2)
+    wait_for(lambda: elapsed_of(c) >= 2, timeout=10, what="2 s played")
     assert c.cmd("stop") == ["OK"]
     recording = stop_recording(recorder, rec_path)
     assert recording.count(0) < len(recording) // 2, "the other sink carried the preview"
@@ -357,14 +360,15 @@ def test_the_default_sink_is_followed_when_it_changes(pulse_server, daemon_facto
 def test_volume_changes_ramp_instead_of_jumping(pulse_server, daemon_factory, http, tmp_path):
     rec_path = tmp_path / "ramp.wav"
     recorder = record(pulse_server.env, rec_path)
-    time.sleep(0.3)
+    wait_recording(recorder, rec_path)
     d = daemon_factory(output="pulse")
     c = d.client()
     assert c.cmd(f'add "{http}/corpus/preview-02.mp3"') == ["OK"]
     assert c.cmd("play") == ["OK"]
     assert wait_for(lambda: elapsed_of(c) >= 3, timeout=10)
     assert c.cmd("setvol 50") == ["OK"]
-    time.sleep(1)
+    at = elapsed_of(c)
+    wait_for(lambda: elapsed_of(c) >= at + 1, timeout=10, what="a second played after setvol")
     assert c.cmd("stop") == ["OK"]
     recording = stop_recording(recorder, rec_path)
     ref = reference_pcm("preview-02.mp3")

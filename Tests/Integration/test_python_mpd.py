@@ -165,7 +165,7 @@ def test_python_mpd_scripted_session(daemon, http):
     seen = []
     idler = threading.Thread(target=lambda: seen.append(other.idle("stored_playlist")))
     idler.start()
-    time.sleep(0.2)
+    time.sleep(0.2)  # fixed: the idle, sent meanwhile, must still wait after this window
     s.check("idle before save", seen, [])
     s.check("save", c.save("mix"), None)
     idler.join(10)
