@@ -7,9 +7,9 @@ import subprocess
 
 import pytest
 
-from helpers import PREVIEWCTL, PREVIEWD
+from helpers import PREVIEWCTL, PREVIEWD, ROOT
 
-MAN = os.path.join(os.path.dirname(__file__), "..", "..", "contrib", "man")
+MAN = os.path.join(ROOT, "contrib", "man")
 
 
 def source(page):
