@@ -123,7 +123,7 @@ let package = Package(
         .executableTarget(name: "previewweb", dependencies: ["PreviewWeb", "PreviewHTTP", "PreviewCore", "PreviewPlatform"]),
         // previewctl: its command table, parser, formats and JSON (also the
         // page's catalog documents), then the executable that wires them.
-        .target(name: "PreviewControl", dependencies: ["PreviewCore"]),
+        .target(name: "PreviewControl", dependencies: ["PreviewCore"], swiftSettings: perCommandPath),
         // The one Swift MPD client (previewctl's, previewweb's): connect,
         // check the peer, requests and command lists, binary replies.
         .target(name: "PreviewClient", dependencies: ["PreviewCore", "PreviewPlatform"]),

@@ -17,6 +17,11 @@ import catalog  # noqa: E402
 from helpers import Client, Daemon, control, stop_process, wait_for  # noqa: E402
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "alone: needs the machine to itself (contrib/test runs these after the rest, "
+                                       "not beside them)")
+
+
 @pytest.fixture(scope="session")
 def http():
     """The loopback Deezer API + CDN stand-in; yields its base URL."""

@@ -16,8 +16,11 @@ from helpers import (FRAME, RATE, album_tracks, assert_whole, assert_whole_throu
                      wait_status, why_not_found)
 
 TOOLS = ("dbus-daemon", "pipewire", "wireplumber", "pipewire-pulse", "pw-record", "pw-link", "pactl")
-pytestmark = pytest.mark.skipif(not all(shutil.which(t) for t in TOOLS),
-                                reason="PipeWire is not installed (needs " + ", ".join(TOOLS) + ")")
+pytestmark = [pytest.mark.skipif(not all(shutil.which(t) for t in TOOLS),
+                                 reason="PipeWire is not installed (needs " + ", ".join(TOOLS) + ")"),
+              # PipeWire's graph drops frames on two cores shared with Chromium:
+              # contrib/test runs these once the rest of the suite is done.
+              pytest.mark.alone]
 
 # The graph runs at 44.1 kHz (48 kHz is allowed), so a 44.1 kHz s16 stream
 # reaches the null sink unresampled; s16 -> f32 -> s16 at unit volume is exact.
