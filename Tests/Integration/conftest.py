@@ -17,6 +17,17 @@ import catalog  # noqa: E402
 from helpers import Client, Daemon, control, stop_process, wait_for  # noqa: E402
 
 
+def pytest_assertrepr_compare(op, left, right):
+    """Two long byte strings (PCM, a stream) that differ: where, not a
+    difflib of megabytes, which took longer than the test's 300 s."""
+    if op == "==" and isinstance(left, (bytes, bytearray)) and isinstance(right, (bytes, bytearray)) \
+            and max(len(left), len(right)) > 4096:
+        at = next((i for i, (a, b) in enumerate(zip(left, right)) if a != b), min(len(left), len(right)))
+        return [f"{len(left)} bytes == {len(right)} bytes",
+                f"first difference at byte {at} (frame {at // 4} of s16 stereo PCM, {at / 176400:.3f} s at 44.1 kHz)"]
+    return None
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "alone: needs the machine to itself (contrib/test runs these after the rest, "
                                        "not beside them)")

@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from helpers import Client, control, wait_for
+from helpers import Client, control, stop_process, wait_for
 
 # What Cantata 2.5.0 sent on connecting (recorded through the proxy below,
 # against previewd playing an album; the albumart line is its cover request
@@ -99,7 +99,9 @@ def start_cantata(daemon, display, tmp_path):
     env = dict(os.environ, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_RUNTIME_DIR=str(runtime),
                DISPLAY=display, QT_QPA_PLATFORM="xcb")
     # Cantata needs a session bus (its single-instance check); a private one.
-    app = subprocess.Popen(["dbus-run-session", "--", "cantata"], env=env,
+    # A process group of its own: stopping it stops the bus too, which
+    # dbus-run-session leaves running when it is sent SIGTERM alone.
+    app = subprocess.Popen(["dbus-run-session", "--", "cantata"], env=env, start_new_session=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return proxy, app
 
@@ -121,8 +123,7 @@ def test_cantata_under_xvfb_shows_the_queue_and_reads_the_whole_cover(daemon_fac
                                     capture_output=True, text=True, check=True).stdout)
         assert mean > 10000, f"the screen is dark: mean {mean}"
     finally:
-        app.terminate()
-        app.wait(10)
+        stop_process(app, group=True)
         proxy.close()
     # The cover in two chunks of Cantata's binary limit (8192), no ACK.
     covers = [l for l in lines if l.startswith("albumart ")]
@@ -185,8 +186,7 @@ def test_cantata_reads_the_library_and_nothing_else_in_a_few_requests(daemon_fac
         expected = sorted(f"deezer:track:{n}" for n in range(3135553, 3135567))
         wait_for(lambda: library_files(cache) == expected, timeout=20)
     finally:
-        app.terminate()
-        app.wait(10)
+        stop_process(app, group=True)
         proxy.close()
     assert "list genre" in lines and "stats" in lines, lines
     acks = [l for l in lines if l.startswith("<- ")]
