@@ -28,18 +28,6 @@ def pytest_assertrepr_compare(op, left, right):
     return None
 
 
-# The folders whose tests take longest go first, so that CI's workers start
-# them early and the short ones fill in at the end.
-FIRST = ["playback", "web", "hostile", "protocol", "catalog", "desktop", "cli", "install"]
-
-
-def pytest_collection_modifyitems(items):
-    def rank(item):
-        folder = os.path.basename(os.path.dirname(str(item.fspath)))
-        return FIRST.index(folder) if folder in FIRST else len(FIRST)
-    items.sort(key=rank)  # stable: each folder keeps its own order
-
-
 def pytest_configure(config):
     config.addinivalue_line("markers", "alone: needs the machine to itself (contrib/test runs these after the rest, "
                                        "not beside them)")

@@ -45,7 +45,10 @@ def quiet_copy(tmp_path):
     return quiet, subprocess.run(["mpg123", "-q", "-s", str(quiet)], capture_output=True, check=True).stdout
 
 
-@pytest.mark.parametrize("pace", ["realtime", "none"])
+# At real time the first song's gain must be measured within the 1.5 s
+# bound (docs/sound.md), which a debug build on two shared cores may miss:
+# contrib/test runs that case after the rest.
+@pytest.mark.parametrize("pace", [pytest.param("realtime", marks=pytest.mark.alone), "none"])
 def test_cold_previews_12_db_apart_play_within_1_db_from_the_first_sample(daemon_factory, http, tmp_path, pace):
     """Nothing measured yet (a fresh state): each song waits for its whole
     preview and its measurement before its first sample, so even the first
