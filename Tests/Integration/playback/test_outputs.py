@@ -47,6 +47,21 @@ class PipeReader:
         os.close(self.fd)
 
 
+def listen_flac(port):
+    """A listener on the FLAC stream, once previewd has answered its
+    request (it joins the stream then: a `play` sent before that may
+    start without it on a loaded machine); the socket and what came after
+    the response head's first bytes."""
+    listener = socket.create_connection(("127.0.0.1", port), timeout=30)
+    listener.sendall(f"GET /stream.flac HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    first = b""
+    while b"\r\n\r\n" not in first:
+        chunk = listener.recv(65536)
+        assert chunk, f"the stream closed before its head: {first!r}"
+        first += chunk
+    return listener, first
+
+
 def first_seconds(track, seconds):
     return reference_pcm(preview_file_for(track))[:int(seconds * RATE) * FRAME]
 
@@ -187,12 +202,10 @@ def test_a_flac_listener_gets_two_songs_bit_exact_and_gapless(daemon_factory, tm
     assert d.client().cmd("outputs")[4:] == ["outputid: 1", "outputname: httpd", "plugin: httpd", "outputenabled: 1",
                                              f"attribute: stream=http://127.0.0.1:{port}/", "OK"]
     assert f"HTTP stream on http://127.0.0.1:{port}/stream.mp3 and /stream.flac" in d.log()
-    listener = socket.create_connection(("127.0.0.1", port), timeout=30)
-    listener.sendall(f"GET /stream.flac HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    listener, body = listen_flac(port)
     c = d.client()
     queue_ranges(c, 2)
     assert c.cmd("play 0") == ["OK"]
-    body = b""
     while chunk := listener.recv(65536):
         body += chunk
     listener.close()
@@ -211,11 +224,10 @@ def test_a_paused_stream_sends_silence_between_the_song_s_two_parts(daemon_facto
     port = free_port()
     d = daemon_factory(output="null", pace="realtime", extra=("--output", f"http:127.0.0.1:{port}"))
     wait_for(lambda: "HTTP stream on" in d.log(), what="the stream listening")
-    listener = socket.create_connection(("127.0.0.1", port), timeout=30)
-    listener.sendall(f"GET /stream.flac HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    listener, first = listen_flac(port)
     # The listener reads all along, as a player does: one that stops reading
     # for seconds has its frames dropped, by design, once its queue is full.
-    chunks = []
+    chunks = [first]
     reader = threading.Thread(target=lambda: [chunks.append(b) for b in iter(lambda: listener.recv(65536), b"")], daemon=True)
     reader.start()
     c = d.client()
