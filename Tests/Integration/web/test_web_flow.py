@@ -83,7 +83,7 @@ def test_the_want_to_listen_flow(site, start, size, tmp_path):
 
         # 3. "+ Add", then "Add to Want to Listen".
         tap(driver, "#add-menu")
-        assert driver.find_element("id", "menu").is_displayed()
+        assert wait_for(lambda: driver.find_element("id", "menu").is_displayed(), timeout=10)
         click_text(driver, "#menu button", "Add to Want to Listen")
         assert wait_for(lambda: wanted(d) == [uri]), wanted(d)
         assert wait_for(lambda: text_of(driver, "#message") == "Added to Want to Listen", timeout=10)
