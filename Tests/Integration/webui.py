@@ -31,11 +31,11 @@ class Web:
         self.port = int(m[1])
         self.base = f"http://127.0.0.1:{self.port}"
 
-    def request(self, method, path, headers=None, source=None):
+    def request(self, method, path, headers=None, source=None, timeout=10):
         """(status, headers, body) of one request, sent from the loopback
         address `source` (127.0.0.1 unless given: previewweb takes at most
-        16 connections from one address)."""
-        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10,
+        16 connections from one address), waiting `timeout` s at most."""
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout,
                                        source_address=(source, 0) if source else None)
         c.request(method, path, headers=headers or {})
         r = c.getresponse()

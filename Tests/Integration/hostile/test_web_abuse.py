@@ -113,8 +113,10 @@ def test_web_traffic_leaves_room_for_other_clients(site, http):
     control(http, "delay?ms=4000")
     try:
         with concurrent.futures.ThreadPoolExecutor(120) as pool:
+            # 48 answers wait 4 s each on the catalog; on CI's loaded workers
+            # that took past a 10 s read timeout once.
             answers = pool.map(lambda n: w.request("GET", f"/api/mpd?c=catalogsearch%20albums%20zz{n}",
-                                                   source=f"127.0.0.{n % 8 + 1}")[0], range(120))
+                                                   source=f"127.0.0.{n % 8 + 1}", timeout=60)[0], range(120))
             threading.Event().wait(0.5)  # the requests under way
             assert Client(d.socket).cmd("ping") == ["OK"]
             statuses = list(answers)
