@@ -23,6 +23,26 @@ import PackageDescription
 // keep them, so an overlapping access still traps there.
 let perCommandPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
+// previewctl is bound to hotkeys, where a run is about 1.5 ms and each page
+// it touches costs a page fault: it waits for no dynamic loader (a static
+// executable, except under the sanitizers, whose runtimes need one), and in
+// release lld lays the functions a hotkey runs side by side
+// (Sources/previewctl/link-order.txt, written by contrib/previewctl-order),
+// which needs each function in a section of its own. docs/performance.md,
+// "Linking", has the figures.
+let hotkeySections: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
+let hotkeyLinking: [LinkerSetting] =
+    Context.environment["PREVIEWD_DYNAMIC_CTL"] != nil
+    ? []
+    : [
+        .unsafeFlags(["-static-executable"]),
+        .unsafeFlags(
+            [
+                "-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/previewctl/link-order.txt",
+                "-Xlinker", "--no-warn-symbol-ordering",
+            ], .when(configuration: .release)),
+    ]
+
 let package = Package(
     name: "previewd",
     products: [
@@ -68,8 +88,8 @@ let package = Package(
         .systemLibrary(
             name: "CSoxr", path: "Sources/CSoxr", pkgConfig: "soxr",
             providers: [.apt(["libsoxr-dev"])]),
-        .target(name: "PreviewCore", swiftSettings: perCommandPath),
-        .target(name: "PreviewPlatform", dependencies: ["CSQLite", "CMalloc"]),
+        .target(name: "PreviewCore", swiftSettings: perCommandPath + hotkeySections),
+        .target(name: "PreviewPlatform", dependencies: ["CSQLite", "CMalloc"], swiftSettings: hotkeySections),
         // The D-Bus connection (sd-bus), a target and folder of its own
         // beside the platform because previewctl links PreviewPlatform
         // statically and Debian ships no libsystemd.a.
@@ -123,15 +143,13 @@ let package = Package(
         .executableTarget(name: "previewweb", dependencies: ["PreviewWeb", "PreviewHTTP", "PreviewCore", "PreviewPlatform"]),
         // previewctl: its command table, parser, formats and JSON (also the
         // page's catalog documents), then the executable that wires them.
-        .target(name: "PreviewControl", dependencies: ["PreviewCore"], swiftSettings: perCommandPath),
+        .target(name: "PreviewControl", dependencies: ["PreviewCore"], swiftSettings: perCommandPath + hotkeySections),
         // The one Swift MPD client (previewctl's, previewweb's): connect,
         // check the peer, requests and command lists, binary replies.
-        .target(name: "PreviewClient", dependencies: ["PreviewCore", "PreviewPlatform"]),
+        .target(name: "PreviewClient", dependencies: ["PreviewCore", "PreviewPlatform"], swiftSettings: hotkeySections),
         .executableTarget(
             name: "previewctl", dependencies: ["PreviewControl", "PreviewClient", "PreviewCore", "PreviewPlatform"],
-            // A hotkey must not wait for the dynamic loader: link everything
-            // in (except under the sanitizers, whose runtimes need it).
-            linkerSettings: Context.environment["PREVIEWD_DYNAMIC_CTL"] == nil ? [.unsafeFlags(["-static-executable"])] : []),
+            exclude: ["link-order.txt"], swiftSettings: hotkeySections, linkerSettings: hotkeyLinking),
         // Fuzzing harness (contrib/fuzz/run builds it with -sanitize=fuzzer);
         // built normally, it replays inputs.
         .target(name: "CFuzzDriver", path: "Sources/CFuzzDriver"),

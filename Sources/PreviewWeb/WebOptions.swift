@@ -14,12 +14,18 @@ public struct WebOptions: Equatable, Sendable {
     public var cacheDirectory: String?
     /// The file holding the password (its first line); nil: none asked.
     public var passwordFile: String?
+    /// `--help` or `--version`: print that and exit, serving nothing.
+    public var action: Action?
+
+    /// What `--help` and `--version` ask instead of serving.
+    public enum Action: Equatable, Sendable { case help, version }
 
     /// Whether `address` is a loopback one (127.x.x.x).
     public var isLoopback: Bool { address.hasPrefix("127.") }
 
     public static let usage = """
-        usage: previewweb [--socket PATH] [--listen ADDRESS:PORT]
+        usage: previewweb [--socket PATH] [--listen ADDRESS:PORT] [--password-file FILE] [--cache-dir DIR]
+          --help, --version      print this text, or the version, and exit
           --socket PATH          previewd's socket (default: as previewctl finds it)
           --listen ADDRESS:PORT  where to serve the page (default 127.0.0.1:6680; beyond
                                  loopback, as 0.0.0.0:6680 for a phone, a password is needed)
@@ -39,6 +45,10 @@ public struct WebOptions: Equatable, Sendable {
         var i = 0
         while i < args.count {
             let flag = args[i]
+            if flag == "--help" || flag == "-h" || flag == "--version" {
+                options.action = flag == "--version" ? .version : .help
+                return options
+            }
             guard ["--socket", "--listen", "--cache-dir", "--password-file"].contains(flag) else {
                 throw ProtocolError(.argument, "unknown option \(flag)")
             }

@@ -5,9 +5,6 @@ import PreviewControl
 import PreviewCore
 import PreviewPlatform
 
-/// The version of this previewctl (the daemon's is `previewd --version`).
-let previewctlVersion = "0.1.0"
-
 var args = Array(CommandLine.arguments.dropFirst())
 var socketOption: String?
 var timeoutOption: Double?
@@ -66,7 +63,7 @@ case .help(let name):
     out(text)
     exit(0)
 case .version:
-    out("previewctl \(previewctlVersion)\n")
+    out("previewctl \(previewVersion)\n")
     exit(0)
 case .completions(let shell):
     out(Completions.script(for: shell) ?? "")

@@ -42,7 +42,7 @@ if options.showHelp {
     ThisProcess.exit(0)
 }
 if options.showVersion {
-    print("previewd \(previewdVersion)")
+    print("previewd \(previewVersion)")
     ThisProcess.exit(0)
 }
 

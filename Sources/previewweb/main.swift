@@ -10,6 +10,15 @@ do { options = try WebOptions.parse(Array(CommandLine.arguments.dropFirst())) } 
     writeStandardError("previewweb: \(error.message)\n" + WebOptions.usage)
     ThisProcess.exit(64)
 }
+switch options.action {
+case .help?:
+    print(WebOptions.usage, terminator: "")
+    ThisProcess.exit(0)
+case .version?:
+    print("previewweb \(previewVersion)")
+    ThisProcess.exit(0)
+case nil: break
+}
 let socket = options.socket ?? SocketPath.resolve(explicit: nil, environment: Environment.value, uid: ThisProcess.userID)
 // Beyond loopback every request needs the password (HTTP digest, so it
 // never crosses the network in the clear; the rest of the traffic does).

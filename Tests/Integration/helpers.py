@@ -190,7 +190,7 @@ def without_locale():
 class Daemon:
     """previewd in a temp dir with its own socket; stops on close()."""
 
-    def __init__(self, tmp, api, output="wav", pace="none", extra=(), env=None):
+    def __init__(self, tmp, api, output="wav", pace="none", extra=(), env=None, binary=None):
         self.tmp = str(tmp)
         os.makedirs(self.tmp, exist_ok=True)
         self.socket = os.path.join(self.tmp, "run", "socket")
@@ -200,7 +200,7 @@ class Daemon:
         self.log_path = os.path.join(self.tmp, "previewd.log")
         self.log_file = open(self.log_path, "wb")
         self.proc = subprocess.Popen(
-            [PREVIEWD, "--socket", self.socket, "--output", out, "--pace", pace,
+            [binary or PREVIEWD, "--socket", self.socket, "--output", out, "--pace", pace,
              "--api-base", api + "/api", "--state-dir", os.path.join(self.tmp, "state"),
              "--log-level", "debug", *extra],
             stdout=self.log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,

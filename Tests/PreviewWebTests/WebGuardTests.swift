@@ -45,6 +45,10 @@ import PreviewCore
         }
         #expect(throws: ProtocolError(.argument, "unknown option --port")) { try WebOptions.parse(["--port", "1"]) }
         #expect(throws: ProtocolError(.argument, "--socket needs a value")) { try WebOptions.parse(["--socket"]) }
+        // --help and --version win over what follows them, as they do for previewd.
+        #expect(try WebOptions.parse(["--version", "--listen", "0.0.0.0:1"]).action == .version)
+        #expect(try WebOptions.parse(["--socket", "/s", "--help"]).action == .help)
+        #expect(try WebOptions.parse(["-h"]).action == .help)
     }
 
     @Test func beyondLoopbackAnyAddressButNoNameIsAnswered() {

@@ -22,14 +22,7 @@ import time
 
 import benchlib  # also puts the stand-in on the path
 
-argv = sys.argv[1:]
-runs = 5
-if "--runs" in argv:
-    i = argv.index("--runs")
-    runs = int(argv[i + 1])
-    del argv[i:i + 2]
-if len(argv) != 2:
-    sys.exit(__doc__)
+*builds, runs = benchlib.two_builds(__doc__, 5)
 sys.argv = [sys.argv[0]]
 import catalog  # noqa: E402
 import compare  # noqa: E402
@@ -40,7 +33,7 @@ def main():
     http = f"http://127.0.0.1:{server.server_port}"
     tmp = tempfile.mkdtemp()
     sides = {}
-    for name, bin_dir in zip(["A", "B"], argv):
+    for name, bin_dir in zip(["A", "B"], builds):
         compare.BIN = bin_dir
         sides[name] = compare.installed_copies(tempfile.mkdtemp())
     status = {"A": [], "B": []}
@@ -65,7 +58,7 @@ def main():
             compare.stop(p)
     compare.stop(pulse)
     for label, figures, unit in [("status", status, "ns a reply"), ("pulse", pulse_cpu, "µs CPU a second of audio")]:
-        for name, bin_dir in zip(["A", "B"], argv):
+        for name, bin_dir in zip(["A", "B"], builds):
             v = figures[name]
             print(f"{label:7s} {name} {bin_dir}: median {statistics.median(v):.0f} {unit}  {[round(x) for x in v]}")
 

@@ -25,6 +25,19 @@ def arguments(**defaults):
     return (argv[0] if argv else os.path.join(ROOT, ".build", "release")), values
 
 
+def two_builds(doc, runs):
+    """(BEFORE_BIN_DIR, AFTER_BIN_DIR, runs) from `BEFORE AFTER [--runs N]`
+    on the command line; exits with `doc` (the script's usage) otherwise."""
+    argv = sys.argv[1:]
+    if "--runs" in argv:
+        i = argv.index("--runs")
+        runs = int(argv[i + 1])
+        del argv[i:i + 2]
+    if len(argv) != 2:
+        sys.exit(doc)
+    return argv[0], argv[1], runs
+
+
 def wait_socket(path, proc):
     """Waits until a server accepts connections on Unix socket `path`
     (at most 5 s); raises if its process `proc` exits first."""

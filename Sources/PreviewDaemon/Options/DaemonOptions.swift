@@ -196,6 +196,3 @@ public struct DaemonOptions: Equatable, Sendable {
         }
     }
 }
-
-/// previewd's version.
-public let previewdVersion = "0.1.0"

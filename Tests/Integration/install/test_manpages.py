@@ -39,9 +39,10 @@ def test_previewweb_page_names_every_option_of_its_usage():
     usage = subprocess.run([os.path.join(os.path.dirname(PREVIEWD), "previewweb"), "--frob"], capture_output=True,
                            text=True).stderr
     options = sorted(set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", usage)) - {"--frob"})
-    assert options == ["--cache-dir", "--listen", "--password-file", "--socket"], usage
+    assert options == ["--cache-dir", "--help", "--listen", "--password-file", "--socket", "--version"], usage
     page = source("previewweb.1")
-    assert [o for o in options if f"BI {o}" not in page] == []
+    # An option with a value is a .BI entry, a switch a .B one.
+    assert [o for o in options if f"BI {o} " not in page and f"B {o}\n" not in page] == []
 
 
 def test_previewd_page_names_every_settings_file_key():
@@ -125,3 +126,18 @@ def test_previewd_options_agree_everywhere():
     assert ["--" + n for n in re.findall(r"^complete -c previewd -l ([a-z-]+)", fish, re.M)] == names
     r = subprocess.run([PREVIEWD, "--completions", "tcsh"], capture_output=True, text=True)
     assert (r.returncode, r.stderr) == (64, 'previewd: --completions takes bash, zsh or fish, not "tcsh"\n')
+
+
+def test_one_version_everywhere():
+    """Version.swift sets it; the programs print it, each man page's .TH and
+    debian/changelog's top entry (less the Debian revision) say the same."""
+    version = re.search(r'previewVersion = "([^"]+)"',
+                        open(os.path.join(ROOT, "Sources", "PreviewCore", "Support", "Version.swift")).read()).group(1)
+    bin_dir = os.path.dirname(PREVIEWD)
+    printed = [subprocess.run([os.path.join(bin_dir, p), *a], capture_output=True, text=True).stdout
+               for p, a in (("previewd", ["--version"]), ("previewctl", ["version"]), ("previewweb", ["--version"]))]
+    assert printed == [f"previewd {version}\n", f"previewctl {version}\n", f"previewweb {version}\n"]
+    for page in ("previewd.1", "previewctl.1", "previewweb.1"):
+        assert f'"previewd {version}"' in source(page).splitlines()[0], page
+    top = open(os.path.join(ROOT, "debian", "changelog")).readline()
+    assert re.match(rf"^previewd \({re.escape(version)}-\d+\) ", top), top
