@@ -3,6 +3,7 @@ free loopback port, and a headless Chromium (Debian's chromium and
 chromium-driver, through python3-selenium) at a phone's or a desktop's
 size. Screenshots go to $PREVIEWD_SCREENSHOTS when it is set (how the
 ones under docs/ are made), else to the test's own temporary directory."""
+import atexit
 import http.client
 import os
 import re
@@ -63,9 +64,16 @@ class Web:
         assert self.proc.returncode == 0, self.proc.stderr.read()
 
 
-def browser(width, height):
-    """Headless Chromium showing `width`x`height` CSS pixels (a phone's
-    viewport is set as DevTools sets it: a window is at least 500 px wide)."""
+# Chromium started once per test process and handed to test after test:
+# starting one costs a second or more of CPU, and the browser tests are
+# many (docs/performance.md, "The test suite"). A test still calls quit()
+# when done: that hands the browser back, reset (below), or ends it when
+# the reset fails. Each test's page is on its own port, so its origin's
+# storage and cache are its own.
+_idle = []
+
+
+def _launch(width, height):
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
@@ -75,6 +83,45 @@ def browser(width, height):
     options.binary_location = "/usr/bin/chromium"
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    end = driver.quit
+    driver.end = end
+    driver.quit = lambda: _hand_back(driver)
+    return driver
+
+
+def _hand_back(driver):
+    """What a test may have changed, undone; the browser kept for the next."""
+    try:
+        driver.get("about:blank")
+        for command, args in (("Emulation.clearDeviceMetricsOverride", {}),
+                              ("Emulation.setEmulatedMedia", {"features": []}),
+                              ("Emulation.setTouchEmulationEnabled", {"enabled": False})):
+            driver.execute_cdp_cmd(command, args)
+        driver.set_script_timeout(30)
+        driver.implicitly_wait(0)
+        driver.delete_all_cookies()
+        driver.get_log("browser")  # read, so the next test sees only its own
+        if len(driver.window_handles) != 1:
+            raise RuntimeError("a test left a window open")
+        _idle.append(driver)
+    except Exception:  # noqa: BLE001 - a browser in a state we cannot undo is ended
+        driver.end()
+
+
+def _end_all():
+    while _idle:
+        _idle.pop().end()
+
+
+atexit.register(_end_all)
+
+
+def browser(width, height):
+    """Headless Chromium showing `width`x`height` CSS pixels (a phone's
+    viewport is set as DevTools sets it: a window is at least 500 px wide).
+    Call quit() when done (it hands the browser to the next test)."""
+    driver = _idle.pop() if _idle else _launch(width, height)
+    driver.set_window_size(max(width, 500), height)
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500})
     return driver

@@ -174,6 +174,42 @@ def record(server, recorders, path, sink="test_sink"):
     return recorders[-1]
 
 
+# The tests' order is contrib/test's: its last phase gives each of four
+# workers two neighbours at first (pytest-xdist's load scheduling), so each
+# long test (half a minute of audio) sits beside a short one.
+def test_playback_continues_by_itself_after_pipewire_pulse_restarts(pw, recorders, daemon_factory, http, tmp_path):
+    d = daemon_factory(output="pulse", env=pw.env)
+    c = play_uris(d, [url(http, 5), url(http, 3)])
+    assert c.cmd("seekcur 20") == ["OK"]
+    # `elapsed` counts the chunk being written as time passes: 0.2 s more
+    # makes sure 21 s were handed over before the cut.
+    assert wait_for(lambda: elapsed_of(c) >= 21.2, timeout=10)
+    pw.kill("pipewire-pulse")
+    st = wait_status(c, "error")
+    assert st["error"].startswith("output: ") and st["error"].endswith("; reconnecting"), st
+    assert st["state"] == "play"
+    held = float(st["elapsed"])
+    time.sleep(1)  # fixed: no progress over this window is what is tested
+    assert float(c.fields("status")["elapsed"]) - held < 0.5, "no output, so no progress"
+
+    pw.start_pulse()
+    rec = record(pw, recorders, tmp_path / "after-restart.wav")
+    # No command is sent: the daemon reconnects by itself.
+    assert wait_for(lambda: float(c.fields("status")["elapsed"]) >= held + 0.5, timeout=10), c.fields("status")
+    st = c.fields("status")
+    assert "error" not in st and st["state"] == "play" and st["song"] == "0", st
+    assert wait_for(lambda: c.fields("status").get("song") == "1", timeout=30), "the next song plays"
+    assert wait_for(lambda: elapsed_of(c) >= 2.0, timeout=10)
+    assert c.cmd("stop") == ["OK"]  # drops what is buffered: compare 1 s of the next song
+    recording = rec.stop()
+    ref5, ref3 = reference_pcm("preview-05.mp3"), reference_pcm("preview-03.mp3")
+    start = audible_start(recording)
+    at = ref5.find(recording[start:start + 4410 * FRAME])
+    assert at > 21 * 44100 * FRAME and at % FRAME == 0, "resumed where it was cut"
+    rest = ref5[at:] + ref3[:44100 * FRAME]
+    assert recording[start:start + len(rest)] == rest, "preview-05 from the resume point, then preview-03"
+
+
 def test_three_previews_in_a_row_are_bit_exact_to_the_last_sample(pw, recorders, daemon_factory, http, tmp_path):
     # The last 10 s of each (a range's start is exact: test_mpd_commands),
     # so each song's end meets the next one's start at a third of the time
@@ -192,6 +228,96 @@ def test_three_previews_in_a_row_are_bit_exact_to_the_last_sample(pw, recorders,
     recording = rec.stop()
     tails = [reference_pcm(f"preview-0{n}.mp3")[20 * 44100 * FRAME:] for n in (1, 2, 3)]
     assert_whole_through_underruns(recording, tails[0] + tails[1] + tails[2])
+
+
+def test_a_lost_named_sink_is_reported_and_the_daemon_keeps_running(pw, daemon_factory, http):
+    d = daemon_factory(output="pulse:other_sink", env=pw.env)
+    c = play_uris(d, [url(http, 1), url(http, 2)])
+    assert wait_for(lambda: sink_inputs(pw), timeout=10)
+    sinks = {line.split("\t")[1]: line.split("\t")[0] for line in pw.pactl("list", "short", "sinks").splitlines()}
+    assert f"Sink: {sinks['other_sink']}\n" in sink_inputs(pw)[0], sink_inputs(pw)
+    assert "error" not in c.fields("status")
+    pw.pactl("unload-module", pw.other_module)
+    wait_status(c, "error")
+    seen = set()
+    deadline = time.time() + 2
+    while time.time() < deadline:  # what the status says while the sink is gone
+        st = c.fields("status")
+        seen.add(st.get("error"))
+        time.sleep(0.1)
+    # Each names the sink: first that it went away, then why reopening fails.
+    assert all(e and e.startswith("output: ") and "other_sink" in e and e.endswith("; reconnecting") for e in seen), seen
+    assert st["state"] == "play" and d.proc.poll() is None, st
+    assert sink_inputs(pw) == [], "a chosen sink is not left for the default one"
+    held = float(st["elapsed"])
+    # The sink comes back: playback resumes on it by itself.
+    pw.other_module = pw.pactl("load-module", "module-null-sink", "sink_name=other_sink", "rate=44100",
+                               "channels=2", "channel_map=front-left,front-right").strip()
+    assert wait_for(lambda: float(c.fields("status")["elapsed"]) >= held + 0.5, timeout=10), c.fields("status")
+    assert "error" not in c.fields("status"), c.fields("status")
+    sinks = {line.split("\t")[1]: line.split("\t")[0] for line in pw.pactl("list", "short", "sinks").splitlines()}
+    assert [f"Sink: {sinks['other_sink']}\n" in s for s in sink_inputs(pw)] == [True], sink_inputs(pw)
+    assert c.fields("currentsong")["file"] == url(http, 1)
+    assert c.cmd("stop") == ["OK"] and c.fields("status")["state"] == "stop"
+
+
+def properties(block):
+    return dict(re.findall(r'^\t\t([\w.]+) = "(.*)"$', block, re.M))
+
+
+def test_pause_corks_the_stream_and_resume_plays_on_exactly(pw, recorders, daemon_factory, http, tmp_path):
+    rec = record(pw, recorders, tmp_path / "pause.wav")
+    d = daemon_factory(output="pulse", env=pw.env)
+    c = play_uris(d, [url(http, 2)])
+    assert wait_for(lambda: elapsed_of(c) >= 5, timeout=10)
+    assert c.cmd("pause 1") == ["OK"]
+    assert wait_for(lambda: [s for s in sink_inputs(pw) if "Corked: yes" in s], timeout=10), sink_inputs(pw)
+    assert len(sink_inputs(pw)) == 1
+    held = c.fields("status")
+    assert held["state"] == "pause"
+    time.sleep(1.5)  # fixed: no progress while paused, over this window, is what is tested
+    assert c.fields("status")["elapsed"] == held["elapsed"]
+    assert c.cmd("pause 0") == ["OK"]
+    assert wait_for(lambda: "Corked: no" in "".join(sink_inputs(pw)), timeout=10)
+    d.wait_state(c, "stop", timeout=60)
+    recording = rec.stop()
+    ref = reference_pcm("preview-02.mp3")
+    start = audible_start(recording)
+    assert silent(recording[:start]) and recording[start:start + 4410 * FRAME] == ref[:4410 * FRAME], \
+        why_not_found(recording, ref)
+    # Up to the pause: the reference; then the cork's silence; then the rest,
+    # exact to the end. pipewire-pulse 0.3.65 drops the one quantum (1024
+    # frames) in flight when a stream is corked; PulseAudio 15 drops nothing
+    # (measured with the same daemon). So at most CORK_LOSS frames may be
+    # skipped across the pause, and none anywhere else.
+    n = common_prefix(recording[start:], ref) // FRAME * FRAME
+    gap = audible_start(recording, start + n) - (start + n)
+    assert gap >= 1.0 * 44100 * FRAME, f"only {gap // FRAME} frames of silence while corked"
+    rest = recording[start + n + gap:]
+    resumed = ref.find(rest[:4410 * FRAME], n)
+    assert resumed >= 0 and resumed % FRAME == 0, "after the resume: " + why_not_found(rest, ref[n:])
+    assert (resumed - n) // FRAME <= CORK_LOSS, f"{(resumed - n) // FRAME} frames lost at the pause"
+    assert rest[:len(ref) - resumed] == ref[resumed:], "after the resume: " + why_not_found(rest, ref[resumed:])
+    assert silent(rest[len(ref) - resumed:])
+
+
+def test_the_stream_names_the_song_and_the_application(pw, daemon_factory, http):
+    tracks = album_tracks()[:2]
+    d = daemon_factory(output="pulse", env=pw.env)
+    c = play_uris(d, [f"deezer:track:{t['id']}" for t in tracks])
+    for i, t in enumerate(tracks):
+        artist, title = t["artist"]["name"], t["title"]
+        want = {"media.name": f"{artist} \u2013 {title}", "media.artist": artist, "media.title": title,
+                "media.role": "music", "application.name": "previewd",
+                "application.icon_name": "multimedia-audio-player"}
+
+        def shown():
+            blocks = sink_inputs(pw)
+            return len(blocks) == 1 and {k: properties(blocks[0]).get(k) for k in want}
+        assert wait_for(lambda: shown() == want, timeout=10), (f"song {i}", shown(), sink_inputs(pw))
+        assert c.fields("status")["song"] == str(i)
+        if i == 0:
+            assert c.cmd("next") == ["OK"]
 
 
 def test_a_48k_song_between_44k_songs_is_resampled_and_the_44k_ones_stay_exact(pw, recorders, daemon_factory, http,
@@ -236,42 +362,6 @@ def sink_inputs(server):
     return [b for b in server.pactl("list", "sink-inputs").split("Sink Input #")[1:]]
 
 
-def test_pause_corks_the_stream_and_resume_plays_on_exactly(pw, recorders, daemon_factory, http, tmp_path):
-    rec = record(pw, recorders, tmp_path / "pause.wav")
-    d = daemon_factory(output="pulse", env=pw.env)
-    c = play_uris(d, [url(http, 2)])
-    assert wait_for(lambda: elapsed_of(c) >= 5, timeout=10)
-    assert c.cmd("pause 1") == ["OK"]
-    assert wait_for(lambda: [s for s in sink_inputs(pw) if "Corked: yes" in s], timeout=10), sink_inputs(pw)
-    assert len(sink_inputs(pw)) == 1
-    held = c.fields("status")
-    assert held["state"] == "pause"
-    time.sleep(1.5)  # fixed: no progress while paused, over this window, is what is tested
-    assert c.fields("status")["elapsed"] == held["elapsed"]
-    assert c.cmd("pause 0") == ["OK"]
-    assert wait_for(lambda: "Corked: no" in "".join(sink_inputs(pw)), timeout=10)
-    d.wait_state(c, "stop", timeout=60)
-    recording = rec.stop()
-    ref = reference_pcm("preview-02.mp3")
-    start = audible_start(recording)
-    assert silent(recording[:start]) and recording[start:start + 4410 * FRAME] == ref[:4410 * FRAME], \
-        why_not_found(recording, ref)
-    # Up to the pause: the reference; then the cork's silence; then the rest,
-    # exact to the end. pipewire-pulse 0.3.65 drops the one quantum (1024
-    # frames) in flight when a stream is corked; PulseAudio 15 drops nothing
-    # (measured with the same daemon). So at most CORK_LOSS frames may be
-    # skipped across the pause, and none anywhere else.
-    n = common_prefix(recording[start:], ref) // FRAME * FRAME
-    gap = audible_start(recording, start + n) - (start + n)
-    assert gap >= 1.0 * 44100 * FRAME, f"only {gap // FRAME} frames of silence while corked"
-    rest = recording[start + n + gap:]
-    resumed = ref.find(rest[:4410 * FRAME], n)
-    assert resumed >= 0 and resumed % FRAME == 0, "after the resume: " + why_not_found(rest, ref[n:])
-    assert (resumed - n) // FRAME <= CORK_LOSS, f"{(resumed - n) // FRAME} frames lost at the pause"
-    assert rest[:len(ref) - resumed] == ref[resumed:], "after the resume: " + why_not_found(rest, ref[resumed:])
-    assert silent(rest[len(ref) - resumed:])
-
-
 def test_setvol_sets_the_sink_input_volume(pw, daemon_factory, http):
     d = daemon_factory(output="pulse", env=pw.env)
     c = play_uris(d, [url(http, 2)])
@@ -283,90 +373,3 @@ def test_setvol_sets_the_sink_input_volume(pw, daemon_factory, http):
     # 50 % on PulseAudio's cubic scale is 32768 (0.125 linear); the change ramps.
     half = re.compile(r"Volume: front-left: 32768 /  50% / -18.06 dB,\s+front-right: 32768 /  50% / -18.06 dB")
     assert wait_for(lambda: half.search(sink_inputs(pw)[0]), timeout=10), sink_inputs(pw)
-
-
-def test_playback_continues_by_itself_after_pipewire_pulse_restarts(pw, recorders, daemon_factory, http, tmp_path):
-    d = daemon_factory(output="pulse", env=pw.env)
-    c = play_uris(d, [url(http, 5), url(http, 3)])
-    assert c.cmd("seekcur 20") == ["OK"]
-    # `elapsed` counts the chunk being written as time passes: 0.2 s more
-    # makes sure 21 s were handed over before the cut.
-    assert wait_for(lambda: elapsed_of(c) >= 21.2, timeout=10)
-    pw.kill("pipewire-pulse")
-    st = wait_status(c, "error")
-    assert st["error"].startswith("output: ") and st["error"].endswith("; reconnecting"), st
-    assert st["state"] == "play"
-    held = float(st["elapsed"])
-    time.sleep(1)  # fixed: no progress over this window is what is tested
-    assert float(c.fields("status")["elapsed"]) - held < 0.5, "no output, so no progress"
-
-    pw.start_pulse()
-    rec = record(pw, recorders, tmp_path / "after-restart.wav")
-    # No command is sent: the daemon reconnects by itself.
-    assert wait_for(lambda: float(c.fields("status")["elapsed"]) >= held + 0.5, timeout=10), c.fields("status")
-    st = c.fields("status")
-    assert "error" not in st and st["state"] == "play" and st["song"] == "0", st
-    assert wait_for(lambda: c.fields("status").get("song") == "1", timeout=30), "the next song plays"
-    assert wait_for(lambda: elapsed_of(c) >= 2.0, timeout=10)
-    assert c.cmd("stop") == ["OK"]  # drops what is buffered: compare 1 s of the next song
-    recording = rec.stop()
-    ref5, ref3 = reference_pcm("preview-05.mp3"), reference_pcm("preview-03.mp3")
-    start = audible_start(recording)
-    at = ref5.find(recording[start:start + 4410 * FRAME])
-    assert at > 21 * 44100 * FRAME and at % FRAME == 0, "resumed where it was cut"
-    rest = ref5[at:] + ref3[:44100 * FRAME]
-    assert recording[start:start + len(rest)] == rest, "preview-05 from the resume point, then preview-03"
-
-
-def test_a_lost_named_sink_is_reported_and_the_daemon_keeps_running(pw, daemon_factory, http):
-    d = daemon_factory(output="pulse:other_sink", env=pw.env)
-    c = play_uris(d, [url(http, 1), url(http, 2)])
-    assert wait_for(lambda: sink_inputs(pw), timeout=10)
-    sinks = {line.split("\t")[1]: line.split("\t")[0] for line in pw.pactl("list", "short", "sinks").splitlines()}
-    assert f"Sink: {sinks['other_sink']}\n" in sink_inputs(pw)[0], sink_inputs(pw)
-    assert "error" not in c.fields("status")
-    pw.pactl("unload-module", pw.other_module)
-    wait_status(c, "error")
-    seen = set()
-    deadline = time.time() + 2
-    while time.time() < deadline:  # what the status says while the sink is gone
-        st = c.fields("status")
-        seen.add(st.get("error"))
-        time.sleep(0.1)
-    # Each names the sink: first that it went away, then why reopening fails.
-    assert all(e and e.startswith("output: ") and "other_sink" in e and e.endswith("; reconnecting") for e in seen), seen
-    assert st["state"] == "play" and d.proc.poll() is None, st
-    assert sink_inputs(pw) == [], "a chosen sink is not left for the default one"
-    held = float(st["elapsed"])
-    # The sink comes back: playback resumes on it by itself.
-    pw.other_module = pw.pactl("load-module", "module-null-sink", "sink_name=other_sink", "rate=44100",
-                               "channels=2", "channel_map=front-left,front-right").strip()
-    assert wait_for(lambda: float(c.fields("status")["elapsed"]) >= held + 0.5, timeout=10), c.fields("status")
-    assert "error" not in c.fields("status"), c.fields("status")
-    sinks = {line.split("\t")[1]: line.split("\t")[0] for line in pw.pactl("list", "short", "sinks").splitlines()}
-    assert [f"Sink: {sinks['other_sink']}\n" in s for s in sink_inputs(pw)] == [True], sink_inputs(pw)
-    assert c.fields("currentsong")["file"] == url(http, 1)
-    assert c.cmd("stop") == ["OK"] and c.fields("status")["state"] == "stop"
-
-
-def properties(block):
-    return dict(re.findall(r'^\t\t([\w.]+) = "(.*)"$', block, re.M))
-
-
-def test_the_stream_names_the_song_and_the_application(pw, daemon_factory, http):
-    tracks = album_tracks()[:2]
-    d = daemon_factory(output="pulse", env=pw.env)
-    c = play_uris(d, [f"deezer:track:{t['id']}" for t in tracks])
-    for i, t in enumerate(tracks):
-        artist, title = t["artist"]["name"], t["title"]
-        want = {"media.name": f"{artist} \u2013 {title}", "media.artist": artist, "media.title": title,
-                "media.role": "music", "application.name": "previewd",
-                "application.icon_name": "multimedia-audio-player"}
-
-        def shown():
-            blocks = sink_inputs(pw)
-            return len(blocks) == 1 and {k: properties(blocks[0]).get(k) for k in want}
-        assert wait_for(lambda: shown() == want, timeout=10), (f"song {i}", shown(), sink_inputs(pw))
-        assert c.fields("status")["song"] == str(i)
-        if i == 0:
-            assert c.cmd("next") == ["OK"]
