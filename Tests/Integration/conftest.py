@@ -35,20 +35,6 @@ def pytest_configure(config):
                                        "(contrib/test runs these first, by themselves)")
 
 
-# The folders whose tests are long (audio played in real time, connections
-# held for their timeouts) are run first, so that the workers of
-# contrib/test's first phase finish together instead of one of them ending
-# with a 35-second test alone; the rest keep their order.
-LONG_FIRST = ("playback", "hostile")
-
-
-def pytest_collection_modifyitems(config, items):
-    def rank(item):
-        folder = os.path.relpath(str(item.path), HERE).split(os.sep)[0]
-        return LONG_FIRST.index(folder) if folder in LONG_FIRST else len(LONG_FIRST)
-    items.sort(key=rank)
-
-
 @pytest.fixture(scope="session")
 def http():
     """The loopback Deezer API + CDN stand-in; yields its base URL."""
