@@ -3,6 +3,8 @@ tests' helpers on the import path (the loopback catalog stand-in), and the
 command line `[BIN_DIR] [--NAME N ...]`."""
 import os
 import socket
+import statistics
+import subprocess
 import sys
 import time
 
@@ -52,6 +54,39 @@ def wait_socket(path, proc):
                 raise RuntimeError("server exited")
             time.sleep(0.01)
     raise RuntimeError(f"nothing listens on {path}")
+
+
+def idle_previewd(bin_dir, work):
+    """previewd from BIN_DIR on a fresh socket in WORK, null output, no
+    catalog (an address nothing answers): (process, socket path). It may
+    not be listening yet: `wait_socket` for that."""
+    sock = os.path.join(work, f"socket{time.monotonic_ns()}")
+    proc = subprocess.Popen([os.path.join(bin_dir, "previewd"), "--socket", sock, "--output", "null",
+                             "--state-dir", os.path.join(work, "state"), "--api-base", "http://127.0.0.1:9/api"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return proc, sock
+
+
+def rss_kb(pid, key="VmHWM"):
+    """A memory figure of /proc/PID/status in KiB: VmHWM (peak) or VmRSS."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def run_usage(argv, env=None, runs=20):
+    """(minor page faults, peak RSS in KiB) of a command: medians of RUNS
+    runs under time(1), whose small parent leaves the command's own figures."""
+    faults, rss = [], []
+    for _ in range(runs):
+        p = subprocess.run(["/usr/bin/time", "-f", "%R %M", *argv], env=env, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True, check=True)
+        f, m = p.stderr.split()[-2:]
+        faults.append(int(f))
+        rss.append(int(m))
+    return statistics.median(faults), statistics.median(rss)
 
 
 def command(sock, line):

@@ -33,14 +33,6 @@ ROOT = benchlib.ROOT
 PREVIEWS = sorted(f for f in os.listdir(catalog.CORPUS) if f.startswith("preview-"))
 
 
-def rss_kb(pid, key="VmHWM"):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(key + ":"):
-                return int(line.split()[1])
-    return 0
-
-
 
 
 class Conn:
@@ -286,7 +278,7 @@ def main():
             cpu0 = benchlib.thread_cpu_seconds(p.pid)
             time.sleep(10)
             results.setdefault("cpu_seconds_per_audio_second" + suffix, {})[name] = (benchlib.thread_cpu_seconds(p.pid) - cpu0) / 10
-            results.setdefault("peak_rss_kib_playing" + suffix, {})[name] = rss_kb(p.pid)
+            results.setdefault("peak_rss_kib_playing" + suffix, {})[name] = benchlib.rss_kb(p.pid)
             stop(p)
     playing("", [("previewd", lambda: start_previewd(tmp, http)), ("mpd", lambda: start_mpd(tmp))])
     pulse, env = start_pulse(tmp)
@@ -434,7 +426,7 @@ def main():
             if name == "previewd":
                 c.cmd("add deezer:album:302127")
                 c.cmd("clear")
-            before = rss_kb(p.pid, "VmRSS")
+            before = benchlib.rss_kb(p.pid, "VmRSS")
             adds.append(timed(lambda: c.bulk(body)))
             time.sleep(2)
             listings.append(timed(lambda: c.bulk("playlistinfo")))
@@ -446,7 +438,7 @@ def main():
                 c.cmd("tagtypes clear")
                 bare.append(timed(lambda: c.bulk("playlistinfo")))
                 c.cmd("tagtypes all")
-            after = rss_kb(p.pid, "VmRSS")
+            after = benchlib.rss_kb(p.pid, "VmRSS")
             length = c.cmd("status")
             assert f"playlistlength: {n}" in length, (name, length[:12])
             per_song.append((after - before) * 1024 / n)

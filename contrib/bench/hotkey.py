@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 
-from benchlib import arguments, wait_socket
+from benchlib import arguments, idle_previewd, run_usage, wait_socket
 
 
 def run(argv, env):
@@ -30,26 +30,13 @@ def run(argv, env):
     return time.perf_counter() - start
 
 
-def usage(argv, env):
-    """(minor page faults, peak RSS in KiB): medians of 20 runs under time(1)."""
-    faults, rss = [], []
-    for _ in range(20):
-        p = subprocess.run(["/usr/bin/time", "-f", "%R %M", *argv], env=env, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, text=True, check=True)
-        f, m = p.stderr.split()[-2:]
-        faults.append(int(f))
-        rss.append(int(m))
-    return statistics.median(faults), statistics.median(rss)
 
 
 def main():
     bin_dir, opts = arguments(pairs=200, rounds=3)
     ctl = os.path.join(bin_dir, "previewctl")
     with tempfile.TemporaryDirectory() as work:
-        sock = os.path.join(work, "socket")
-        daemon = subprocess.Popen(
-            [os.path.join(bin_dir, "previewd"), "--socket", sock, "--output", "null", "--state-dir", work + "/state",
-             "--api-base", "http://127.0.0.1:9/api"], stderr=subprocess.DEVNULL)
+        daemon, sock = idle_previewd(bin_dir, work)
         try:
             wait_socket(sock, daemon)
             env = dict(os.environ, MPD_HOST=sock)
@@ -68,7 +55,7 @@ def main():
                 print(f"round {r + 1}: previewctl status {medians['previewctl status']:.3f} ms, "
                       f"mpc status {medians['mpc status']:.3f} ms, ratio {ratio:.3f}")
             for name, argv in commands.items():
-                faults, rss = usage(argv, env)
+                faults, rss = run_usage(argv, env)
                 print(f"{name}: {faults:.0f} page faults, {rss / 1024:.1f} MB peak RSS")
             print(f"previewctl: {os.path.getsize(ctl) / 1e6:.1f} MB on disk")
         finally:

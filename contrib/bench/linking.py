@@ -18,11 +18,10 @@ import shutil
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 
-from benchlib import two_builds, wait_socket
+from benchlib import idle_previewd, rss_kb, run_usage, two_builds, wait_socket
 
 PROGRAMS = ("previewd", "previewctl", "previewweb")
 
@@ -39,19 +38,11 @@ def sizes(bin_dir, work):
     return out
 
 
-def start_previewd(bin_dir, work):
-    """previewd on a fresh socket, idle; (process, socket path)."""
-    sock = os.path.join(work, f"s{time.monotonic_ns()}")
-    proc = subprocess.Popen([os.path.join(bin_dir, "previewd"), "--socket", sock, "--output", "null",
-                             "--state-dir", os.path.join(work, "state"), "--api-base", "http://127.0.0.1:9/api"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return proc, sock
-
 
 def to_first_status(bin_dir, work):
     """Seconds from exec to previewd's first `status` answer."""
     start = time.perf_counter()
-    proc, sock = start_previewd(bin_dir, work)
+    proc, sock = idle_previewd(bin_dir, work)
     try:
         while True:
             try:
@@ -74,14 +65,10 @@ def to_first_status(bin_dir, work):
         proc.wait()
 
 
-def rss_kib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
-
 
 def idle_rss(bin_dir, work):
     """(previewd's, previewweb's) VmRSS in KiB, idle, one second after start."""
-    proc, sock = start_previewd(bin_dir, work)
+    proc, sock = idle_previewd(bin_dir, work)
     web = None
     try:
         wait_socket(sock, proc)
@@ -89,7 +76,7 @@ def idle_rss(bin_dir, work):
                                 "--cache-dir", os.path.join(work, "covers")],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(1)
-        return rss_kib(proc.pid), rss_kib(web.pid)
+        return rss_kb(proc.pid, "VmRSS"), rss_kb(web.pid, "VmRSS")
     finally:
         for p in (web, proc):
             if p:
@@ -99,17 +86,10 @@ def idle_rss(bin_dir, work):
 
 def ctl_usage(bin_dir, work):
     """(minor page faults, peak RSS KiB) of `previewctl status`, median of 20."""
-    proc, sock = start_previewd(bin_dir, work)
+    proc, sock = idle_previewd(bin_dir, work)
     try:
         wait_socket(sock, proc)
-        faults, rss = [], []
-        for _ in range(20):
-            p = subprocess.run(["/usr/bin/time", "-f", "%R %M", os.path.join(bin_dir, "previewctl"), "--socket", sock,
-                                "status"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=True)
-            f, m = p.stderr.split()[-2:]
-            faults.append(int(f))
-            rss.append(int(m))
-        return statistics.median(faults), statistics.median(rss)
+        return run_usage([os.path.join(bin_dir, "previewctl"), "--socket", sock, "status"])
     finally:
         proc.terminate()
         proc.wait()
