@@ -70,7 +70,7 @@ let network = CurlNetwork()
 let engine = Engine(
     network: network, outputs: OutputKind.listed(options.outputs).map(\.kind), paced: options.realtimePace,
     stallTimeout: options.streamTimeout,
-    prefetchBudget: options.prefetchMemory, streamListeners: options.streamListeners,
+    prefetchBudget: options.prefetchMemory, measureWait: options.replayGainWait, streamListeners: options.streamListeners,
     streamCredentials: streamCredentials, log: { [log = Log(level: options.logLevel)] in log.info($0) })
 do {
     try Server(options: options, engine: engine, http: network).run()

@@ -32,7 +32,7 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "alone: needs the machine to itself (contrib/test runs these after the rest, "
                                        "not beside them)")
     config.addinivalue_line("markers", "package: installs the Debian package PREVIEWD_DEB names on this machine "
-                                       "(contrib/test runs these first, by themselves)")
+                                       "(contrib/test runs these by themselves)")
 
 
 @pytest.fixture(scope="session")

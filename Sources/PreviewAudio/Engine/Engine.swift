@@ -171,8 +171,9 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     /// Seconds a stream may deliver nothing before it counts as failed.
     public let stallTimeout: Double
     /// Most bytes of PCM a song is held for before it is measured, and
-    /// most seconds its first sample waits: `Engine.measureHoldLimit` and
-    /// `Engine.measureWait`, lowered by tests only. Set before `start`.
+    /// most seconds its first sample waits: `Engine.measureHoldLimit`
+    /// (lowered by tests only) and `measureWait` from `init`. Set before
+    /// `start`.
     var holdLimit = Engine.measureHoldLimit
     var holdWait = Engine.measureWait
 
@@ -187,11 +188,14 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     ///   - stallTimeout: seconds without a byte before a stream fails.
     ///   - prefetchBudget: bytes all in-memory downloads may hold together
     ///     (the playing one may pass it; prefetches may not).
+    ///   - measureWait: most seconds a song not measured yet holds its first
+    ///     sample for its measurement (`--replay-gain-wait`).
     public init(
         network: CurlNetwork, outputs: [OutputKind], paced: Bool, ringCapacity: Int = 256 * 1024, stallTimeout: Double = 15,
-        prefetchBudget: Int = 8 << 20, streamListeners: Int = 16, streamCredentials: HTTPCredentials? = nil,
-        log: (@Sendable (String) -> Void)? = nil
+        prefetchBudget: Int = 8 << 20, measureWait: Double = Engine.measureWait, streamListeners: Int = 16,
+        streamCredentials: HTTPCredentials? = nil, log: (@Sendable (String) -> Void)? = nil
     ) {
+        holdWait = measureWait
         self.log = log
         self.streamListeners = streamListeners
         self.streamCredentials = streamCredentials

@@ -187,6 +187,12 @@ extension DaemonOptions {
             take: { d, w, o, _ throws(UsageError) in d.replayGainPreamp = try w.decibels(o) },
             printed: { .values([number($0.replayGainPreamp)]) }),
         .setting(
+            "replay-gain-wait", "SECONDS",
+            "most seconds a song not measured yet waits for its whole preview before its first "
+                + "sample (0 to 60, default 1.5; past it the song starts with Deezer's gain)",
+            take: { d, w, o, _ throws(UsageError) in d.replayGainWait = try w.seconds(o, upTo: 60) },
+            printed: { .values([number($0.replayGainWait)]) }),
+        .setting(
             "on-event", "[EVENTS:]CMD",
             "run `sh -c CMD` for each event (or only for the named ones: player, mixer, "
                 + "options, playlist, output, tick); the event is in PREVIEWD_* variables and on stdin; repeatable",

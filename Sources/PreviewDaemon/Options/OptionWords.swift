@@ -80,6 +80,15 @@ struct OptionWords {
         return s
     }
 
+    /// Seconds from 0 to `limit` (a bound on a wait), fractions allowed.
+    mutating func seconds(_ option: Option, upTo limit: Double) throws(UsageError) -> Double {
+        let text = try value(of: option)
+        guard let s = Seconds.parse(text), s <= limit else {
+            throw UsageError(description: "\(option.name) takes seconds from 0 to \(Int(limit)), not \"\(UsageError.shown(text))\"")
+        }
+        return s
+    }
+
     /// A level change in dB, -15 to 15 (mpd's `replaygain_preamp` range).
     mutating func decibels(_ option: Option) throws(UsageError) -> Double {
         let text = try value(of: option)

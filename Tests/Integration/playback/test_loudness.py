@@ -45,10 +45,11 @@ def quiet_copy(tmp_path):
     return quiet, subprocess.run(["mpg123", "-q", "-s", str(quiet)], capture_output=True, check=True).stdout
 
 
-# At real time the first song's gain must be measured within the 1.5 s
-# bound (docs/sound.md), which a debug build on two shared cores may miss:
-# contrib/test runs that case after the rest.
-@pytest.mark.parametrize("pace", [pytest.param("realtime", marks=pytest.mark.alone), "none"])
+# The wait for the measurement is 30 s here, not the default 1.5 s: a
+# debug build on two shared cores may miss the default bound, and what is
+# checked is the gain of the first sample, not how fast it was measured
+# (contrib/bench/first_sample.py measures that).
+@pytest.mark.parametrize("pace", ["realtime", "none"])
 def test_cold_previews_12_db_apart_play_within_1_db_from_the_first_sample(daemon_factory, http, tmp_path, pace):
     """Nothing measured yet (a fresh state): each song waits for its whole
     preview and its measurement before its first sample, so even the first
@@ -67,7 +68,7 @@ def test_cold_previews_12_db_apart_play_within_1_db_from_the_first_sample(daemon
         pcm, gains = {}, {}
         for mode in ("track", "off"):
             state = str(tmp_path / f"state-{mode}")
-            d = daemon_factory(pace=pace, extra=("--state-dir", state))
+            d = daemon_factory(pace=pace, extra=("--state-dir", state, "--replay-gain-wait", "30"))
             c = d.client()
             assert c.cmd(f"replay_gain_mode {mode}") == ["OK"]
             for track in (loud_id, quiet_id):
@@ -76,7 +77,8 @@ def test_cold_previews_12_db_apart_play_within_1_db_from_the_first_sample(daemon
                     assert c.cmd(f"rangeid {song} 0:3") == ["OK"]
             assert c.cmd("play 0") == ["OK"]
             if mode == "track" and pace == "realtime":
-                # `play` answers once the first sample is out: its gain is the measured one.
+                # Once the first sample is out its gain is chosen for good.
+                assert wait_for(lambda: float(c.fields("status").get("elapsed", "0")) > 0, timeout=40), d.log()
                 st = c.fields("status")
                 assert st["replay_gain_source"] == "track", st
                 gains["loud"] = float(st["replay_gain_db"])
@@ -136,11 +138,15 @@ def test_off_stays_bit_exact_and_bad_modes_are_refused(daemon, http):
     assert md5(pcm) == md5(reference_pcm("preview-02.mp3"))
 
 
-def test_a_bad_preamp_is_a_usage_error():
+def test_a_bad_preamp_or_wait_is_a_usage_error():
     for bad in ("99", "loud", "nan"):
         r = subprocess.run([PREVIEWD, "--replay-gain-preamp", bad], capture_output=True, text=True)
         assert r.returncode == 64, bad
         assert r.stderr.strip() == f'previewd: --replay-gain-preamp takes dB from -15 to 15, not "{bad}"'
+    for bad in ("61", "-1", "soon", "inf"):
+        r = subprocess.run([PREVIEWD, "--replay-gain-wait", bad], capture_output=True, text=True)
+        assert r.returncode == 64, bad
+        assert r.stderr.strip() == f'previewd: --replay-gain-wait takes seconds from 0 to 60, not "{bad}"'
 
 
 def test_past_the_wait_a_song_is_measured_by_the_decode_that_plays_it(daemon_factory, http, tmp_path):
@@ -153,7 +159,10 @@ def test_past_the_wait_a_song_is_measured_by_the_decode_that_plays_it(daemon_fac
         for rate in (0, 131072):
             control(http, f"slow-preview?rate={rate}")
             state = str(tmp_path / f"state-{rate}")
-            d = daemon_factory(pace="none", extra=("--state-dir", state))
+            # At full speed the wait is 30 s, so that a loaded machine cannot
+            # miss it; the slow preview meets the default 1.5 s.
+            wait = ("--replay-gain-wait", "30") if rate == 0 else ()
+            d = daemon_factory(pace="none", extra=("--state-dir", state, *wait))
             c = d.client()
             assert c.cmd("replay_gain_mode track") == ["OK"]
             assert c.cmd(f"add {uri}") == ["OK"]
