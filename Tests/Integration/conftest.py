@@ -43,6 +43,16 @@ def http():
     server.shutdown()
 
 
+@pytest.fixture(autouse=True)
+def fresh_stand_in(request):
+    """Each test that reads the stand-in starts from its fresh state: a
+    fault, a quota or a forged title that a test set and did not reset (or
+    failed before resetting) must not change what the next test on the
+    same worker reads (a forged artist once starved autoplay's test)."""
+    if "http" in request.fixturenames:
+        control(request.getfixturevalue("http"), "reset")
+
+
 @pytest.fixture
 def daemon_factory(tmp_path, http):
     made = []
