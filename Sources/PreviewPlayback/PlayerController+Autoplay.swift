@@ -268,9 +268,11 @@ private final class AutoplayRead {
     /// (nil: no answer), and the answers still awaited.
     var tracks: [DeezerTrack?] = []
     var tracksAwaited = 0
-    /// (seed rank, source, songs), merged in this order once all answered,
-    /// so the pool does not depend on which answer came first.
-    var found: [(rank: Int, source: AutoplayRule.Source, songs: [AutoplayRule.Candidate])] = []
+    /// (seed rank, source, part, songs), merged in this order once all
+    /// answered, so the pool does not depend on which answer came first:
+    /// `part` orders the answers of one rank and source (the related
+    /// artists' top lists, in the order the related list named them).
+    var found: [(rank: Int, source: AutoplayRule.Source, part: Int, songs: [AutoplayRule.Candidate])] = []
     private let done: (AutoplayRead) -> Void
 
     init(catalog: CatalogBrowser, done: @escaping (AutoplayRead) -> Void) {
@@ -300,11 +302,11 @@ private final class AutoplayRead {
 
     /// The songs of a track list as candidates for `seed`, their preview
     /// URLs kept so playing them asks the catalog nothing more.
-    func add(_ tracks: [DeezerTrack], rank: Int, like: String, source: AutoplayRule.Source) {
+    func add(_ tracks: [DeezerTrack], rank: Int, like: String, source: AutoplayRule.Source, part: Int = 0) {
         for t in tracks { catalog.previewURLs.remember(t) }
         found.append(
             (
-                rank, source,
+                rank, source, part,
                 tracks.map {
                     AutoplayRule.Candidate(song: $0.song(), artist: PlayerController.artistKey($0.artist?.name), weight: 0, like: like)
                 }
@@ -332,7 +334,7 @@ extension PlayerController {
     fileprivate func readPool(_ seeds: [Song], done: @escaping (String?) -> Void) {
         let read = AutoplayRead(catalog: catalog) { [weak self] read in
             guard let self else { return }
-            for part in read.found.sorted(by: { ($0.rank, $0.source.order) < ($1.rank, $1.source.order) }) {
+            for part in read.found.sorted(by: { ($0.rank, $0.source.order, $0.part) < ($1.rank, $1.source.order, $1.part) }) {
                 AutoplayRule.merge(part.songs, seed: part.rank, source: part.source, into: &autoplay.pool)
             }
             // The seeds' own /track/ID answers are often cached: only a
@@ -375,9 +377,9 @@ extension PlayerController {
             }
             guard artists.count == 1 else { continue }
             read.ask("/artist/\(artist)/related", as: DeezerPage<DeezerArtist>.self) { related in
-                for other in related.data.prefix(Self.autoplayRelatedArtists) {
+                for (part, other) in related.data.prefix(Self.autoplayRelatedArtists).enumerated() {
                     read.ask("/artist/\(other.id)/top?limit=10", as: DeezerPage<DeezerTrack>.self) {
-                        read.add($0.data, rank: rank, like: like, source: .related)
+                        read.add($0.data, rank: rank, like: like, source: .related, part: part)
                     }
                 }
             }

@@ -143,7 +143,10 @@ class State:
         self.endless_search = False  # every track search answers 3,000 a page, without end (/_control/endless-search)
         self.web = False  # the web tests' mode (/_control/web): PNG covers, synthetic_album()
         self.artist_lists = False  # artist_list() for artists without a recording (/_control/artist-lists)
-        self.tracks = _index_tracks()
+        # Every recorded track by id; tests add to `tracks` (synthetic
+        # albums, made-up chart entries), and a reset takes it back to this.
+        self.recorded_tracks = _index_tracks()
+        self.tracks = dict(self.recorded_tracks)
 
 
 def _listed_albums():
@@ -821,6 +824,9 @@ class Handler(BaseHTTPRequestHandler):
                 STATE.web = False
                 STATE.endless_album = None
                 STATE.endless_search = False
+                # The radio lists (artist_list) draw on every track known, so
+                # tracks an earlier test made would change a later test's.
+                STATE.tracks = dict(STATE.recorded_tracks)
             return self._json({"ok": True})
         return self._send(404, b"unknown control", "text/plain")
 
