@@ -48,7 +48,7 @@ def fresh_stand_in(request):
     """Each test that reads the stand-in starts from its fresh state: a
     fault, a quota or a forged title that a test set and did not reset (or
     failed before resetting) must not change what the next test on the
-    same worker reads (a forged artist once starved autoplay's test)."""
+    same worker reads."""
     if "http" in request.fixturenames:
         control(request.getfixturevalue("http"), "reset")
 
