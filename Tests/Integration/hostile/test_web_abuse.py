@@ -118,16 +118,22 @@ def test_web_traffic_leaves_room_for_other_clients(site, http):
         start = time.monotonic()
         with concurrent.futures.ThreadPoolExecutor(120) as pool:
             answers = pool.map(lambda n: w.request("GET", f"/api/mpd?c=catalogsearch%20albums%20zz{n}",
-                                                   source=f"127.0.0.{n % 8 + 1}", timeout=60)[0], range(120))
+                                                   source=f"127.0.0.{n % 8 + 1}", timeout=60), range(120))
             threading.Event().wait(0.5)  # the requests under way
             assert Client(d.socket).cmd("ping") == ["OK"]
-            statuses = list(answers)
+            answers = list(answers)
         elapsed = time.monotonic() - start
     finally:
         control(http, "delay?ms=0")
     # On a busy machine the last requests may come after the first answers,
     # and find places free again: the bound is per window, not per test.
     windows = math.ceil(elapsed / delay)
+    # On a loaded machine an answer that waited 6 s on the catalog may also
+    # wait past previewweb's 10 s for previewd's reply: that one is 502 and
+    # says so; a 502 for anything else is a failure.
+    late = [body for status, _, body in answers if status == 502]
+    assert all('"previewd did not answer in time"' in body for body in late), late[:3]
+    statuses = [status for status, _, _ in answers if status != 502]
     assert set(statuses) <= {200, 503}, sorted(set(statuses))
     assert 0 < statuses.count(200) <= 48 * windows and statuses.count(503) > 0, (statuses.count(200), elapsed)
 
