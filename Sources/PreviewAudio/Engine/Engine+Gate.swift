@@ -48,9 +48,6 @@ extension Engine {
         }
     }
 
-    /// Most seconds a first sample waits for the body and the measurement,
-    /// unless `--replay-gain-wait` says otherwise.
-    public static let measureWait = 1.5
     /// Most bytes of decoded PCM held meanwhile: 12 MiB, 71 s of 44.1 kHz
     /// stereo (a 30-second preview is 5.3 MB).
     static let measureHoldLimit = 12 << 20

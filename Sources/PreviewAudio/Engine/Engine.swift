@@ -175,7 +175,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     /// (lowered by tests only) and `measureWait` from `init`. Set before
     /// `start`.
     var holdLimit = Engine.measureHoldLimit
-    var holdWait = Engine.measureWait
+    var holdWait: Double
 
     /// - Parameters:
     ///   - network: the curl thread previews are fetched on (shut down with the engine).
@@ -192,7 +192,7 @@ public final class Engine: AudioEngine, @unchecked Sendable {
     ///     sample for its measurement (`--replay-gain-wait`).
     public init(
         network: CurlNetwork, outputs: [OutputKind], paced: Bool, ringCapacity: Int = 256 * 1024, stallTimeout: Double = 15,
-        prefetchBudget: Int = 8 << 20, measureWait: Double = Engine.measureWait, streamListeners: Int = 16,
+        prefetchBudget: Int = 8 << 20, measureWait: Double = GainPlan.defaultWait, streamListeners: Int = 16,
         streamCredentials: HTTPCredentials? = nil, log: (@Sendable (String) -> Void)? = nil
     ) {
         holdWait = measureWait

@@ -107,7 +107,8 @@ public enum EngineEvent: Sendable {
     /// The replay gain a stream with a `StreamInfo.measure` plan got, chosen
     /// before its first sample: from its measurement, or the plan's
     /// fallback when the measurement did not finish within the wait's bound
-    /// (`Engine.measureWait`). Reported before `.streamStarted`.
+    /// (`GainPlan.defaultWait`, or `--replay-gain-wait`). Reported before
+    /// `.streamStarted`.
     case gainChosen(StreamID, ReplayGain)
     /// The output device went away (`lost` says why) or came back (nil).
     /// While lost, the stream holds its place and the engine reconnects by

@@ -131,6 +131,11 @@ public struct ReplayGain: Equatable, Sendable {
 /// measured the song before its first sample (`StreamInfo.measure`): the
 /// same choice as `ReplayGain.choose`, with the measurement filled in.
 public struct GainPlan: Equatable, Sendable {
+    /// Most seconds a song's first sample waits for its whole body and its
+    /// measurement by default (previewd's `--replay-gain-wait`); past it
+    /// the song starts with the plan's fallback.
+    public static let defaultWait = 1.5
+
     /// The song's URI: `.loudnessMeasured` names the measurement by it.
     public var key: String
     /// `replay_gain_mode` as the song starts (`auto` resolved by `random`).

@@ -60,10 +60,10 @@ public struct DaemonOptions: Equatable, Sendable {
     /// `--replay-gain-preamp DB`: dB added to every replay gain (-15 to 15, as mpd's).
     public var replayGainPreamp = 0.0
     /// `--replay-gain-wait S`: most seconds a song not measured yet holds
-    /// its first sample for its measurement (0 to 60; the engine's bound,
-    /// 1.5 s, by default). A slow link or a test on a loaded machine
-    /// lengthens it; 0 starts every song at once, measured as it plays.
-    public var replayGainWait = 1.5
+    /// its first sample for its measurement (0 to 60). A slow link or a
+    /// test on a loaded machine lengthens it; 0 starts every song at once,
+    /// measured as it plays.
+    public var replayGainWait = GainPlan.defaultWait
     /// `--prefetch-memory MIB`: bytes all in-memory downloads may hold.
     public var prefetchMemory = 8 << 20
     /// `--stream-listeners N`: listeners an HTTP stream output serves at
