@@ -26,30 +26,13 @@ public final class HTTPUpstream {
 
     /// Connects to `address`:`port`, sends `GET path` and reads the
     /// answer's head, within `timeout` seconds for each step.
-    /// - Throws: `SystemError` of `socket`, `connect`, `send` or `recv`
+    /// - Throws: `SystemError` of `TCPSocket.connect`, `send` or `recv`
     ///   (EPROTO: the head is not HTTP, or longer than `maxHeadBytes`).
     public static func get(address: String, port: Int, path: String, timeout: Double) throws(SystemError) -> HTTPUpstream {
-        var target = sockaddr_in()
-        target.sin_family = sa_family_t(AF_INET)
-        target.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
-        guard inet_pton(AF_INET, address, &target.sin_addr) == 1 else { throw SystemError("inet_pton", errno: EINVAL, path: address) }
-        let made = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard made >= 0 else { throw SystemError("socket") }
-        let fd = FileDescriptor(rawValue: made)
-        do throws(SystemError) {
-            try fd.setSendTimeout(seconds: timeout)
-            try fd.setReceiveTimeout(seconds: timeout)
-            let connected = withUnsafePointer(to: &target) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(made, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else { throw SystemError("connect", path: "\(address):\(port)") }
-            try fd.sendAll(Array("GET \(path) HTTP/1.0\r\nHost: \(address):\(port)\r\n\r\n".utf8))
-            let (status, early) = try readHead(fd)
-            return HTTPUpstream(socket: fd, status: status, early: early)
-        } catch {
-            fd.close()
-            throw error
-        }
+        let connected = try TCPSocket.connect(address: address, port: port, timeout: timeout)
+        try connected.descriptor.sendAll(Array("GET \(path) HTTP/1.0\r\nHost: \(address):\(port)\r\n\r\n".utf8))
+        let (status, early) = try readHead(connected.descriptor)
+        return HTTPUpstream(socket: connected.release(), status: status, early: early)
     }
 
     /// The status code of the head, and the body bytes read beyond it.
