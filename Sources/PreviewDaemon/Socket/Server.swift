@@ -45,6 +45,9 @@ public final class Server {
     /// Binds the socket, starts the engine and serves until SIGTERM/SIGINT.
     /// - Throws: `SocketError` or `EngineError` when start-up fails.
     public func run() throws {
+        // Before anything can connect: a client that sees the socket may
+        // stop us at once, and that must be the same clean exit.
+        let signals = try catchSignals()
         try UnixListener.makeDirectories(options.stateDirectory)
         for directory in [options.stateDirectory, options.stateDirectory + "/playlists"] {
             do { try PrivateDirectory.narrow(directory) } catch {
@@ -66,7 +69,6 @@ public final class Server {
         }
         let listener = try listen()
         defer { listener.close() }
-        let signals = try catchSignals()
         let inbox = try EventInbox()
         wire(
             Instance(

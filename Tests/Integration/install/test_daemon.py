@@ -36,6 +36,18 @@ def test_stale_socket_file_is_replaced(tmp_path, http):
         d.close()
 
 
+def test_sigterm_the_moment_the_socket_answers_is_a_clean_exit(tmp_path, http):
+    # A client may stop previewd as soon as it can connect: the signal must
+    # already be caught then (CI once saw exit -15 from a daemon stopped at
+    # once). The window was microseconds wide, so this tries it twenty times.
+    for n in range(20):
+        d = Daemon(tmp_path / f"d{n}", http, output="null")
+        d.proc.send_signal(signal.SIGTERM)
+        assert d.proc.wait(10) == 0, d.log()
+        assert not os.path.exists(d.socket)
+        d.log_file.close()
+
+
 def test_sigterm_finishes_wav_and_removes_socket(daemon_factory, http):
     d = daemon_factory(pace="realtime")
     c = d.client()
