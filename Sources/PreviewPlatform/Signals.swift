@@ -16,6 +16,14 @@ public struct Signal: RawRepresentable, Hashable, Sendable {
     public func ignore() {
         _ = signal(rawValue, SIG_IGN)
     }
+
+    /// Whether this process ignores the signal now (sigaction(2), asked
+    /// without a new action); false if the number is not a signal.
+    public var isIgnored: Bool {
+        var current = sigaction()
+        guard sigaction(rawValue, nil, &current) == 0 else { return false }
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+    }
 }
 
 /// Where the handler writes; a C signal handler cannot capture context.
@@ -30,9 +38,13 @@ public struct SignalPipe: ~Copyable {
     /// Readable (POLLIN) once one of the signals has arrived.
     public var readEnd: FileDescriptor { pipe.readEnd.descriptor }
 
-    /// Makes the pipe and installs the handler for `signals` (signal(2)).
+    /// Makes the pipe and installs the handler for `signals` (signal(2)),
+    /// and for each of `unlessIgnored` the process does not ignore already.
+    /// Whoever started us with SIGHUP or SIGINT ignored meant it: `nohup`
+    /// does so to outlive the terminal, and a shell does so for the jobs it
+    /// starts in the background, which Ctrl-C is not for.
     /// - Throws: `SystemError("pipe")`.
-    public init(catching signals: [Signal]) throws(SystemError) {
+    public init(catching signals: [Signal], unlessIgnored: [Signal] = []) throws(SystemError) {
         pipe = try Pipe()
         signalPipeWriteFD = pipe.writeEnd.descriptor.rawValue
         let onSignal: @convention(c) (Int32) -> Void = { _ in
@@ -43,7 +55,7 @@ public struct SignalPipe: ~Copyable {
             _ = Glibc.write(signalPipeWriteFD, &b, 1)
             Glibc.errno = saved
         }
-        for s in signals { _ = signal(s.rawValue, onSignal) }
+        for s in signals + unlessIgnored.filter({ !$0.isIgnored }) { _ = signal(s.rawValue, onSignal) }
     }
 
     /// Closes both ends (close(2)); a signal after this is dropped.

@@ -36,7 +36,7 @@ if let file = options.passwordFile {
 // The token: 128 bits from the system's random source (getrandom(2) under Swift's).
 let token = (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined(separator: "-")
 let signals: SignalPipe
-do { signals = try SignalPipe(catching: [.terminate, .interrupt]) } catch {
+do { signals = try SignalPipe(catching: [.terminate], unlessIgnored: [.interrupt]) } catch {
     writeStandardError("previewweb: \(error)\n")
     ThisProcess.exit(71)
 }

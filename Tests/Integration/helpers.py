@@ -190,7 +190,9 @@ def without_locale():
 class Daemon:
     """previewd in a temp dir with its own socket; stops on close()."""
 
-    def __init__(self, tmp, api, output="wav", pace="none", extra=(), env=None, binary=None):
+    def __init__(self, tmp, api, output="wav", pace="none", extra=(), env=None, binary=None, ignoring=()):
+        """`ignoring`: signals previewd starts with ignored, as `nohup` and a
+        shell's background jobs start it."""
         self.tmp = str(tmp)
         os.makedirs(self.tmp, exist_ok=True)
         self.socket = os.path.join(self.tmp, "run", "socket")
@@ -204,7 +206,8 @@ class Daemon:
              "--api-base", api + "/api", "--state-dir", os.path.join(self.tmp, "state"),
              "--log-level", "debug", *extra],
             stdout=self.log_file, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            env=env if env is not None else without_locale())
+            env=env if env is not None else without_locale(),
+            preexec_fn=(lambda: [signal.signal(s, signal.SIG_IGN) for s in ignoring]) if ignoring else None)
         deadline = time.time() + 10
         while not self._connectable():
             if self.proc.poll() is not None:

@@ -118,7 +118,7 @@ extension UmaskSensitiveTests {
         #expect(empty.function == "read")
     }
 
-    @Test func aSignalBecomesAByteOnTheSignalPipe() throws {
+    @Test func aSignalBecomesAByteAndAnIgnoredOneMayStayIgnored() throws {
         let signals = try SignalPipe(catching: [Signal(rawValue: SIGUSR1)])
         // To the process, not this thread, which the test runner may have SIGUSR1 blocked in.
         #expect(kill(getpid(), SIGUSR1) == 0)
@@ -127,6 +127,22 @@ extension UmaskSensitiveTests {
         var buffer = [UInt8](repeating: 0, count: 8)
         #expect(try signals.readEnd.read(into: &buffer) == 1)
         signals.close()
+
+        // One ignored when we start stays ignored when asked `unlessIgnored`
+        // (nohup's SIGHUP); one that is not is caught. Here in the same test:
+        // the pipe is one per process.
+        Signal(rawValue: SIGUSR2).ignore()
+        defer { _ = signal(SIGUSR2, SIG_DFL) }
+        #expect(Signal(rawValue: SIGUSR2).isIgnored)
+        #expect(!Signal(rawValue: SIGUSR1).isIgnored)
+        let kept = try SignalPipe(catching: [], unlessIgnored: [Signal(rawValue: SIGUSR1), Signal(rawValue: SIGUSR2)])
+        #expect(Signal(rawValue: SIGUSR2).isIgnored)
+        #expect(kill(getpid(), SIGUSR2) == 0)
+        var keptFDs = [PollDescriptor(kept.readEnd, events: .readable)]
+        #expect(try PollDescriptor.poll(&keptFDs, timeout: 200) == 0)
+        #expect(kill(getpid(), SIGUSR1) == 0)
+        #expect(try PollDescriptor.poll(&keptFDs, timeout: 5000) == 1)
+        kept.close()
     }
 
     @Test func anOwnedDescriptorClosesAtTheEndOfItsScope() throws {

@@ -112,12 +112,14 @@ public final class Server {
         return listener
     }
 
-    /// SIGTERM, SIGINT and SIGHUP become a byte on a pipe the loop polls;
-    /// SIGPIPE is ignored (a client gone is a send error, not a crash).
+    /// SIGTERM, SIGINT and SIGHUP become a byte on a pipe the loop polls,
+    /// the last two unless ignored when we started (`nohup`, a shell's
+    /// background job); SIGPIPE is ignored (a client gone is a send error,
+    /// not a crash).
     private func catchSignals() throws -> SignalPipe {
         let signals: SignalPipe
         // A closed terminal is a request to stop, not a crash: same clean exit.
-        do { signals = try SignalPipe(catching: [.terminate, .interrupt, .hangUp]) } catch { throw SocketError(error) }
+        do { signals = try SignalPipe(catching: [.terminate], unlessIgnored: [.interrupt, .hangUp]) } catch { throw SocketError(error) }
         Signal.pipe.ignore()
         return signals
     }

@@ -48,6 +48,24 @@ def test_sigterm_the_moment_the_socket_answers_is_a_clean_exit(tmp_path, http):
         d.log_file.close()
 
 
+def test_sighup_stops_cleanly_unless_ignored_from_the_start_as_nohup_does(tmp_path, http):
+    d = Daemon(tmp_path / "hup", http, output="null")
+    d.proc.send_signal(signal.SIGHUP)
+    assert d.proc.wait(10) == 0, d.log()
+    assert not os.path.exists(d.socket)
+    d.log_file.close()
+    # Started as `nohup previewd &` from a script starts it: both ignored.
+    d = Daemon(tmp_path / "nohup", http, output="null", ignoring=(signal.SIGHUP, signal.SIGINT))
+    try:
+        d.proc.send_signal(signal.SIGHUP)
+        d.proc.send_signal(signal.SIGINT)
+        time.sleep(0.3)  # fixed: a window in which a wrongly caught signal would stop it
+        assert d.proc.poll() is None
+        assert d.client().cmd("ping") == ["OK"]
+    finally:
+        d.close()  # SIGTERM is still caught: exit 0
+
+
 def test_sigterm_finishes_wav_and_removes_socket(daemon_factory, http):
     d = daemon_factory(pace="realtime")
     c = d.client()

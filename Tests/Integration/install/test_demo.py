@@ -87,8 +87,11 @@ def test_offline_demo_plays_the_chart_on_the_default_socket(tmp_path):
 
 def test_ctrl_c_says_interrupted_stops_everything_and_exits_130(tmp_path):
     env = demo_env(tmp_path)
+    # As from a terminal, where Ctrl-C is not ignored: a runner that starts
+    # this suite in the background hands it SIGINT ignored, and bash cannot
+    # trap a signal ignored when it started.
     p = subprocess.Popen([DEMO, "--offline"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                         start_new_session=True)
+                         start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     lines = lines_until_playing(p)
     os.killpg(p.pid, signal.SIGINT)  # what Ctrl-C sends: the whole foreground group
     out, err = p.communicate(timeout=30)
