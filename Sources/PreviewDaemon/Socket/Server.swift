@@ -42,7 +42,8 @@ public final class Server {
         log = Log(level: options.logLevel)
     }
 
-    /// Binds the socket, starts the engine and serves until SIGTERM/SIGINT.
+    /// Binds the socket, starts the engine and serves until SIGTERM, SIGINT
+    /// or SIGHUP (see `catchSignals`).
     /// - Throws: `SocketError` or `EngineError` when start-up fails.
     public func run() throws {
         // Before anything can connect: a client that sees the socket may
